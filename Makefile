@@ -1,0 +1,33 @@
+# The two commands of the README. Each creates .venv on a fresh machine first.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP_RUN := $(VENV)/.installed-run
+STAMP_TEST := $(VENV)/.installed-test
+
+.PHONY: run test lint sample clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -U pip
+
+$(STAMP_RUN): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(STAMP_TEST): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@ $(STAMP_RUN)
+
+run: $(STAMP_RUN)
+	$(VENV)/bin/pipeline run data/sample --out out/sample
+
+test: $(STAMP_TEST)
+	$(PY) -m ruff check pipeline filters tests benchmarks
+	$(PY) -m pytest -q
+
+sample: $(STAMP_RUN)
+	$(VENV)/bin/pipeline sample --out data/sample
+
+clean:
+	rm -rf out .pytest_cache

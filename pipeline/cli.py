@@ -1,0 +1,165 @@
+"""Command line: `pipeline run | extract | select | sample` (see CONTRACT.md).
+
+Exit status: 0 done (damaged records and files inside the input are rejected rows, not
+failures); 2 usage error (one clear line on stderr, no traceback); 1 anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any, NoReturn
+
+from pipeline.executors import run_local
+from pipeline.params import Params, ParamsError, load_params
+from pipeline.readers import discover_inputs
+from pipeline.stages.extract import ExtractTask, extract_file, write_manifest
+from pipeline.stages.select import SelectError, select
+
+USAGE_ERROR = 2
+
+
+class UsageError(Exception):
+    """Bad invocation: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"pipeline: error: {message} (see `{self.prog} --help`)\n")
+        sys.exit(USAGE_ERROR)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="pipeline", description="Raw web crawls -> clean article datasets.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser("run", help="extract + select (+ report) in one go")
+    _add_extract_options(run, out_help="output directory (dataset, stats.json, work/)")
+
+    extract = commands.add_parser("extract", help="stage 1: records -> signals + text, one file per input")
+    _add_extract_options(extract, out_help="work directory")
+
+    sel = commands.add_parser("select", help="stage 2: thresholds + dedup -> accepted/rejected shards")
+    sel.add_argument("workdir", metavar="WORKDIR")
+    sel.add_argument("--out", required=True, metavar="DIR")
+    sel.add_argument("--params", type=Path, metavar="FILE")
+
+    sample = commands.add_parser("sample", help="write the bundled sample (WARC + HTML + manifest)")
+    sample.add_argument("--out", required=True, metavar="DIR")
+    return parser
+
+
+def _add_extract_options(parser: argparse.ArgumentParser, out_help: str) -> None:
+    parser.add_argument("inputs", nargs="+", metavar="INPUT",
+                        help="WARC/ARC files, HTML files, or directories (walked recursively)")
+    parser.add_argument("--out", required=True, metavar="DIR", help=out_help)
+    parser.add_argument("--params", type=Path, metavar="FILE",
+                        help="params.yaml (default: ./params.yaml if present, else built-in defaults)")
+    parser.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                        help="processes extracting input files in parallel (default 1)")
+    parser.add_argument("--executor", choices=("local", "ray"), default="local")
+    parser.add_argument("--ray-address", metavar="ADDR")
+    parser.add_argument("--extract-all", action="store_true",
+                        help="run the extraction cascade on every HTML record, even gated ones")
+    parser.add_argument("--resume", action="store_true",
+                        help="skip input files whose finished output is present and valid")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except (UsageError, ParamsError, SelectError) as exc:
+        sys.stderr.write(f"pipeline: error: {exc}\n")
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        sys.stderr.write("pipeline: interrupted\n")
+        return 130
+    except Exception as exc:  # anything else is a bug or an environment problem: exit 1
+        if os.environ.get("PIPELINE_DEBUG"):
+            traceback.print_exc()
+        else:
+            sys.stderr.write(f"pipeline: failed: {type(exc).__name__}: {exc} "
+                             "(set PIPELINE_DEBUG=1 for the traceback)\n")
+        return 1
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "sample":
+        from pipeline.sample import write_sample
+        entries = write_sample(Path(args.out))
+        print(f"wrote {len(entries)} manifest entries to {args.out}")
+        return 0
+    params = load_params(args.params)
+    if args.command == "select":
+        _require_dir(args.workdir)
+        stats = select(args.workdir, args.out, params)
+        _print_summary(stats, args.out)
+        return 0
+    if args.executor == "ray":
+        raise UsageError("the ray executor is not available yet; use --executor local")
+    if args.command == "extract":
+        _extract(args, params, args.out)
+        return 0
+    workdir = str(Path(args.out) / "work")
+    timings = _extract(args, params, workdir)
+    stats = select(workdir, args.out, params, extract_timings=timings)
+    _print_summary(stats, args.out)
+    return 0
+
+
+def _extract(args: argparse.Namespace, params: Params, workdir: str) -> dict[str, Any]:
+    try:
+        inputs, skipped = discover_inputs(args.inputs)
+    except FileNotFoundError as exc:
+        raise UsageError(f"input not found: {exc}") from None
+    if Path(workdir).exists() and not Path(workdir).is_dir():
+        raise UsageError(f"output path exists and is not a directory: {workdir}")
+    for path in skipped:
+        sys.stderr.write(f"pipeline: skipping {path}: not a WARC, ARC or HTML file name\n")
+    started = time.perf_counter()
+    tasks = [ExtractTask(path, workdir, params, args.extract_all, args.resume) for path in inputs]
+    weights = [_size(path) for path in inputs]
+    summaries = run_local(extract_file, tasks, args.workers, label="extract", weights=weights)
+    write_manifest(workdir, inputs, skipped, params, args.extract_all)
+    resumed = sum(1 for s in summaries if s.get("resumed"))
+    if resumed:
+        sys.stderr.write(f"pipeline: resumed {resumed} of {len(inputs)} files from earlier output\n")
+    return {"extract.wall": {"seconds": round(time.perf_counter() - started, 6), "calls": 1}}
+
+
+def _size(path: str) -> int:
+    try:
+        return max(1, os.path.getsize(path))
+    except OSError:
+        return 1
+
+
+def _require_dir(path: str) -> None:
+    if not Path(path).is_dir():
+        raise UsageError(f"work directory not found: {path}")
+
+
+def _print_summary(stats: dict[str, Any], out: str) -> None:
+    print(f"records: {stats['records_in']}  accepted: {stats['accepted']}  rejected: {stats['rejected']}")
+    print(f"dataset: {Path(out) / 'accepted'}")
+    print(f"rejected (with reasons): {Path(out) / 'rejected'}")
+    print(f"stats: {Path(out) / 'stats.json'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

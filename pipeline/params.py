@@ -1,0 +1,157 @@
+"""One typed configuration object, read from `params.yaml` (the DVC convention).
+
+Groups follow the stages: `extract:` holds everything that changes what the extract stage
+writes, `select:` everything the select stage decides. A DVC stage depends only on its own
+group, so re-tuning a `select` threshold never re-runs extraction.
+
+Unknown keys and wrongly typed values are rejected with `ParamsError`, whose message names
+the offending key: a typo in a threshold must not silently fall back to a default.
+A threshold set to `null` switches its rule off.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class ParamsError(ValueError):
+    """Invalid parameters: unknown key, wrong type or unreadable file."""
+
+
+@dataclass(frozen=True)
+class ReadParams:
+    # Payloads above this are not decoded or parsed (record.too_large). 5 MB: Common Crawl
+    # truncates at 1 MiB anyway, and an "article" of several MB is almost never prose.
+    max_payload_bytes: int | None = 5_000_000
+    # Share of U+FFFD and control characters after decoding above which a payload is binary
+    # garbage rather than text (record.undecodable).
+    max_undecodable_char_fraction: float | None = 0.05
+
+
+@dataclass(frozen=True)
+class ExtractParams:
+    read: ReadParams = field(default_factory=ReadParams)
+    # Rows buffered before a row group is written; bounds the extract stage's memory per file.
+    rows_per_row_group: int = 1000
+
+
+@dataclass(frozen=True)
+class OutputParams:
+    # Shards roll over at whichever limit comes first.
+    shard_max_rows: int = 50_000
+    shard_max_bytes: int = 256 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SelectParams:
+    output: OutputParams = field(default_factory=OutputParams)
+
+
+@dataclass(frozen=True)
+class Params:
+    extract: ExtractParams = field(default_factory=ExtractParams)
+    select: SelectParams = field(default_factory=SelectParams)
+
+    def get(self, dotted_key: str) -> Any:
+        """Value at a dotted key such as `extract.read.max_payload_bytes`."""
+        node: Any = self
+        for part in dotted_key.split("."):
+            node = getattr(node, part)
+        return node
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def params_from_dict(data: dict[str, Any] | None) -> Params:
+    """Build `Params` from a nested mapping, rejecting unknown keys and wrong types."""
+    return _build(Params, data or {}, "")
+
+
+def load_params(path: Path | None) -> Params:
+    """Read `path`; with no path, `params.yaml` in the working directory if present, else defaults."""
+    if path is None:
+        default = Path("params.yaml")
+        if not default.is_file():
+            return Params()
+        path = default
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ParamsError(f"cannot read params file {path}: {exc.strerror}") from exc
+    except yaml.YAMLError as exc:
+        raise ParamsError(f"params file {path} is not valid YAML: {exc}") from exc
+    if data is not None and not isinstance(data, dict):
+        raise ParamsError(f"params file {path} must hold a mapping at the top level")
+    try:
+        return params_from_dict(data)
+    except ParamsError as exc:
+        raise ParamsError(f"{path}: {exc}") from exc
+
+
+def _build(cls: type, data: Any, prefix: str) -> Any:
+    if not isinstance(data, dict):
+        raise ParamsError(f"'{prefix or 'params'}' must be a mapping, got {type(data).__name__}")
+    hints = typing.get_type_hints(cls)
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        where = f"{prefix}." if prefix else ""
+        raise ParamsError(
+            f"unknown key '{where}{unknown[0]}' (known keys here: {', '.join(sorted(known))})"
+        )
+    values = {}
+    for name, raw in data.items():
+        key = f"{prefix}.{name}" if prefix else name
+        values[name] = _convert(hints[name], raw, key)
+    return cls(**values)
+
+
+def _convert(hint: Any, raw: Any, key: str) -> Any:
+    if dataclasses.is_dataclass(hint):
+        return _build(hint, raw, key)
+    allowed = _allowed_types(hint)
+    if raw is None:
+        if type(None) in allowed:
+            return None
+        raise ParamsError(f"'{key}' must not be null")
+    if isinstance(raw, bool):
+        if bool in allowed:
+            return raw
+        raise ParamsError(f"'{key}' must be {_describe(allowed)}, got a boolean")
+    if isinstance(raw, int) and int in allowed:
+        return raw
+    if isinstance(raw, int | float) and float in allowed:
+        return float(raw)
+    if isinstance(raw, str) and str in allowed:
+        return raw
+    if isinstance(raw, list) and list in allowed:
+        if not all(isinstance(item, str) for item in raw):
+            raise ParamsError(f"'{key}' must be a list of strings")
+        return tuple(raw)
+    raise ParamsError(f"'{key}' must be {_describe(allowed)}, got {raw!r}")
+
+
+def _allowed_types(hint: Any) -> set[type]:
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        allowed: set[type] = set()
+        for arg in typing.get_args(hint):
+            allowed |= _allowed_types(arg)
+        return allowed
+    if origin in (list, tuple):
+        return {list}
+    return {hint}
+
+
+def _describe(allowed: set[type]) -> str:
+    names = sorted(t.__name__ for t in allowed if t is not type(None))
+    suffix = " or null" if type(None) in allowed else ""
+    return " or ".join(names) + suffix

@@ -1,0 +1,56 @@
+"""Arrow schema of the rows: the contract's columns (CONTRACT.md) plus a few extras.
+
+Extras (after the contract's columns): `record_type` (response, resource, file, corrupt,
+unreadable), `encoding` and `encoding_source` (where the charset came from: http, bom, meta,
+detected, fallback), and `error` (what went wrong for input.* and error.* rows).
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from filters.signals import signals_struct_type
+
+_TS = pa.timestamp("us", tz="UTC")
+
+ROW_SCHEMA = pa.schema([
+    pa.field("id", pa.string()),
+    pa.field("url", pa.string()),
+    pa.field("host", pa.string()),
+    pa.field("source_file", pa.string()),
+    pa.field("source_offset", pa.int64()),
+    pa.field("warc_date", _TS),
+    pa.field("http_status", pa.int32()),
+    pa.field("content_type", pa.string()),
+    pa.field("title", pa.string()),
+    pa.field("author", pa.string()),
+    pa.field("site_name", pa.string()),
+    pa.field("description", pa.string()),
+    pa.field("canonical_url", pa.string()),
+    pa.field("published", _TS),
+    pa.field("language", pa.string()),
+    pa.field("text", pa.string()),
+    pa.field("extractor", pa.string()),
+    pa.field("word_count", pa.int32()),
+    pa.field("article_score", pa.int32()),
+    pa.field("signals", signals_struct_type()),
+    pa.field("reasons", pa.list_(pa.string())),
+    pa.field("kept", pa.bool_()),
+    pa.field("record_type", pa.string()),
+    pa.field("encoding", pa.string()),
+    pa.field("encoding_source", pa.string()),
+    pa.field("error", pa.string()),
+])
+
+COLUMNS: tuple[str, ...] = tuple(ROW_SCHEMA.names)
+
+
+def empty_row() -> dict[str, object]:
+    row: dict[str, object] = dict.fromkeys(COLUMNS)
+    row["signals"] = {}
+    row["reasons"] = []
+    return row
+
+
+def rows_to_table(rows: list[dict[str, object]]) -> pa.Table:
+    return pa.Table.from_pylist(rows, schema=ROW_SCHEMA)

@@ -1,0 +1,257 @@
+"""Stage 1, extract: input files -> one Parquet file of rows per input file.
+
+A file is the unit of resume and of parallelism: `extract_file` reads one input file,
+turns every record into a row (signals, extract-stage reasons, text) and writes
+`WORKDIR/extract/<key>.parquet` atomically, then `<key>.json` with the file's accounting.
+The JSON is written last, so its presence marks a finished file for `--resume`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from filters import reasons as decisions
+from filters.content_type import is_html_media_type, resolve_media_type
+from filters.extraction import extract_main_text
+from filters.html import host_of, page_title, parse_html, url_hint
+from filters.signals import check_signal_names
+from pipeline import __version__
+from pipeline.decode import decode_html
+from pipeline.params import Params
+from pipeline.readers import FileReport, NonChunkedGzip, RawRecord, read_file, read_stream_gzip
+from pipeline.schema import ROW_SCHEMA, empty_row, rows_to_table
+from pipeline.writers import atomic_write_text
+
+EXTRACT_DIR = "extract"
+MANIFEST = "manifest.json"
+# Bump when rows written by this stage change meaning; invalidates --resume outputs.
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ExtractTask:
+    path: str
+    workdir: str
+    params: Params
+    extract_all: bool = False
+    resume: bool = False
+
+
+class Timings:
+    """Seconds and calls per step; summed into stats.json["timings"], never into shards."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+
+    def add(self, name: str, started: float) -> None:
+        self.seconds[name] += time.perf_counter() - started
+        self.calls[name] += 1
+
+    def to_dict(self) -> dict[str, dict[str, float | int]]:
+        return {k: {"seconds": round(self.seconds[k], 6), "calls": self.calls[k]} for k in sorted(self.seconds)}
+
+
+def file_key(path: str) -> str:
+    """Stable, filesystem-safe name for an input file's outputs."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(path))[:80]
+    digest = hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return f"{stem}-{digest}"
+
+
+def fingerprint(params: Params, extract_all: bool) -> str:
+    """What makes an extract output reusable: code format, library version, extract params."""
+    payload = json.dumps({"format": FORMAT_VERSION, "version": __version__, "extract_all": extract_all,
+                          "params": params.to_dict()["extract"]}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def outputs_for(workdir: str, path: str) -> tuple[Path, Path]:
+    directory = Path(workdir) / EXTRACT_DIR
+    key = file_key(path)
+    return directory / f"{key}.parquet", directory / f"{key}.json"
+
+
+def extract_file(task: ExtractTask) -> dict[str, Any]:
+    """Process one input file; returns its accounting (also written beside the Parquet file)."""
+    parquet_path, json_path = outputs_for(task.workdir, task.path)
+    if task.resume:
+        done = _finished(task, parquet_path, json_path)
+        if done is not None:
+            done["resumed"] = True
+            return done
+    parquet_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        summary = _write_rows(task, parquet_path, streaming=False)
+    except NonChunkedGzip:
+        summary = _write_rows(task, parquet_path, streaming=True)
+    summary["fingerprint"] = fingerprint(task.params, task.extract_all)
+    summary["input"] = _input_identity(task.path)
+    atomic_write_text(json_path, json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    summary["resumed"] = False
+    return summary
+
+
+def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[str, Any]:
+    report = FileReport(task.path)
+    timings = Timings()
+    max_bytes = task.params.extract.read.max_payload_bytes
+    records = (read_stream_gzip if streaming else read_file)(task.path, max_bytes, report)
+    tmp_path = parquet_path.with_name(f".{parquet_path.name}.tmp-{os.getpid()}")
+    batch: list[dict[str, Any]] = []
+    rows = 0
+    try:
+        with pq.ParquetWriter(tmp_path, ROW_SCHEMA, compression="zstd") as writer:
+            started = time.perf_counter()
+            for raw in records:
+                timings.add("read", started)
+                batch.append(record_to_row(raw, task.params, timings, task.extract_all))
+                if len(batch) >= task.params.extract.rows_per_row_group:
+                    writer.write_table(rows_to_table(batch))
+                    rows += len(batch)
+                    batch.clear()
+                started = time.perf_counter()
+            if batch or rows == 0:
+                writer.write_table(rows_to_table(batch))
+                rows += len(batch)
+        os.replace(tmp_path, parquet_path)
+    finally:
+        if tmp_path.exists():
+            tmp_path.unlink()
+    summary = report.to_dict()
+    summary.update(rows=rows, key=file_key(task.path), timings=timings.to_dict())
+    return summary
+
+
+def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all: bool = False) -> dict[str, Any]:
+    """Every extract-time signal and reason of one record. Never raises for bad content."""
+    row = _base_row(raw)
+    signals: dict[str, Any] = row["signals"]
+    if raw.record_type == "corrupt":
+        signals.update(input_corrupt=True, corrupt_region_bytes=raw.corrupt_region_bytes)
+        return _finish(row, params, ("input",))
+    if raw.record_type == "unreadable":
+        signals["input_unreadable"] = True
+        return _finish(row, params, ("input",))
+
+    declared = raw.warc_content_type if raw.record_type == "resource" else raw.http_content_type
+    if raw.record_type == "file":
+        declared = "text/html"
+    row["content_type"] = resolve_media_type(declared, raw.identified_payload_type, raw.payload)
+    signals.update(
+        is_html=is_html_media_type(row["content_type"]),
+        payload_bytes=raw.payload_bytes,
+        payload_declared_bytes=raw.payload_declared_bytes,
+        warc_truncated=raw.warc_truncated,
+    )
+    if _reject(row, params, ("record",)) or raw.payload is None:
+        return _finish(row, params, ("record",))
+
+    started = time.perf_counter()
+    decoded = decode_html(raw.payload, raw.http_content_type)
+    timings.add("decode", started)
+    row.update(encoding=decoded.encoding, encoding_source=decoded.source)
+    signals.update(undecodable_char_fraction=round(decoded.undecodable_char_fraction, 6),
+                   decoded_chars=len(decoded.text))
+    if _reject(row, params, ("record",)):
+        return _finish(row, params, ("record",))
+
+    started = time.perf_counter()
+    tree = parse_html(decoded.text)
+    timings.add("parse", started)
+    if tree is None:
+        row["word_count"] = 0
+        return _finish(row, params, ("record", "extract"))
+    if raw.record_type == "file":
+        row["url"] = url_hint(tree) or Path(raw.source_file).resolve().as_uri()
+        row["host"] = host_of(row["url"])
+    row["title"] = page_title(tree)
+
+    started = time.perf_counter()
+    try:
+        extraction = extract_main_text(tree, row["url"])
+    except Exception as exc:  # one bad page must not stop the file
+        row["error"] = f"extract: {type(exc).__name__}: {exc}"[:500]
+        row["reasons"].append("error.extract")
+        return _finish(row, params, ("record",))
+    finally:
+        timings.add("extract.trafilatura", started)
+    row.update(text=extraction.text, extractor=extraction.extractor, word_count=extraction.word_count)
+    return _finish(row, params, ("record", "extract"))
+
+
+def _base_row(raw: RawRecord) -> dict[str, Any]:
+    row = empty_row()
+    row.update(
+        id=raw.record_id or _synthetic_id(raw),
+        url=raw.url,
+        host=host_of(raw.url),
+        source_file=raw.source_file,
+        source_offset=raw.source_offset,
+        warc_date=raw.warc_date,
+        http_status=raw.http_status,
+        record_type=raw.record_type,
+        error=raw.error or raw.content_encoding_error,
+    )
+    return row
+
+
+def _synthetic_id(raw: RawRecord) -> str:
+    kind = "" if raw.record_type in ("response", "resource", "file") else f"\0{raw.record_type}"
+    key = f"{raw.source_file}\0{raw.source_offset}{kind}"
+    return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _values(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, **row["signals"]}
+
+
+def _reject(row: dict[str, Any], params: Params, groups: tuple[str, ...]) -> bool:
+    return bool(decisions.decide(decisions.rules_for("extract", groups), _values(row), params))
+
+
+def _finish(row: dict[str, Any], params: Params, groups: tuple[str, ...]) -> dict[str, Any]:
+    check_signal_names(row["signals"])
+    groups = ("input", *groups)
+    fired = decisions.decide(decisions.rules_for("extract", groups), _values(row), params)
+    row["reasons"] = decisions.in_pipeline_order([*row["reasons"], *fired])
+    return row
+
+
+def _finished(task: ExtractTask, parquet_path: Path, json_path: Path) -> dict[str, Any] | None:
+    """The stored summary if this file's outputs are complete and current, else None."""
+    try:
+        summary = json.loads(json_path.read_text(encoding="utf-8"))
+        rows = pq.ParquetFile(parquet_path).metadata.num_rows
+    except (OSError, ValueError):
+        return None
+    if (summary.get("fingerprint") != fingerprint(task.params, task.extract_all)
+            or summary.get("input") != _input_identity(task.path) or summary.get("rows") != rows):
+        return None
+    return summary
+
+
+def _input_identity(path: str) -> dict[str, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def write_manifest(workdir: str, inputs: list[str], skipped: list[str], params: Params,
+                   extract_all: bool) -> None:
+    manifest = {"inputs": inputs, "skipped": skipped, "extract_all": extract_all,
+                "fingerprint": fingerprint(params, extract_all), "params": params.to_dict()["extract"]}
+    Path(workdir).mkdir(parents=True, exist_ok=True)
+    atomic_write_text(Path(workdir) / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")

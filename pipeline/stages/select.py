@@ -1,0 +1,178 @@
+"""Stage 2, select: extract output -> accepted/ and rejected/ shards and stats.json.
+
+Applies the select-stage rules of the decision table to the stored signals (no re-extraction:
+re-tuning a threshold only re-runs this stage), appends their reasons after the extract-stage
+ones, and writes every row to exactly one of accepted/ (no reasons) or rejected/.
+
+Rows are processed one input file at a time, files in sorted path order and rows in reading
+order, so memory is bounded by the largest input file and the output does not depend on the
+order of the command-line inputs or on the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from filters import reasons as decisions
+from pipeline.params import Params
+from pipeline.schema import ROW_SCHEMA
+from pipeline.stages.extract import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
+from pipeline.writers import ShardWriter, atomic_write_text, swap_directory
+
+STATS = "stats.json"
+
+
+class SelectError(Exception):
+    """The work directory is missing or incomplete (a usage error for the CLI)."""
+
+
+def select(workdir: str, out: str, params: Params, extract_timings: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Decide every row, write shards and stats.json; returns the stats."""
+    started = time.perf_counter()
+    manifest, summaries = _load_workdir(workdir, params)
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    output = params.select.output
+    staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
+    writers = {name: ShardWriter(path, ROW_SCHEMA, output.shard_max_rows, output.shard_max_bytes)
+               for name, path in staging.items()}
+    counts = _Counts()
+    rules = decisions.rules_for("select")
+    for summary in sorted(summaries, key=lambda s: s["path"]):
+        parquet_path, _ = outputs_for(workdir, summary["path"])
+        frame = apply_rules(pl.read_parquet(parquet_path), rules, params)
+        counts.add(frame)
+        for name, kept in (("accepted", True), ("rejected", False)):
+            part = frame.filter(pl.col("kept") == kept)
+            if part.height:
+                writers[name].write(part.to_arrow().cast(ROW_SCHEMA))
+    for name, writer in writers.items():
+        writer.close()
+        swap_directory(staging[name], out_dir / name)
+    timings = _merge_timings(summaries, extract_timings)
+    timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
+    stats = counts.to_stats(summaries, manifest, params, timings)
+    atomic_write_text(out_dir / STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n")
+    return stats
+
+
+def apply_rules(frame: pl.DataFrame, rules: tuple[decisions.Rule, ...], params: Params) -> pl.DataFrame:
+    """Append the reasons of `rules` (select stage) to each row's reasons and set `kept`."""
+    fired = [pl.when(_rule_expr(rule, params, frame)).then(pl.lit(rule.code)) for rule in rules
+             if rule.op in ("is_true", "is_false") or rule.threshold(params) is not None]
+    reasons = pl.col("reasons")
+    if fired:
+        reasons = pl.concat_list([reasons, pl.concat_list(fired).list.drop_nulls()])
+    return frame.with_columns(reasons.alias("reasons")).with_columns(
+        (pl.col("reasons").list.len() == 0).alias("kept"))
+
+
+def _rule_expr(rule: decisions.Rule, params: Params, frame: pl.DataFrame) -> pl.Expr:
+    value = pl.col(rule.signal) if rule.signal in frame.columns else \
+        pl.col("signals").struct.field(rule.signal)
+    threshold = rule.threshold(params)
+    comparisons = {
+        ">": lambda: value > threshold,
+        ">=": lambda: value >= threshold,
+        "<": lambda: value < threshold,
+        "<=": lambda: value <= threshold,
+        "==": lambda: value == threshold,
+        "is_true": lambda: value,
+        "is_false": lambda: ~value,
+        "outside": lambda: (value < threshold[0]) | (value > threshold[1]),
+    }
+    return comparisons[rule.op]().fill_null(False)
+
+
+class _Counts:
+    """Running totals for stats.json, updated one input file at a time."""
+
+    def __init__(self) -> None:
+        self.records_in = 0
+        self.accepted = 0
+        self.by_reason: Counter[str] = Counter()
+        self.first_reason: Counter[str] = Counter()
+        self.rows_per_file: Counter[str] = Counter()
+
+    def add(self, frame: pl.DataFrame) -> None:
+        self.records_in += frame.height
+        self.accepted += int(frame["kept"].sum())
+        reasons = frame["reasons"]
+        self.by_reason.update(reasons.explode().drop_nulls().to_list())
+        self.first_reason.update(reasons.list.first().drop_nulls().to_list())
+        self.rows_per_file.update(frame["source_file"].to_list())
+
+    def funnel(self) -> list[dict[str, Any]]:
+        """Records remaining after each group of rules, in pipeline order."""
+        rejected_by_group = Counter(code.split(".", 1)[0] for code in self.first_reason.elements())
+        remaining = self.records_in
+        funnel = [{"stage": "records_in", "remaining": remaining}]
+        for group in decisions.GROUP_ORDER:
+            remaining -= rejected_by_group.get(group, 0)
+            funnel.append({"stage": group, "remaining": remaining})
+        return funnel
+
+    def to_stats(self, summaries: list[dict[str, Any]], manifest: dict[str, Any], params: Params,
+                 timings: dict[str, Any]) -> dict[str, Any]:
+        record_types: Counter[str] = Counter()
+        files = []
+        for summary in summaries:
+            record_types.update(summary["record_types"])
+            files.append({"path": summary["path"], "format": summary["format"],
+                          "records": self.rows_per_file.get(summary["path"], 0),
+                          "record_types": summary["record_types"], "errors": summary["errors"]})
+        return {
+            "records_in": self.records_in,
+            "accepted": self.accepted,
+            "rejected": self.records_in - self.accepted,
+            "by_reason": dict(sorted(self.by_reason.items())),
+            "first_reason": dict(sorted(self.first_reason.items())),
+            "funnel": self.funnel(),
+            "record_types": dict(sorted(record_types.items())),
+            "files": files,
+            "skipped_files": manifest.get("skipped", []),
+            "warnings": manifest.get("warnings", []),
+            "timings": timings,
+            "params": params.to_dict(),
+        }
+
+
+def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    manifest_path = Path(workdir) / MANIFEST
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SelectError(f"{workdir} is not an extract work directory (no {MANIFEST}); "
+                          f"run `pipeline extract` first") from exc
+    summaries = []
+    for path in manifest["inputs"]:
+        parquet_path, json_path = outputs_for(workdir, path)
+        try:
+            summary = json.loads(json_path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise SelectError(f"extract output for {path} is missing under {workdir}/{EXTRACT_DIR}; "
+                              f"re-run `pipeline extract`") from exc
+        if not parquet_path.is_file():
+            raise SelectError(f"extract output {parquet_path} is missing; re-run `pipeline extract`")
+        summaries.append(summary)
+    if manifest.get("fingerprint") != fingerprint(params, manifest.get("extract_all", False)):
+        # Not fatal: the stored rows are still consistent with themselves. Say it in stats.
+        manifest.setdefault("warnings", []).append(
+            "extract params differ from the ones the work directory was built with")
+    return manifest, summaries
+
+
+def _merge_timings(summaries: list[dict[str, Any]], extra: dict[str, Any] | None) -> dict[str, Any]:
+    merged: dict[str, dict[str, float]] = {}
+    for source in [s.get("timings", {}) for s in summaries] + [extra or {}]:
+        for name, value in source.items():
+            entry = merged.setdefault(name, {"seconds": 0.0, "calls": 0})
+            entry["seconds"] = round(entry["seconds"] + value["seconds"], 6)
+            entry["calls"] += value["calls"]
+    return dict(sorted(merged.items()))

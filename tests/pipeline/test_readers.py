@@ -1,0 +1,160 @@
+"""Readers on generated broken files: nothing stops a run, nothing vanishes."""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from pathlib import Path
+
+from conftest import article_html, write_warc
+from pipeline.readers import FileReport, detect_format, discover_inputs, read_file
+
+
+def read_all(path: Path, cap: int | None = 5_000_000) -> tuple[list, FileReport]:
+    report = FileReport(str(path))
+    return list(read_file(str(path), cap, report)), report
+
+
+def three_records(tmp_path: Path, gzip_: bool = True) -> tuple[Path, list[int]]:
+    path = tmp_path / ("three.warc.gz" if gzip_ else "three.warc")
+    offsets = write_warc(path, [(f"http://a.example/{i}", article_html(f"Post {i}"), {}) for i in range(3)],
+                         gzip=gzip_)
+    return path, offsets
+
+
+def test_clean_file_reads_every_record(tmp_path):
+    path, offsets = three_records(tmp_path)
+    records, report = read_all(path)
+    assert [r.source_offset for r in records] == offsets
+    assert [r.url for r in records] == [f"http://a.example/{i}" for i in range(3)]
+    assert all(r.payload == article_html(f"Post {i}") for i, r in enumerate(records))
+    assert report.record_types["response"] == 3 and not report.errors
+
+
+def test_flipped_bytes_in_middle_member_gives_one_corrupt_row_and_recovers(tmp_path):
+    path, offsets = three_records(tmp_path)
+    data = bytearray(path.read_bytes())
+    for i in range(offsets[1] + 40, offsets[1] + 60):
+        data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+    records, report = read_all(path)
+    kinds = [(r.record_type, r.source_offset) for r in records]
+    assert kinds == [("response", offsets[0]), ("corrupt", offsets[1]), ("response", offsets[2])]
+    assert records[1].corrupt_region_bytes == offsets[2] - offsets[1]
+    assert records[2].payload == article_html("Post 2")
+    assert any("corrupt region" in e for e in report.errors)
+
+
+def test_truncated_gzip_at_end(tmp_path):
+    path, offsets = three_records(tmp_path)
+    data = path.read_bytes()
+    path.write_bytes(data[: offsets[2] + 50])
+    records, _ = read_all(path)
+    assert [(r.record_type, r.source_offset) for r in records] == [
+        ("response", offsets[0]), ("response", offsets[1]), ("corrupt", offsets[2])]
+    assert records[2].corrupt_region_bytes == 50
+
+
+def test_garbage_between_uncompressed_records(tmp_path):
+    path, offsets = three_records(tmp_path, gzip_=False)
+    data = path.read_bytes()
+    path.write_bytes(data[: offsets[1]] + b"\x00garbage that is not a record\r\n" * 5 + data[offsets[1]:])
+    records, _ = read_all(path)
+    types = [r.record_type for r in records]
+    assert types == ["response", "corrupt", "response", "response"]
+    assert records[1].source_offset == offsets[1]
+
+
+def test_garbage_file_with_warc_name_is_one_corrupt_row(tmp_path):
+    path = tmp_path / "junk.warc.gz"
+    path.write_bytes(b"this is not gzip at all" * 10)
+    records, _ = read_all(path)
+    assert [(r.record_type, r.source_offset, r.corrupt_region_bytes) for r in records] == [
+        ("corrupt", 0, 230)]
+
+
+def test_unknown_file_is_unreadable(tmp_path):
+    path = tmp_path / "notes.bin"
+    path.write_bytes(b"\x00\x01\x02 binary")
+    records, report = read_all(path)
+    assert [r.record_type for r in records] == ["unreadable"]
+    assert report.errors
+
+
+def test_unopenable_file_is_unreadable(tmp_path):
+    path = tmp_path / "dir.warc"
+    path.mkdir()
+    records, _ = read_all(path)
+    assert [r.record_type for r in records] == ["unreadable"]
+
+
+def test_zero_length_files(tmp_path):
+    warc = tmp_path / "empty.warc.gz"
+    warc.write_bytes(b"")
+    records, report = read_all(warc)
+    assert records == [] and report.errors == ["empty file: no records"]
+    html = tmp_path / "empty.html"
+    html.write_bytes(b"")
+    records, _ = read_all(html)
+    assert [(r.record_type, r.payload_bytes) for r in records] == [("file", 0)]
+
+
+def test_payload_over_cap_is_counted_not_kept(tmp_path):
+    path, _ = three_records(tmp_path)
+    records, _ = read_all(path, cap=100)
+    assert all(r.payload is None and r.payload_bytes == len(article_html("Post 0")) for r in records)
+
+
+def test_chunked_and_gzip_content_encoding_are_undone(tmp_path):
+    body = article_html("Chunked")
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + 100]), body[i:i + 100])
+                       for i in range(0, len(body), 100)) + b"0\r\n\r\n"
+    gz = gzip.compress(body, mtime=0)
+    path = tmp_path / "enc.warc.gz"
+    write_warc(path, [
+        ("http://a.example/c", chunked, {"extra_headers": [("Transfer-Encoding", "chunked")]}),
+        ("http://a.example/g", gz, {"extra_headers": [("Content-Encoding", "gzip")]}),
+        ("http://a.example/bad", b"not gzip", {"extra_headers": [("Content-Encoding", "gzip")]}),
+    ])
+    records, _ = read_all(path)
+    assert records[0].payload == body
+    assert records[1].payload == body
+    # warcio hands back the raw bytes when the declared encoding does not decode.
+    assert records[2].payload == b"not gzip"
+
+
+def test_plain_and_gzipped_html_files(tmp_path):
+    (tmp_path / "a.html").write_bytes(article_html("A"))
+    (tmp_path / "b.html.gz").write_bytes(gzip.compress(article_html("B"), mtime=0))
+    for name, title in (("a.html", "A"), ("b.html.gz", "B")):
+        records, _ = read_all(tmp_path / name)
+        assert [(r.record_type, r.source_offset, r.payload) for r in records] == [
+            ("file", -1, article_html(title))]
+
+
+def test_truncated_gzipped_html_is_corrupt(tmp_path):
+    data = gzip.compress(article_html("B") * 20, mtime=0)
+    path = tmp_path / "b.html.gz"
+    path.write_bytes(data[: len(data) // 2])
+    records, _ = read_all(path)
+    assert [r.record_type for r in records] == ["corrupt"]
+
+
+def test_discover_walks_sorted_and_reports_skipped(tmp_path):
+    (tmp_path / "b").mkdir()
+    for name in ("b/z.html", "a.warc.gz", "b/a.htm", "notes.txt", "c.arc"):
+        (tmp_path / name).write_bytes(b"x")
+    files, skipped = discover_inputs([str(tmp_path)])
+    assert [Path(f).relative_to(tmp_path).as_posix() for f in files] == ["a.warc.gz", "b/a.htm", "b/z.html",
+                                                                         "c.arc"]
+    assert [Path(f).name for f in skipped] == ["notes.txt"]
+
+
+def test_detect_format_by_content_then_name():
+    assert detect_format("x.bin", b"WARC/1.0\r\n") == "warc"
+    assert detect_format("x.bin", zlib.compress(b"x")) is None
+    assert detect_format("x.gz", gzip.compress(b"WARC/1.1\r\n", mtime=0)) == "warc"
+    assert detect_format("x.bin", b"filedesc://x.arc 0.0.0.0 20000101000000 text/plain 10\n") == "arc"
+    assert detect_format("x", b"<!DOCTYPE html><html>") == "html"
+    assert detect_format("x.warc", b"junk") == "warc"
+    assert detect_format("x.txt", b"junk") is None
