@@ -21,6 +21,8 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
+import logging
+import os
 import re
 import zlib
 from collections import Counter
@@ -40,6 +42,7 @@ HTML_SUFFIXES = (".html", ".htm", ".html.gz", ".htm.gz")
 # Files taken from a directory walk; any other file there is reported as skipped.
 WALK_SUFFIXES = ARCHIVE_SUFFIXES + HTML_SUFFIXES + (".gz",)
 
+_WARCIO_LOG = logging.getLogger("warcio")
 _READ_BLOCK = 1 << 16
 _SCAN_BLOCK = 1 << 20
 _WARC_LINE = re.compile(rb"WARC/\d\.\d+\r?\n")
@@ -112,7 +115,15 @@ def discover_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
             files.append(arg)
         else:
             raise FileNotFoundError(arg)
-    return files, skipped
+    # A file named twice (or both named and found in a walked directory) is read once.
+    seen: set[str] = set()
+    unique = []
+    for name in files:
+        key = os.path.realpath(name)
+        if key not in seen:
+            seen.add(key)
+            unique.append(name)
+    return unique, [name for name in skipped if os.path.realpath(name) not in seen]
 
 
 def detect_format(path: str, head: bytes) -> str | None:
@@ -269,13 +280,20 @@ def _trailing_garbage(fh: io.BufferedReader, end: int, file_size: int) -> Except
 
 
 def _quietly(iterator: ArchiveIterator, sink: io.StringIO) -> Iterator[object]:
-    """Iterate while capturing what warcio writes to stderr, so it lands in the report."""
+    """Iterate while capturing what warcio writes to stderr or logs, so it lands in the report."""
+    handler = logging.StreamHandler(sink)
+    handler.terminator = "\n\n"
     while True:
-        with contextlib.redirect_stderr(sink):
-            try:
+        _WARCIO_LOG.addHandler(handler)
+        _WARCIO_LOG.propagate = False
+        try:
+            with contextlib.redirect_stderr(sink):
                 record = next(iterator)
-            except StopIteration:
-                return
+        except StopIteration:
+            return
+        finally:
+            _WARCIO_LOG.removeHandler(handler)
+            _WARCIO_LOG.propagate = True
         yield record
 
 

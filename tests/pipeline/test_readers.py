@@ -158,3 +158,10 @@ def test_detect_format_by_content_then_name():
     assert detect_format("x", b"<!DOCTYPE html><html>") == "html"
     assert detect_format("x.warc", b"junk") == "warc"
     assert detect_format("x.txt", b"junk") is None
+
+
+def test_discover_reads_a_file_once(tmp_path):
+    (tmp_path / "a.warc").write_bytes(b"x")
+    (tmp_path / "b.bad").write_bytes(b"x")
+    files, skipped = discover_inputs([str(tmp_path), str(tmp_path / "a.warc"), str(tmp_path / "b.bad")])
+    assert [Path(f).name for f in files] == ["a.warc", "b.bad"] and skipped == []

@@ -1,0 +1,211 @@
+"""End-to-end: the CLI on real and deliberately broken inputs."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from conftest import article_html, cli, write_warc
+
+
+def load(out: Path) -> tuple[dict, pl.DataFrame]:
+    stats = json.loads((out / "stats.json").read_text())
+    rows = pl.concat([pl.read_parquet(p) for p in sorted(out.glob("*ed/part-*.parquet"))])
+    return stats, rows
+
+
+def shard_bytes(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.glob("*ed/*.parquet"))}
+
+
+def stats_without_timings(out: Path) -> dict:
+    stats = json.loads((out / "stats.json").read_text())
+    stats.pop("timings")
+    return stats
+
+
+@pytest.fixture
+def broken_inputs(tmp_path: Path) -> Path:
+    """A directory of damaged and odd files, each with a known fate."""
+    root = tmp_path / "in"
+    root.mkdir()
+    records = [(f"http://site.example/post/{i}", article_html(f"Post {i}"), {}) for i in range(3)]
+    offsets = write_warc(root / "flipped.warc.gz", records)
+    data = bytearray((root / "flipped.warc.gz").read_bytes())
+    for i in range(offsets[1] + 40, offsets[1] + 60):
+        data[i] ^= 0xFF
+    (root / "flipped.warc.gz").write_bytes(bytes(data))
+    offsets = write_warc(root / "truncated.warc.gz", records)
+    (root / "truncated.warc.gz").write_bytes((root / "truncated.warc.gz").read_bytes()[: offsets[2] + 30])
+    (root / "garbage.warc.gz").write_bytes(b"\x89garbage\x00" * 50)
+    (root / "zero.warc").write_bytes(b"")
+    (root / "zero.html").write_bytes(b"")
+    koi8 = ("<html><body>" + "<p>Москва - столица России, крупнейший город страны.</p>" * 30
+            + "</body></html>").encode("koi8-r")
+    (root / "unknown-encoding.html").write_bytes(koi8)
+    write_warc(root / "statuses.warc.gz", [
+        ("http://site.example/missing", b"<html><body>Not found</body></html>", {"status": "404 Not Found"}),
+        ("http://site.example/logo.png", b"\x89PNG\r\n\x1a\n" + bytes(40), {"content_type": "image/png"}),
+        ("http://site.example/empty", b"", {}),
+        ("http://site.example/binary", bytes(range(256)) * 8, {}),
+        ("http://site.example/sniffed", article_html("Sniffed"), {"content_type": None}),
+    ])
+    return root
+
+
+def test_broken_inputs_are_accounted_for(broken_inputs, tmp_path):
+    out = tmp_path / "out"
+    assert cli("run", broken_inputs, "--out", out) == 0
+    stats, rows = load(out)
+    assert stats["records_in"] == stats["accepted"] + stats["rejected"] == rows.height
+    by_file = {Path(f["path"]).name: f for f in stats["files"]}
+    assert set(by_file) == {"flipped.warc.gz", "truncated.warc.gz", "garbage.warc.gz", "zero.warc",
+                            "zero.html", "unknown-encoding.html", "statuses.warc.gz"}
+    assert by_file["zero.warc"]["records"] == 0 and by_file["zero.warc"]["errors"]
+
+    def reasons_of(name: str) -> list[list[str]]:
+        part = rows.filter(pl.col("source_file").str.ends_with(name)).sort("source_offset")
+        return part["reasons"].to_list()
+
+    assert reasons_of("flipped.warc.gz") == [[], ["input.corrupt"], []]
+    assert reasons_of("truncated.warc.gz") == [[], [], ["input.corrupt"]]
+    assert reasons_of("garbage.warc.gz") == [["input.corrupt"]]
+    assert reasons_of("zero.html") == [["record.empty"]]
+    assert reasons_of("unknown-encoding.html") == [[]]
+    assert reasons_of("statuses.warc.gz") == [
+        ["record.http_status"], ["record.not_html"], ["record.empty"], ["record.undecodable"], []]
+    koi = rows.filter(pl.col("source_file").str.ends_with("unknown-encoding.html")).row(0, named=True)
+    assert koi["encoding_source"] == "detected" and "Москва" in koi["text"]
+    assert koi["url"].startswith("file://")
+    sniffed = rows.filter(pl.col("url") == "http://site.example/sniffed").row(0, named=True)
+    assert sniffed["content_type"] == "text/html" and sniffed["kept"]
+
+
+def test_accepted_and_rejected_partition_the_rows(broken_inputs, tmp_path):
+    out = tmp_path / "out"
+    assert cli("run", broken_inputs, "--out", out) == 0
+    accepted = pl.read_parquet(out / "accepted")
+    rejected = pl.read_parquet(out / "rejected")
+    assert accepted["kept"].all() and (accepted["reasons"].list.len() == 0).all()
+    assert (~rejected["kept"]).all() and (rejected["reasons"].list.len() > 0).all()
+    stats = json.loads((out / "stats.json").read_text())
+    assert sum(stats["first_reason"].values()) == stats["rejected"] == rejected.height
+    assert stats["funnel"][0] == {"stage": "records_in", "remaining": stats["records_in"]}
+    assert stats["funnel"][-1]["remaining"] == stats["accepted"]
+
+
+def test_warcio_testdata_accounting(shared_corpora, tmp_path):
+    data = tmp_path / "warcio"
+    shutil.copytree(shared_corpora / "warcio-testdata", data)
+    out = tmp_path / "out"
+    # The .bad file is not picked up by a directory walk; naming it explicitly reads it by content.
+    assert cli("run", data, data / "example-bad.warc.gz.bad", "--out", out) == 0
+    stats, rows = load(out)
+    assert stats["records_in"] == stats["accepted"] + stats["rejected"] == rows.height
+    assert len(stats["files"]) == len(list(data.iterdir()))
+    assert stats["skipped_files"] == []  # named explicitly, so not reported as skipped
+    by_file = {Path(f["path"]).name: f for f in stats["files"]}
+    wrong = rows.filter(pl.col("source_file").str.ends_with("example-wrong-chunks.warc.gz"))
+    # Its first gzip member ends inside the first record (cut off), and the record's body
+    # follows as a member of its own that is not a record: two damaged regions.
+    assert wrong.sort("source_offset").select("source_offset", "reasons").rows() == [
+        (0, ["input.corrupt"]), (516, ["input.corrupt"])]
+    assert any("Replacing spaces" in e for e in by_file["example-space-in-url.arc"]["errors"])
+    for name, responses in (("example-bad-non-chunked.warc.gz", 1), ("example-bad.warc.gz.bad", 2)):
+        assert any("non-chunked gzip" in e for e in by_file[name]["errors"])
+        assert by_file[name]["record_types"]["response"] == responses
+    assert by_file["example-digest.warc"]["record_types"] == {"request": 4}
+    assert stats["record_types"]["revisit"] >= 3
+    iana = rows.filter(pl.col("url") == "http://www.iana.org/").row(0, named=True)
+    assert iana["kept"] and "DNS Root Zone" in iana["text"]
+
+
+def test_determinism_and_worker_count(broken_inputs, tmp_path):
+    outs = [tmp_path / name for name in ("a", "b", "c")]
+    assert cli("run", broken_inputs, "--out", outs[0]) == 0
+    assert cli("run", broken_inputs, "--out", outs[1]) == 0
+    assert cli("run", broken_inputs, "--out", outs[2], "--workers", "2") == 0
+    first = shard_bytes(outs[0])
+    assert first and shard_bytes(outs[1]) == first and shard_bytes(outs[2]) == first
+    assert stats_without_timings(outs[1]) == stats_without_timings(outs[0]) == stats_without_timings(outs[2])
+
+
+def test_input_order_does_not_change_output(tmp_path):
+    a, b = tmp_path / "a.warc.gz", tmp_path / "b.warc.gz"
+    write_warc(a, [("http://a.example/post/1", article_html("A"), {})])
+    write_warc(b, [("http://b.example/post/1", article_html("B"), {})])
+    assert cli("run", a, b, "--out", tmp_path / "ab") == 0
+    assert cli("run", b, a, "--out", tmp_path / "ba") == 0
+    assert shard_bytes(tmp_path / "ab") == shard_bytes(tmp_path / "ba")
+
+
+def test_resume_skips_finished_files_and_redoes_changed_ones(tmp_path, capsys):
+    a, b = tmp_path / "a.warc.gz", tmp_path / "b.warc.gz"
+    write_warc(a, [("http://a.example/post/1", article_html("A"), {})])
+    write_warc(b, [("http://b.example/post/1", article_html("B"), {})])
+    out = tmp_path / "out"
+    assert cli("run", a, b, "--out", out) == 0
+    before = shard_bytes(out)
+    capsys.readouterr()
+    assert cli("run", a, b, "--out", out, "--resume") == 0
+    assert "resumed 2 of 2" in capsys.readouterr().err
+    assert shard_bytes(out) == before
+    write_warc(b, [("http://b.example/post/2", article_html("B2"), {})])
+    assert cli("run", a, b, "--out", out, "--resume") == 0
+    assert "resumed 1 of 2" in capsys.readouterr().err
+    _, rows = load(out)
+    assert sorted(rows["url"].to_list()) == ["http://a.example/post/1", "http://b.example/post/2"]
+
+
+def test_stages_separately_and_bounded_shards(tmp_path):
+    records = [(f"http://a.example/post/{i}", article_html(f"P{i}"), {}) for i in range(5)]
+    write_warc(tmp_path / "in.warc.gz", records)
+    (tmp_path / "p.yaml").write_text("select:\n  output:\n    shard_max_rows: 2\n")
+    work, out = tmp_path / "work", tmp_path / "out"
+    assert cli("extract", tmp_path / "in.warc.gz", "--out", work) == 0
+    assert cli("select", work, "--out", out, "--params", tmp_path / "p.yaml") == 0
+    shards = sorted((out / "accepted").iterdir())
+    assert [p.name for p in shards] == ["part-00000.parquet", "part-00001.parquet", "part-00002.parquet"]
+    assert [pl.read_parquet(p).height for p in shards] == [2, 2, 1]
+    assert [p.name for p in (out / "rejected").iterdir()] == ["part-00000.parquet"]  # empty, schema only
+    # Re-selecting with larger shards replaces the old set: no stale part-00002 is left behind.
+    assert cli("select", work, "--out", out) == 0
+    assert [p.name for p in (out / "accepted").iterdir()] == ["part-00000.parquet"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "no/such/path", "--out", "x"], "input not found"),
+    (["run", "--bogus"], "error:"),
+    (["run", ".", "--out", "x", "--workers", "0"], "positive integer"),
+    (["select", "no/such/workdir", "--out", "x"], "work directory not found"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_usage_errors_exit_2_with_one_line(args, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli(*args) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bad_params_exit_2(tmp_path, capsys):
+    (tmp_path / "in.html").write_bytes(article_html())
+    (tmp_path / "p.yaml").write_text("select:\n  outptu: {}\n")
+    assert cli("run", tmp_path / "in.html", "--out", tmp_path / "o", "--params", tmp_path / "p.yaml") == 2
+    err = capsys.readouterr().err.strip()
+    assert "unknown key 'select.outptu'" in err and len(err.splitlines()) == 1
+
+
+def test_console_script_runs_as_a_process(tmp_path):
+    (tmp_path / "in.html.gz").write_bytes(gzip.compress(article_html(), mtime=0))
+    result = subprocess.run([sys.executable, "-m", "pipeline.cli", "run", str(tmp_path), "--out",
+                             str(tmp_path / "o")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "accepted: 1" in result.stdout
+    assert result.stderr == ""  # no progress bar noise when stderr is not a terminal
