@@ -29,7 +29,12 @@ _META_CHARSET = re.compile(rb"<meta[^>]+charset\s*=\s*[\"']?\s*([\w.:-]+)", re.I
 _ALIASES = {"iso-8859-1": "cp1252", "iso8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252",
             "us-ascii": "cp1252", "ascii": "cp1252", "x-sjis": "shift_jis", "utf8": "utf-8"}
 _UNDECODABLE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F])
 _DETECT_BYTES = 256 * 1024
+_SAMPLE_CHARS = 16 * 1024
+# A page that is valid UTF-8 but for a few broken bytes is UTF-8 (a cut or a bad paste), not
+# one of the single-byte code pages a detector would guess for it.
+_UTF8_MAX_BROKEN_FRACTION = 0.001
 
 
 @dataclass(frozen=True)
@@ -55,18 +60,30 @@ def decode_html(payload: bytes, http_content_type: str | None) -> Decoded:
     for encoding, source, data in declared:
         text = _strict(data, encoding)
         if text is not None:
-            return _result(text, encoding, source)
+            return _result(text, data, encoding, source)
     detected = _detect(payload)
     if detected is not None:
-        return _result(detected[1], detected[0], "detected")
+        return _result(detected[1], payload, detected[0], "detected")
     encoding, _source, data = declared[0] if declared else ("utf-8", "fallback", payload)
-    return _result(data.decode(encoding, errors="replace"), encoding, "fallback")
+    return _result(data.decode(encoding, errors="replace"), data, encoding, "fallback")
 
 
-def undecodable_fraction(text: str) -> float:
+def undecodable_fraction(text: str, data: bytes | None = None, encoding: str = "") -> float:
+    """Share of U+FFFD and C0 control characters (tab, newlines and form feed excepted).
+
+    Measured on the first 16 KiB: binary garbage is uniform, so a prefix tells as much as the
+    whole page at a fraction of the cost. With the bytes at hand in an ASCII-compatible
+    encoding, control characters are counted on them with `bytes.translate` (C speed); the
+    regex over the text is the fallback.
+    """
     if not text:
         return 0.0
-    return len(_UNDECODABLE.findall(text)) / len(text)
+    head = text[:_SAMPLE_CHARS]
+    if data is None or encoding.replace("-", "_").startswith(("utf_16", "utf_32")):
+        return len(_UNDECODABLE.findall(head)) / len(head)
+    sample = data[:_SAMPLE_CHARS]
+    controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
+    return min(1.0, (controls + head.count("\ufffd")) / min(len(text), max(len(sample), 1)))
 
 
 def normalise_label(label: str) -> str | None:
@@ -79,8 +96,8 @@ def normalise_label(label: str) -> str | None:
         return None
 
 
-def _result(text: str, encoding: str, source: str) -> Decoded:
-    return Decoded(text, encoding, source, undecodable_fraction(text))
+def _result(text: str, data: bytes, encoding: str, source: str) -> Decoded:
+    return Decoded(text, encoding, source, undecodable_fraction(text, data, encoding))
 
 
 def _http_charset(content_type: str | None) -> str | None:
@@ -118,6 +135,9 @@ def _strict(data: bytes, encoding: str) -> str | None:
 def _detect(payload: bytes) -> tuple[str, str] | None:
     text = _strict(payload, "utf-8")
     if text is not None:
+        return "utf-8", text
+    text = payload.decode("utf-8", errors="replace")
+    if text.count("\ufffd") <= _UTF8_MAX_BROKEN_FRACTION * len(text):
         return "utf-8", text
     best = from_bytes(payload[:_DETECT_BYTES]).best()
     if best is None or best.encoding is None:

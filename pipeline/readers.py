@@ -280,21 +280,25 @@ def _trailing_garbage(fh: io.BufferedReader, end: int, file_size: int) -> Except
 
 
 def _quietly(iterator: ArchiveIterator, sink: io.StringIO) -> Iterator[object]:
-    """Iterate while capturing what warcio writes to stderr or logs, so it lands in the report."""
+    """Iterate while capturing what warcio writes to stderr or logs, so it lands in the report.
+
+    stderr is redirected only inside `next()` (the consumer may print between records); the
+    log handler stays for the whole iteration since only warcio's own logger is touched.
+    """
     handler = logging.StreamHandler(sink)
     handler.terminator = "\n\n"
-    while True:
-        _WARCIO_LOG.addHandler(handler)
-        _WARCIO_LOG.propagate = False
-        try:
+    _WARCIO_LOG.addHandler(handler)
+    _WARCIO_LOG.propagate = False
+    try:
+        while True:
             with contextlib.redirect_stderr(sink):
-                record = next(iterator)
-        except StopIteration:
-            return
-        finally:
-            _WARCIO_LOG.removeHandler(handler)
-            _WARCIO_LOG.propagate = True
-        yield record
+                record = next(iterator, None)
+            if record is None:
+                return
+            yield record
+    finally:
+        _WARCIO_LOG.removeHandler(handler)
+        _WARCIO_LOG.propagate = True
 
 
 def _note_warnings(text: str, report: FileReport) -> None:

@@ -66,7 +66,27 @@ def test_undecodable_fraction_bounds():
     assert undecodable_fraction("tab\tnew\nline\r") == 0.0
 
 
+@pytest.mark.parametrize("text", ["plain\x00te\x07xt\x1b", "tab\tnew\nline\r", "caf\u00e9 \x01\ufffd"])
+@pytest.mark.parametrize("encoding", ["utf-8", "cp1252", "utf-16-le"])
+def test_byte_count_agrees_with_regex(text, encoding):
+    data = text.encode(encoding, errors="replace")
+    decoded = data.decode(encoding)
+    assert undecodable_fraction(decoded, data, encoding) == pytest.approx(undecodable_fraction(decoded))
+
+
 def test_label_normalisation():
     assert normalise_label("ISO-8859-1") == "cp1252"
     assert normalise_label("UTF8") == "utf-8"
     assert normalise_label("no-such-charset") is None
+
+
+def test_utf8_with_a_few_broken_bytes_stays_utf8():
+    body = ("<html><body>" + "<p>Ünïcödé text — with accents, ça va.</p>" * 200 + "</body></html>").encode()
+    decoded = decode_html(body[:500] + b"\xff" + body[500:], None)
+    assert (decoded.encoding, decoded.source) == ("utf-8", "detected")
+    assert "ça va" in decoded.text
+
+
+def test_undecodable_fraction_uses_a_prefix():
+    text = "a" * (16 * 1024) + "\x00" * 1000
+    assert undecodable_fraction(text, text.encode(), "utf-8") == 0.0
