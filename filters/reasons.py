@@ -122,3 +122,15 @@ def in_pipeline_order(codes: Iterable[str]) -> list[str]:
         group_rank = GROUP_ORDER.index(group) if group in GROUP_ORDER else len(GROUP_ORDER)
         return (group_rank, _ORDER.get(code, len(_ORDER)), code)
     return sorted(set(codes), key=key)
+
+
+def markdown_table() -> str:
+    """The README's reason-code table, generated from `RULES` (a test keeps them equal)."""
+    lines = ["| code | stage | meaning | rule (signal, comparison, params key) |", "|---|---|---|---|"]
+    for rule in RULES:
+        lines.append(f"| `{rule.code}` | {rule.stage} | {rule.meaning} | `{rule.describe()}` |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown_table())
