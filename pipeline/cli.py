@@ -129,8 +129,9 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str) -> dict[str
         raise UsageError(f"input not found: {exc}") from None
     if Path(workdir).exists() and not Path(workdir).is_dir():
         raise UsageError(f"output path exists and is not a directory: {workdir}")
-    for path in skipped:
-        sys.stderr.write(f"pipeline: skipping {path}: not a WARC, ARC or HTML file name\n")
+    if skipped:
+        sys.stderr.write(f"pipeline: skipped {len(skipped)} file(s) in input directories whose names are not "
+                         f"WARC/ARC/HTML (first: {skipped[0]}); all are listed in stats.json\n")
     started = time.perf_counter()
     tasks = [ExtractTask(path, workdir, params, args.extract_all, args.resume) for path in inputs]
     weights = [_size(path) for path in inputs]

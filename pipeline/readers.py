@@ -301,9 +301,17 @@ def _quietly(iterator: ArchiveIterator, sink: io.StringIO) -> Iterator[object]:
         _WARCIO_LOG.propagate = True
 
 
+def clean_message(text: str, limit: int = 200) -> str:
+    """One printable line: whitespace collapsed, non-ASCII bytes escaped (messages may quote
+    binary garbage), cut to `limit` characters."""
+    line = " ".join(str(text).split())
+    line = line.encode("ascii", errors="backslashreplace").decode("ascii")
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 def _note_warnings(text: str, report: FileReport) -> None:
     for block in text.strip().split("\n\n"):
-        line = " ".join(block.split())
+        line = clean_message(block)
         if line:
             report.errors.append(f"warcio: {line}")
 
@@ -313,7 +321,7 @@ def _corrupt(fh: io.BufferedReader, path: str, report: FileReport, exc: BaseExce
     """Emit the corrupt-region record and return where reading resumes (None: at the end)."""
     resume = find_next_boundary(fh, start + 1, is_gzip, is_arc)
     end = file_size if resume is None else resume
-    message = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+    message = f"{type(exc).__name__}: {clean_message(str(exc))}"
     report.errors.append(f"corrupt region at offset {start} ({end - start} bytes): {message}")
     report.record_types["corrupt"] += 1
     yield RawRecord(path, start, "corrupt", error=message, corrupt_region_bytes=end - start)
@@ -484,7 +492,7 @@ def read_stream_gzip(path: str, max_payload_bytes: int | None, report: FileRepor
                 current_start = iterator.offset
                 yield from _document(path, current_start, record, max_payload_bytes, report)
         except (ArchiveLoadFailed, zlib.error, EOFError, ValueError, KeyError, IndexError, OSError) as exc:
-            message = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+            message = f"{type(exc).__name__}: {clean_message(str(exc))}"
             report.errors.append(f"corrupt stream after decompressed offset {current_start}: {message}")
             report.record_types["corrupt"] += 1
             yield RawRecord(path, max(iterator.offset, current_start), "corrupt", error=message)
