@@ -78,3 +78,14 @@ def test_encodings_of_the_html_files(sample_run):
                        files["encoding_source"], strict=True))
     assert sources["idou-toshokan-sjis.html"] == "detected"
     assert sources["zurich-cafes-cp1252.html"] == "meta"
+
+
+def test_crawler_truncation_is_a_signal_not_a_rejection(sample_run):
+    _, rows = sample_run
+    truncated = [e for e in manifest() if e["kind"] == "truncated_article"]
+    assert truncated
+    row = row_for(rows, truncated[0])
+    assert row["signals"]["warc_truncated"] is True
+    assert not any(r.startswith(("record.", "input.")) for r in row["reasons"])
+    others = rows.filter(pl.col("record_type") == "response")["signals"].struct.field("warc_truncated")
+    assert others.sum() == 1
