@@ -97,8 +97,23 @@ RULES: tuple[Rule, ...] = (
     Rule("record.undecodable", "binary garbage: too many replacement/control characters after "
          "decoding", "undecodable_char_fraction", ">", "extract",
          params_key="extract.read.max_undecodable_char_fraction"),
+    Rule("url.hard_excluded", "URL path matches a hard-exclude pattern of seed 000 §6 (build assets, "
+         "CDN, WordPress admin/API/uploads, AMP duplicates)", "url_hard_excluded", "is_true", "extract"),
+    Rule("url.extension", "URL ends in an excluded extension (seed 000 §6: images, PDF, CSS/JS, fonts, "
+         "archives)", "url_excluded_extension", "is_true", "extract"),
+    Rule("url.exclude_regex", "URL matches a user pattern (extract.url.exclude_regex)",
+         "url_exclude_regex_matched", "is_true", "extract"),
+    Rule("article.score", "article score below the threshold (seed 000 §1); not extracted unless "
+         "--extract-all", "article_score", "<", "extract", params_key="extract.gate.article_score_min"),
     Rule("extract.empty", "the extractor found no main text", "word_count", "==", "extract",
          constant=0),
+    Rule("page.js_shell", "JS-only shell (seed 000 §2 SPA or §3 needs_js) and the extraction found too "
+         "little text", "js_shell_extracted_words", "<", "extract",
+         params_key="extract.page.too_little_text_words"),
+    Rule("page.cookie_wall", "cookie/GDPR wall (seed 000 §2) and the extraction found too little text",
+         "cookie_wall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
+    Rule("page.paywall", "paywall (seed 000 §2) and the extraction found too little text",
+         "paywall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
 )
 
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}

@@ -13,6 +13,10 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+from filters.article_score import WEIGHTS
+
+SCORE_COMPONENTS: tuple[str, ...] = tuple(WEIGHTS)
+
 
 @dataclass(frozen=True)
 class Signal:
@@ -31,6 +35,39 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("is_html", pa.bool_(), "media type (HTTP, WARC-Identified-Payload-Type or sniffed) is HTML"),
     Signal("undecodable_char_fraction", pa.float64(), "share of U+FFFD and control chars after decoding"),
     Signal("decoded_chars", pa.int64(), "characters in the decoded HTML"),
+    # seed 000 §6 URL rules
+    Signal("url_hard_excluded", pa.bool_(), "URL path matches a hard-exclude pattern (seed 000 §6)"),
+    Signal("url_excluded_extension", pa.bool_(), "URL ends in an excluded file extension (seed 000 §6)"),
+    Signal("url_exclude_regex_matched", pa.bool_(), "URL matches one of extract.url.exclude_regex"),
+    # seed 000 §1 article score: one field per table row, in points
+    *(Signal(f"article_score_{name}", pa.int32(), f"article score points for '{name}' (seed 000 §1)")
+      for name in SCORE_COMPONENTS),
+    Signal("body_word_count", pa.int32(), "words of visible body text without nav/header/footer/script/style"),
+    Signal("h1_count", pa.int32(), "<h1> elements"),
+    Signal("paragraph_count", pa.int32(), "<p> elements with at least 20 characters"),
+    Signal("outbound_link_count", pa.int32(), "<a href> links to another host"),
+    # seed 000 §2 page classification and §3 needs_js
+    Signal("page_body_word_count", pa.int32(), "PageSignals.body_word_count (seed 000 §2)"),
+    Signal("page_is_js_spa", pa.bool_(), "framework root with < 200 words, or < 10 words and external scripts"),
+    Signal("page_is_cookie_walled", pa.bool_(), "cookie/GDPR overlay detected (seed 000 §2)"),
+    Signal("page_is_paywalled", pa.bool_(), "paywall phrases plus metered markers (seed 000 §2)"),
+    Signal("page_js_frameworks", pa.string(), "named JS frameworks detected, comma-separated"),
+    Signal("page_has_amp_url", pa.bool_(), "<link rel=amphtml> present"),
+    Signal("page_has_feed_url", pa.bool_(), "RSS/Atom <link rel=alternate> present"),
+    Signal("page_type", pa.string(), "COOKIE_WALLED, PAYWALLED, JS_SPA, STATIC_HTML or UNKNOWN (seed 000 §2)"),
+    Signal("page_strategy", pa.string(), "what a live fetcher would do next (seed 000 §2); recorded only"),
+    Signal("page_confidence", pa.float64(), "confidence of the classification (seed 000 §2)"),
+    Signal("external_script_count", pa.int32(), "<script src> elements"),
+    Signal("needs_js", pa.bool_(), "any of the four needs_js signals (seed 000 §3)"),
+    Signal("needs_js_message", pa.bool_(), "explicit 'enable JavaScript' message in the body text"),
+    Signal("needs_js_root", pa.bool_(), "JS framework root element and < 100 words"),
+    Signal("needs_js_heavy_scripts", pa.bool_(), "> 8 external scripts and < 50 words"),
+    Signal("needs_js_noscript", pa.bool_(), "<noscript> with > 20 words"),
+    Signal("extraction_gated", pa.bool_(), "a pre-extraction rule (url, article score) rejected the page"),
+    Signal("reading_time_minutes", pa.int32(), "max(1, ceil(words / 200)) of the extracted text (seed 000 §7)"),
+    Signal("js_shell_extracted_words", pa.int32(), "extracted words, set only for JS shells (page.js_shell)"),
+    Signal("cookie_wall_extracted_words", pa.int32(), "extracted words, set only for cookie walls"),
+    Signal("paywall_extracted_words", pa.int32(), "extracted words, set only for paywalled pages"),
 )
 
 SIGNALS_BY_NAME: dict[str, Signal] = {s.name: s for s in SIGNALS}

@@ -20,6 +20,8 @@ from typing import Any
 
 import yaml
 
+from filters.url_rules import compile_patterns
+
 
 class ParamsError(ValueError):
     """Invalid parameters: unknown key, wrong type or unreadable file."""
@@ -36,8 +38,32 @@ class ReadParams:
 
 
 @dataclass(frozen=True)
+class UrlParams:
+    # Extra regexes (re.search over the whole URL) that reject a record, like the seed's
+    # optional --exclude-regex (seed 000 §6), applied after the built-in rules.
+    exclude_regex: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GateParams:
+    # Seed 000 §1: score >= 35 -> treat as article and extract; below -> article.score.
+    article_score_min: int | None = 35
+
+
+@dataclass(frozen=True)
+class PageParams:
+    # page.js_shell / page.cookie_wall / page.paywall only when the extraction found fewer
+    # words than this: seed 000 §2 trusts a static fetch ("STATIC_HTML / static") only from
+    # 150 body words up, and below it would re-fetch; we cannot re-fetch, so we reject.
+    too_little_text_words: int | None = 150
+
+
+@dataclass(frozen=True)
 class ExtractParams:
     read: ReadParams = field(default_factory=ReadParams)
+    url: UrlParams = field(default_factory=UrlParams)
+    gate: GateParams = field(default_factory=GateParams)
+    page: PageParams = field(default_factory=PageParams)
     # Rows buffered before a row group is written; bounds the extract stage's memory per file.
     rows_per_row_group: int = 1000
 
@@ -67,12 +93,17 @@ class Params:
         return node
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return _plain(dataclasses.asdict(self))
 
 
 def params_from_dict(data: dict[str, Any] | None) -> Params:
-    """Build `Params` from a nested mapping, rejecting unknown keys and wrong types."""
-    return _build(Params, data or {}, "")
+    """Build `Params` from a nested mapping, rejecting unknown keys, wrong types and bad regexes."""
+    params = _build(Params, data or {}, "")
+    try:
+        compile_patterns(params.extract.url.exclude_regex)
+    except ValueError as exc:
+        raise ParamsError(f"'extract.url.exclude_regex': {exc}") from exc
+    return params
 
 
 def load_params(path: Path | None) -> Params:
@@ -94,6 +125,15 @@ def load_params(path: Path | None) -> Params:
         return params_from_dict(data)
     except ParamsError as exc:
         raise ParamsError(f"{path}: {exc}") from exc
+
+
+def _plain(value: Any) -> Any:
+    """Tuples (how lists are stored, to keep Params hashable) back to lists for JSON/YAML."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    return value
 
 
 def _build(cls: type, data: Any, prefix: str) -> Any:

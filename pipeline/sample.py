@@ -1774,8 +1774,9 @@ def _non_article_captures(clock: Clock) -> Iterator[Capture]:
         "and eleven /_next/ scripts; its rich head metadata lifts the score to about 45, so the JS-shell "
         "rule (seed 000 §2 path A) is what rejects it.", "js:nextjs"), clock.tick(), METRO)
     yield html_response(RECIPE_APP.url("/recipes/lemon-tart"), react_shell_page(), rejected(
-        "react_root_shell", [score, "page.js_shell"], "Create-React-App shell: empty div#root and the "
-        "'You need to enable JavaScript' noscript; no metadata, so the score fails too.", "js:react"),
+        "react_root_shell", [score], "Create-React-App shell: empty div#root and the 'You need to enable "
+        "JavaScript' noscript; no metadata, so the article-score gate rejects it before extraction, and "
+        "page.* reasons are only given to pages that were extracted.", "js:react"),
         clock.tick(), RECIPE_APP)
     yield html_response(MARINA_VOTE.url, cookie_wall_page(), rejected(
         "cookie_wall", ["page.cookie_wall"], "CookieYes consent overlay in front of an article whose body "
@@ -1817,10 +1818,10 @@ def _duplicate_captures(clock: Clock) -> Iterator[Capture]:
 def _record_level_captures(clock: Clock) -> Iterator[Capture]:
     status = "record.http_status"
     yield response(OCEAN_BLOG.url("/media/2024/03/tide-gauge-pier.png"), tiny_png(), rejected(
-        "image", ["record.not_html"], "A 4x4 PNG (Content-Type: image/png)."), clock.tick(),
+        "image", ["record.not_html", "url.extension"], "A 4x4 PNG (Content-Type: image/png)."), clock.tick(),
         server=OCEAN_BLOG.server, content_type="image/png")
     yield response(COUNCIL.url("/documents/2024/annual-road-survey.pdf"), tiny_pdf(), rejected(
-        "pdf", ["record.not_html"], "A one-page PDF (Content-Type: application/pdf)."), clock.tick(),
+        "pdf", ["record.not_html", "url.extension"], "A one-page PDF (Content-Type: application/pdf)."), clock.tick(),
         server=COUNCIL.server, content_type="application/pdf")
     yield html_response(HERALD.url("/news/2023/11/02/old-market-hall-reopening"), not_found_page(), rejected(
         "not_found_404", [status], "HTTP 404 with an HTML error page."), clock.tick(), HERALD,

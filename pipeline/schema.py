@@ -2,7 +2,8 @@
 
 Extras (after the contract's columns): `record_type` (response, resource, file, corrupt,
 unreadable), `encoding` and `encoding_source` (where the charset came from: http, bom, meta,
-detected, fallback), and `error` (what went wrong for input.* and error.* rows).
+detected, fallback), `error` (what went wrong for input.* and error.* rows),
+`normalized_url` (seed 003's URL normaliser), `updated` and `tags` (metadata).
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ ROW_SCHEMA = pa.schema([
     pa.field("encoding", pa.string()),
     pa.field("encoding_source", pa.string()),
     pa.field("error", pa.string()),
+    pa.field("normalized_url", pa.string()),
+    pa.field("updated", _TS),
+    pa.field("tags", pa.list_(pa.string())),
 ])
 
 COLUMNS: tuple[str, ...] = tuple(ROW_SCHEMA.names)

@@ -131,7 +131,7 @@ def test_manifest_follows_the_seeds_on_key_cases(sample: tuple[Path, list[dict]]
     assert by_kind["login_page"][0]["expected_reasons"] == ["article.score"]
     assert by_kind["amp_page"][0]["expected_reasons"] == ["url.hard_excluded"]
     assert [e["kept"] for e in by_kind["template_page"]] == [True, False, False]
-    assert all(e["expected_reasons"] == ["record.not_html"] for e in by_kind["image"] + by_kind["pdf"])
+    assert all(e["expected_reasons"] == ["record.not_html", "url.extension"] for e in by_kind["image"] + by_kind["pdf"])
     assert by_kind["non_english_article"][0]["kept"] is True
 
 

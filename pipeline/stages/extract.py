@@ -8,12 +8,14 @@ The JSON is written last, so its presence marks a finished file for `--resume`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,10 +23,15 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from filters import reasons as decisions
+from filters.article_score import article_score
 from filters.content_type import is_html_media_type, resolve_media_type
 from filters.extraction import extract_main_text
-from filters.html import host_of, page_title, parse_html, url_hint
+from filters.html import host_of, parse_html, url_hint
+from filters.metadata import extract_metadata, has_author, has_published_date, reading_time_minutes
+from filters.page import Page
+from filters.page_signals import classify, needs_js
 from filters.signals import check_signal_names
+from filters.url_rules import normalize_url, url_signals
 from pipeline import __version__
 from pipeline.decode import decode_html
 from pipeline.params import Params
@@ -35,7 +42,7 @@ from pipeline.writers import atomic_write_text
 EXTRACT_DIR = "extract"
 MANIFEST = "manifest.json"
 # Bump when rows written by this stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -133,16 +140,21 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
     return summary
 
 
+# Groups decided before extraction: a record failing one of them is not extracted by default
+# (seed 000: score >= 35 -> extract, else skip), and with --extract-all its reasons stay these.
+PRE_EXTRACTION_GROUPS = ("input", "record", "url", "article", "error")
+
+
 def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all: bool = False) -> dict[str, Any]:
     """Every extract-time signal and reason of one record. Never raises for bad content."""
     row = _base_row(raw)
     signals: dict[str, Any] = row["signals"]
     if raw.record_type == "corrupt":
         signals.update(input_corrupt=True, corrupt_region_bytes=raw.corrupt_region_bytes)
-        return _finish(row, params, ("input",))
+        return _finish(row, params)
     if raw.record_type == "unreadable":
         signals["input_unreadable"] = True
-        return _finish(row, params, ("input",))
+        return _finish(row, params)
 
     declared = raw.warc_content_type if raw.record_type == "resource" else raw.http_content_type
     if raw.record_type == "file":
@@ -154,8 +166,9 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
         payload_declared_bytes=raw.payload_declared_bytes,
         warc_truncated=raw.warc_truncated,
     )
-    if _reject(row, params, ("record",)) or raw.payload is None:
-        return _finish(row, params, ("record",))
+    _add_url_signals(row, params)
+    if _fires(row, params, ("record",)) or raw.payload is None:
+        return _finish(row, params)
 
     started = time.perf_counter()
     decoded = decode_html(raw.payload, raw.http_content_type)
@@ -163,31 +176,82 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
     row.update(encoding=decoded.encoding, encoding_source=decoded.source)
     signals.update(undecodable_char_fraction=round(decoded.undecodable_char_fraction, 6),
                    decoded_chars=len(decoded.text))
-    if _reject(row, params, ("record",)):
-        return _finish(row, params, ("record",))
+    if _fires(row, params, ("record",)):
+        return _finish(row, params)
 
     started = time.perf_counter()
     tree = parse_html(decoded.text)
     timings.add("parse", started)
     if tree is None:
         row["word_count"] = 0
-        return _finish(row, params, ("record", "extract"))
+        return _finish(row, params)
     if raw.record_type == "file":
         row["url"] = url_hint(tree) or Path(raw.source_file).resolve().as_uri()
         row["host"] = host_of(row["url"])
-    row["title"] = page_title(tree)
+        _add_url_signals(row, params)
+    page = Page(tree, row["url"])
 
+    with _step(row, timings, "metadata"):
+        _add_metadata(row, page, raw)
+    with _step(row, timings, "article_score"):
+        score, score_signals = article_score(page, has_author(page), has_published_date(page))
+        row["article_score"] = score
+        signals.update(score_signals)
+    with _step(row, timings, "page_signals"):
+        signals.update(classify(page))
+        signals.update(needs_js(page))
+    gated = _fires(row, params, PRE_EXTRACTION_GROUPS)
+    signals["extraction_gated"] = gated
+    if gated and not extract_all:
+        return _finish(row, params)
+
+    with _step(row, timings, "extract.trafilatura", reason="error.extract"):
+        extraction = extract_main_text(page.tree, row["url"])
+        row.update(text=extraction.text, extractor=extraction.extractor, word_count=extraction.word_count)
+        signals["reading_time_minutes"] = reading_time_minutes(extraction.word_count) if extraction.text else None
+        _add_page_text_signals(signals, extraction.word_count)
+    return _finish(row, params)
+
+
+def _add_url_signals(row: dict[str, Any], params: Params) -> None:
+    url = row["url"]
+    row["normalized_url"] = normalize_url(url) if url else None
+    row["signals"].update(url_signals(url, params.extract.url.exclude_regex))
+
+
+def _add_metadata(row: dict[str, Any], page: Page, raw: RawRecord) -> None:
+    meta = extract_metadata(page, raw.warc_date)
+    row.update(title=meta.title, author=meta.author, published=meta.published, updated=meta.updated,
+               description=meta.description, site_name=meta.site_name, canonical_url=meta.canonical_url,
+               language=meta.language, tags=list(meta.tags) or None)
+
+
+def _add_page_text_signals(signals: dict[str, Any], words: int) -> None:
+    """The extracted word count, but only for pages classified as shells or walls.
+
+    These are the signals of the page.* rules: a JS shell, cookie wall or paywall is rejected
+    only when the extraction also found too little text (the classification alone is not a
+    verdict: many walled pages still carry their full article in the HTML).
+    """
+    shell = bool(signals.get("page_is_js_spa") or signals.get("needs_js"))
+    signals["js_shell_extracted_words"] = words if shell else None
+    signals["cookie_wall_extracted_words"] = words if signals.get("page_is_cookie_walled") else None
+    signals["paywall_extracted_words"] = words if signals.get("page_is_paywalled") else None
+
+
+@contextlib.contextmanager
+def _step(row: dict[str, Any], timings: Timings, name: str, reason: str | None = None) -> Iterator[None]:
+    """Time one step; an exception inside it becomes `error.<step>` and the page goes on."""
     started = time.perf_counter()
     try:
-        extraction = extract_main_text(tree, row["url"])
-    except Exception as exc:  # one bad page must not stop the file
-        row["error"] = f"extract: {type(exc).__name__}: {exc}"[:500]
-        row["reasons"].append("error.extract")
-        return _finish(row, params, ("record",))
+        yield
+    except Exception as exc:  # one bad page or one filter bug must not stop the file
+        code = reason or f"error.{name}"
+        row["reasons"].append(code)
+        message = f"{code}: {type(exc).__name__}: {exc}"[:500]
+        row["error"] = message if row["error"] is None else f"{row['error']}; {message}"
     finally:
-        timings.add("extract.trafilatura", started)
-    row.update(text=extraction.text, extractor=extraction.extractor, word_count=extraction.word_count)
-    return _finish(row, params, ("record", "extract"))
+        timings.add(name, started)
 
 
 def _base_row(raw: RawRecord) -> dict[str, Any]:
@@ -216,13 +280,15 @@ def _values(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, **row["signals"]}
 
 
-def _reject(row: dict[str, Any], params: Params, groups: tuple[str, ...]) -> bool:
+def _fires(row: dict[str, Any], params: Params, groups: tuple[str, ...]) -> bool:
     return bool(decisions.decide(decisions.rules_for("extract", groups), _values(row), params))
 
 
-def _finish(row: dict[str, Any], params: Params, groups: tuple[str, ...]) -> dict[str, Any]:
+def _finish(row: dict[str, Any], params: Params) -> dict[str, Any]:
+    """Apply the extract-stage rules; a gated page keeps only its pre-extraction reasons."""
     check_signal_names(row["signals"])
-    groups = ("input", *groups)
+    gated = row["signals"].get("extraction_gated")
+    groups = PRE_EXTRACTION_GROUPS if gated else None
     fired = decisions.decide(decisions.rules_for("extract", groups), _values(row), params)
     row["reasons"] = decisions.in_pipeline_order([*row["reasons"], *fired])
     return row

@@ -63,8 +63,13 @@ def select(workdir: str, out: str, params: Params, extract_timings: dict[str, An
 
 
 def apply_rules(frame: pl.DataFrame, rules: tuple[decisions.Rule, ...], params: Params) -> pl.DataFrame:
-    """Append the reasons of `rules` (select stage) to each row's reasons and set `kept`."""
-    fired = [pl.when(_rule_expr(rule, params, frame)).then(pl.lit(rule.code)) for rule in rules
+    """Append the reasons of `rules` (select stage) to each row's reasons and set `kept`.
+
+    Pages the pre-extraction rules rejected (`extraction_gated`) keep only those reasons: with
+    --extract-all their text exists for analysis, but must not change their reasons.
+    """
+    gated = pl.col("signals").struct.field("extraction_gated").fill_null(False)
+    fired = [pl.when(_rule_expr(rule, params, frame) & ~gated).then(pl.lit(rule.code)) for rule in rules
              if rule.op in ("is_true", "is_false") or rule.threshold(params) is not None]
     reasons = pl.col("reasons")
     if fired:

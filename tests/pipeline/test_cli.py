@@ -47,7 +47,7 @@ def broken_inputs(tmp_path: Path) -> Path:
     (root / "garbage.warc.gz").write_bytes(b"\x89garbage\x00" * 50)
     (root / "zero.warc").write_bytes(b"")
     (root / "zero.html").write_bytes(b"")
-    koi8 = ("<html><body>" + "<p>Москва - столица России, крупнейший город страны.</p>" * 30
+    koi8 = ("<html><body><h1>Москва</h1>" + "<p>Москва - столица России, крупнейший город страны.</p>" * 45
             + "</body></html>").encode("koi8-r")
     (root / "unknown-encoding.html").write_bytes(koi8)
     write_warc(root / "statuses.warc.gz", [
@@ -55,7 +55,7 @@ def broken_inputs(tmp_path: Path) -> Path:
         ("http://site.example/logo.png", b"\x89PNG\r\n\x1a\n" + bytes(40), {"content_type": "image/png"}),
         ("http://site.example/empty", b"", {}),
         ("http://site.example/binary", bytes(range(256)) * 8, {}),
-        ("http://site.example/sniffed", article_html("Sniffed"), {"content_type": None}),
+        ("http://site.example/post/sniffed", article_html("Sniffed"), {"content_type": None}),
     ])
     return root
 
@@ -80,11 +80,11 @@ def test_broken_inputs_are_accounted_for(broken_inputs, tmp_path):
     assert reasons_of("zero.html") == [["record.empty"]]
     assert reasons_of("unknown-encoding.html") == [[]]
     assert reasons_of("statuses.warc.gz") == [
-        ["record.http_status"], ["record.not_html"], ["record.empty"], ["record.undecodable"], []]
+        ["record.http_status"], ["record.not_html", "url.extension"], ["record.empty"], ["record.undecodable"], []]
     koi = rows.filter(pl.col("source_file").str.ends_with("unknown-encoding.html")).row(0, named=True)
     assert koi["encoding_source"] == "detected" and "Москва" in koi["text"]
     assert koi["url"].startswith("file://")
-    sniffed = rows.filter(pl.col("url") == "http://site.example/sniffed").row(0, named=True)
+    sniffed = rows.filter(pl.col("url") == "http://site.example/post/sniffed").row(0, named=True)
     assert sniffed["content_type"] == "text/html" and sniffed["kept"]
 
 
@@ -124,7 +124,24 @@ def test_warcio_testdata_accounting(shared_corpora, tmp_path):
     assert by_file["example-digest.warc"]["record_types"] == {"request": 4}
     assert stats["record_types"]["revisit"] >= 3
     iana = rows.filter(pl.col("url") == "http://www.iana.org/").row(0, named=True)
-    assert iana["kept"] and "DNS Root Zone" in iana["text"]
+    # A home page: the article-score gate rejects it before extraction (seed 000 §1).
+    assert iana["reasons"] == ["article.score"] and iana["article_score"] < 35 and iana["text"] is None
+    assert iana["title"] == "Internet Assigned Numbers Authority"
+
+
+def test_extract_all_fills_text_but_keeps_reasons(tmp_path):
+    sample = Path(__file__).resolve().parents[2] / "data" / "sample"
+    assert cli("run", sample, "--out", tmp_path / "gated") == 0
+    assert cli("run", sample, "--out", tmp_path / "all", "--extract-all") == 0
+    _, gated = load(tmp_path / "gated")
+    _, everything = load(tmp_path / "all")
+    key = ["source_file", "source_offset"]
+    joined = gated.join(everything, on=key, suffix="_all")
+    assert joined.height == gated.height
+    assert (joined["reasons"] == joined["reasons_all"]).all()
+    was_gated = joined.filter(pl.col("reasons").list.contains("article.score"))
+    assert was_gated.height >= 5
+    assert was_gated["text"].is_null().all() and was_gated["text_all"].is_not_null().sum() >= 5
 
 
 def test_determinism_and_worker_count(broken_inputs, tmp_path):

@@ -1,0 +1,189 @@
+"""Page classification and JS detection: seed 000 §2 (PageSignals, classification table) and §3
+(`needs_js` with its four signals and its false-positive mitigations).
+
+Nothing is re-fetched from a WARC, so the classification (page type, strategy, confidence) is
+recorded as signals; `page.js_shell`, `page.cookie_wall` and `page.paywall` are only given when
+the extraction also yields too little text (see `filters.reasons`).
+
+Where the seed is terse, these readings are ours:
+* Cookie wall ("Cookie/GDPR overlay keywords detected in visible text"): a consent phrase in the
+  visible text *and* either a known consent-platform container (CookieYes, Cookiebot, OneTrust,
+  Complianz, Borlabs, …) or little text besides (< 150 words). A lone footer sentence about
+  cookies on a long article is not a wall.
+* Paywall ("Paywall keywords + metered content signals"): a paywall phrase *and* a metered
+  marker (an element whose class/id says paywall/meter/premium/subscriber, or JSON-LD
+  `isAccessibleForFree: false`); the JSON-LD declaration alone also counts, since publishers
+  use it precisely to declare paywalled content.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from filters.page import Page
+
+# §2 Path A: framework fingerprints (tag, attribute, value-or-substring).
+FRAMEWORK_FINGERPRINTS: dict[str, tuple[tuple[str, str | None, str | None], ...]] = {
+    "Next.js": (("script", "src", "/_next/"), ("div", "id", "__next")),
+    "React": (("div", "id", "root"), ("div", "id", "react-root")),
+    "Vue": (("div", "id", "app"), ("div", "id", "__nuxt")),
+    "Angular": (("app-root", None, None), ("div", "ng-app", None)),
+    "Gatsby": (("div", "id", "gatsby-focus-wrapper"),),
+    "Svelte": (("div", "id", "svelte"),),
+    "Ember": (("div", "id", "ember"), ("body", "class", "ember-application")),
+}
+SPA_WORD_LIMIT = 200          # §2 Path A: framework AND body_word_count < 200
+THIN_BODY_WORDS = 10          # §2 Path B: body_word_count < 10 AND an external script
+
+# §3 signal 1: explicit "JavaScript required" messages.
+JS_REQUIRED_MESSAGES = ("enable javascript", "javascript is required", "please enable javascript",
+                        "javascript must be enabled", "this site requires javascript",
+                        "you need to enable javascript")
+# §3 signal 2: JS roots, as XPath (the seed gives CSS selectors).
+JS_ROOT_XPATH = ("//*[@id='__next' or @id='app' or @id='root' or @id='__nuxt' or @id='app-root' "
+                 "or @id='gatsby-focus-wrapper' or @data-reactroot or @data-server-rendered] | //div[@ng-app]")
+NEEDS_JS_WORDS = 100          # §3 threshold_words default
+HEAVY_SCRIPT_COUNT = 8        # §3 signal 3: > 8 external scripts ...
+HEAVY_SCRIPT_WORDS = 50       # ... AND < 50 words
+NOSCRIPT_WORDS = 20           # §3 signal 4: <noscript> with > 20 words
+
+COOKIE_PHRASES = ("we use cookies", "this website uses cookies", "this site uses cookies", "accept all cookies",
+                  "accept cookies", "cookie settings", "cookie preferences", "manage cookies",
+                  "consent to the use of cookies", "cookie consent", "reject all", "wir verwenden cookies",
+                  "nous utilisons des cookies", "utilizziamo i cookie", "utilizamos cookies")
+COOKIE_CONTAINERS_XPATH = (
+    "//*[contains(@id,'cookieyes') or contains(@class,'cky-consent') or contains(@id,'CybotCookiebot') "
+    "or contains(@id,'onetrust') or contains(@class,'onetrust') or contains(@class,'cmplz-cookiebanner') "
+    "or contains(@id,'cmplz') or contains(@id,'BorlabsCookie') or contains(@class,'BorlabsCookie') "
+    "or contains(@id,'cookie-notice') or contains(@id,'cookie-law-info') or contains(@class,'gdpr') "
+    "or contains(@id,'gdpr') or contains(@class,'cookie-consent') or contains(@id,'cookie-consent') "
+    "or contains(@class,'cookie-banner') or contains(@id,'cookie-banner') or contains(@class,'consent-banner')]"
+)
+COOKIE_WALL_MAX_WORDS = 150
+PAYWALL_PHRASES = ("subscribe to continue reading", "subscribe to read", "subscribers only", "subscriber-only",
+                   "to continue reading", "already a subscriber", "this article is for subscribers",
+                   "sign in to read", "log in to continue reading", "premium content", "free articles remaining",
+                   "you have reached your limit", "become a member to read", "unlock this article")
+METERED_XPATH = ("//*[contains(translate(@class,'PAYWLMETRSUBCI','paywlmetrsubci'),'paywall') "
+                 "or contains(translate(@id,'PAYWLMETRSUBCI','paywlmetrsubci'),'paywall') "
+                 "or contains(@class,'metered') or contains(@class,'meter-') or contains(@class,'premium') "
+                 "or contains(@class,'subscriber-only') or contains(@class,'subscription-wall') "
+                 "or @data-paywall]")
+
+PAGE_TYPES = ("COOKIE_WALLED", "PAYWALLED", "JS_SPA", "STATIC_HTML", "UNKNOWN")
+_SPACE = re.compile(r"\s+")
+
+
+def frameworks_detected(page: Page) -> list[str]:
+    """Named JS frameworks whose fingerprint is on the page (§2 Path A), in table order."""
+    found = []
+    for name, fingerprints in FRAMEWORK_FINGERPRINTS.items():
+        if any(_matches(page, tag, attribute, value) for tag, attribute, value in fingerprints):
+            found.append(name)
+    return found
+
+
+def external_script_count(page: Page) -> int:
+    return sum(1 for script in page.tree.iter("script") if script.get("src"))
+
+
+def needs_js(page: Page) -> dict[str, bool]:
+    """§3: the four signals, each a flag; `needs_js` is any of them."""
+    lowered = page.body_text.lower()
+    words = page.body_word_count
+    signals = {
+        "needs_js_message": any(message in lowered for message in JS_REQUIRED_MESSAGES),
+        "needs_js_root": words < NEEDS_JS_WORDS and bool(page.tree.xpath(JS_ROOT_XPATH)),
+        "needs_js_heavy_scripts": external_script_count(page) > HEAVY_SCRIPT_COUNT and words < HEAVY_SCRIPT_WORDS,
+        "needs_js_noscript": any(len(noscript.text_content().split()) > NOSCRIPT_WORDS
+                                 for noscript in page.tree.iter("noscript")),
+    }
+    signals["needs_js"] = any(signals.values())
+    return signals
+
+
+def is_cookie_walled(page: Page) -> bool:
+    lowered = page.body_text.lower()
+    if not any(phrase in lowered for phrase in COOKIE_PHRASES):
+        return False
+    return page.body_word_count < COOKIE_WALL_MAX_WORDS or bool(page.tree.xpath(COOKIE_CONTAINERS_XPATH))
+
+
+def is_paywalled(page: Page) -> bool:
+    declared_closed = any(_is_false(obj.get("isAccessibleForFree")) for obj in page.json_ld)
+    if declared_closed:
+        return True
+    lowered = _SPACE.sub(" ", page.body_text.lower())
+    return any(phrase in lowered for phrase in PAYWALL_PHRASES) and bool(page.tree.xpath(METERED_XPATH))
+
+
+def classify(page: Page) -> dict[str, Any]:
+    """§2 PageSignals and the classification table, as signals.
+
+    `page_type` / `page_strategy` / `page_confidence` follow the table's priority order.
+    """
+    words = page.body_word_count
+    frameworks = frameworks_detected(page)
+    thin_body = words < THIN_BODY_WORDS and external_script_count(page) > 0
+    spa_by_framework = bool(frameworks) and words < SPA_WORD_LIMIT
+    amp = bool(page.tree.xpath("//link[contains(concat(' ', normalize-space(@rel), ' '), ' amphtml ')]/@href"))
+    feed = bool(page.tree.xpath("//link[contains(@rel,'alternate') and "
+                                "(@type='application/rss+xml' or @type='application/atom+xml')]"))
+    cookie = is_cookie_walled(page)
+    paywall = is_paywalled(page)
+    page_type, strategy, confidence = _classification(cookie, paywall, spa_by_framework, thin_body, amp, words)
+    return {
+        "page_body_word_count": words,
+        "page_is_js_spa": spa_by_framework or thin_body,
+        "page_is_cookie_walled": cookie,
+        "page_is_paywalled": paywall,
+        "page_js_frameworks": ",".join(frameworks) or None,
+        "page_has_amp_url": amp,
+        "page_has_feed_url": feed,
+        "page_type": page_type,
+        "page_strategy": strategy,
+        "page_confidence": confidence,
+        "external_script_count": external_script_count(page),
+    }
+
+
+def _classification(cookie: bool, paywall: bool, spa_by_framework: bool, thin_body: bool, amp: bool,
+                    words: int) -> tuple[str, str, float]:
+    if cookie:
+        return "COOKIE_WALLED", "playwright", 0.85
+    if paywall:
+        return "PAYWALLED", "playwright", 0.75
+    if (spa_by_framework or thin_body) and amp:
+        return "JS_SPA", "amp", 0.90
+    if spa_by_framework:
+        return "JS_SPA", "playwright", 0.90
+    if thin_body:
+        return "JS_SPA", "playwright", 0.80
+    if words >= 150:
+        return "STATIC_HTML", "static", 0.90
+    if words >= 50:
+        return "STATIC_HTML", "mobile_ua", 0.70
+    return "UNKNOWN", "static_best_effort", 0.50
+
+
+def _matches(page: Page, tag: str, attribute: str | None, value: str | None) -> bool:
+    for element in page.tree.iter(tag):
+        if attribute is None:
+            return True
+        actual = element.get(attribute)
+        if actual is None:
+            continue
+        if value is None:
+            return True
+        if attribute == "class" and value in actual.split():
+            return True
+        if attribute == "src" and value in actual:
+            return True
+        if actual == value:
+            return True
+    return False
+
+
+def _is_false(value: Any) -> bool:
+    return value is False or (isinstance(value, str) and value.strip().lower() == "false")

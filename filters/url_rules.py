@@ -1,0 +1,224 @@
+"""URL rules: canonical form (seed 003 "URL Normalizer") and the exclusion rules of seed 000 §6.
+
+Normalisation follows seed 003 §3: lower-case scheme and host, drop the fragment, drop default
+ports, strip tracking parameters and sort what is left. The seed gives no order for repeated keys;
+we sort by (key, value) so `?a=2&a=1` and `?a=1&a=2` become one URL. Parameters are kept exactly as
+written (no decode / re-encode round trip): normalising only reorders pairs and drops tracking,
+empty and whitespace-only ones, so a server would see the same request. Path case is kept: paths
+are case-sensitive on most servers.
+
+The §6 rules turn into three flags for the `url` group of the decision table:
+
+* `url_hard_excluded`: the hard-exclude list (framework assets, CDN internals, WordPress admin,
+  AMP duplicates). The seed writes them as lowercase path fragments; we search the path anywhere
+  (a WordPress site installed under `/blog/` has `/blog/wp-admin/`) and case-insensitively, since
+  `/WP-Content/Uploads/` on a case-insensitive server is the same junk and no article path is a
+  near miss. The seed's `.amp(?|$)` over path+query means "the path ends in `.amp`" (the `?` is
+  exactly where the path ends), so it is `\\.amp$` over the path alone, with a literal dot: the
+  seed's bare `.` would otherwise drop `/on-ramp`, and matching the query would drop `?f=x.amp`.
+* `url_excluded_extension`: the extension list, on the last path segment only (`/pdf-guide/` is
+  a page, `/guide.PDF` is not), ignoring `;params` (`/a.pdf;jsessionid=1` is still a PDF).
+  `.json` is not in the seed's list and is not excluded.
+* `url_exclude_regex_matched`: the optional user regexes (`--exclude-regex`, params key
+  `extract.url.exclude_regex`), applied "after all built-in rules" with `re.search` over the full
+  *normalised* URL, so a pattern need not allow for tracking parameters, host case or fragments.
+
+The path rules read the path as `urlsplit` gives it, which normalisation leaves unchanged.
+`url_signals` answers None for every flag when there is no URL or it is not http(s): `file://`
+URIs (plain HTML files on disk), `mailto:` and relative references are not web URLs, and the rules
+say nothing about them. An http(s) URL that `urlsplit` cannot parse (`http://[::1`) also gets None.
+
+Pure and deterministic: the only state is the `functools.lru_cache` memo of compiled user regexes.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from urllib.parse import SplitResult, unquote_plus, urlsplit
+
+# Parameters that identify a click, a visitor or a campaign, never the content; the same article
+# shared on two networks must become one URL. Sources: Google Ads / Analytics, Meta, Microsoft,
+# Yandex, Mailchimp, HubSpot, Marketo, Matomo/Piwik, Alibaba, TikTok, Twitter/X, LinkedIn and the
+# seed's own `ref`. Compared lower-cased. Deliberately absent: anything that can select content
+# (`id`, `p`, `page`, `q`, `lang`, `source`, generic `pk_*`).
+TRACKING_PARAMS: frozenset[str] = frozenset({
+    # Google
+    "gclid", "gclsrc", "dclid", "gbraid", "wbraid", "gad_source", "srsltid", "_ga", "_gl",
+    # Meta
+    "fbclid", "fb_action_ids", "fb_action_types", "fb_ref", "fb_source", "igshid", "igsh",
+    # Microsoft, Yandex, Twitter/X, TikTok, LinkedIn
+    "msclkid", "yclid", "_openstat", "twclid", "ttclid", "li_fat_id",
+    # Mailchimp, HubSpot, Marketo, Vero, Omeda
+    "mc_cid", "mc_eid", "_hsenc", "_hsmi", "__hstc", "__hssc", "__hsfp", "hsctatracking",
+    "mkt_tok", "vero_conv", "vero_id", "oly_anon_id", "oly_enc_id",
+    # Matomo / Piwik campaign names (only these; `pk_` alone is a common primary-key prefix)
+    "pk_campaign", "pk_kwd", "pk_keyword", "pk_source", "pk_medium", "pk_content", "pk_cid",
+    # Referral markers (seed 003 names `ref`) and Alibaba's super-position model
+    "ref", "ref_src", "ref_url", "spm",
+})
+
+# Whole families: Google's UTM set (`utm_source`, `utm_medium`, `utm_campaign`, `utm_term`,
+# `utm_content`, `utm_id`, ...), Matomo's `mtm_*` and HubSpot ads' `hsa_*`.
+TRACKING_PREFIXES: tuple[str, ...] = ("utm_", "mtm_", "hsa_")
+
+# Seed 000 §6 "Hard-exclude", over the URL path, matched case-insensitively (see module docstring).
+HARD_EXCLUDE_PATTERNS: tuple[str, ...] = (
+    r"/_next/static/",
+    r"/cdn-cgi/",
+    r"/wp-content/uploads/",
+    r"/__webpack",
+    r"/wp-json/",
+    r"/wp-admin/",
+    r"/xmlrpc\.php",
+    r"\.amp$",  # the seed's `.amp(?|$)`: an AMP duplicate such as `/story.amp` or `/story.amp?x=1`
+)
+
+# Seed 000 §6 "Excluded by extension". `.tar.gz` is covered by `.gz`.
+EXCLUDED_EXTENSIONS: frozenset[str] = frozenset({
+    ".pdf", ".jpg", ".jpeg", ".png", ".gif", ".svg", ".webp",
+    ".css", ".js", ".woff", ".woff2", ".ttf", ".ico",
+    ".zip", ".tar", ".gz",
+})
+
+WEB_SCHEMES: frozenset[str] = frozenset({"http", "https"})
+
+_DEFAULT_PORTS: dict[str, int] = {"http": 80, "https": 443}
+# One alternation: a single scan of the path per record instead of eight.
+_HARD_EXCLUDE_RE = re.compile("|".join(HARD_EXCLUDE_PATTERNS), re.IGNORECASE)
+_EXCLUDED_EXTENSION_SUFFIXES: tuple[str, ...] = tuple(sorted(EXCLUDED_EXTENSIONS))
+# A port at the end of host[:port]; an IPv6 literal ends in `]`, so its colons never match.
+_PORT_RE = re.compile(r":+(\d*)$")
+# Schemes written with an authority even when it is empty (`file:///x.html`), as `urlunsplit` does.
+_AUTHORITY_SCHEMES: frozenset[str] = frozenset({"http", "https", "file", "ftp"})
+
+
+def _split(url: str) -> SplitResult | None:
+    """`urlsplit` of the stripped URL, or None where it raises (bad IPv6 literal and the like)."""
+    try:
+        return urlsplit(url.strip())
+    except ValueError:
+        return None
+
+
+def _is_tracking_key(key: str) -> bool:
+    name = key.lower()
+    if "%" in name or "+" in name:
+        name = unquote_plus(name)
+    return name in TRACKING_PARAMS or name.startswith(TRACKING_PREFIXES)
+
+
+def _normalize_query(query: str) -> str:
+    kept: list[tuple[str, str, str]] = []
+    for raw_pair in query.split("&"):
+        # Whitespace round a pair is not part of any real URL; dropping it keeps normalisation idempotent.
+        pair = raw_pair.strip()
+        if not pair:
+            continue
+        key, _, value = pair.partition("=")
+        if _is_tracking_key(key):
+            continue
+        # The raw pair breaks the tie between `a` and `a=`, keeping the order total.
+        kept.append((key, value, pair))
+    kept.sort()
+    return "&".join(pair for _, _, pair in kept)
+
+
+def _normalize_netloc(netloc: str, scheme: str) -> str:
+    # Userinfo is case-sensitive; only host[:port] is lower-cased.
+    userinfo, at, hostport = netloc.rpartition("@")
+    hostport = hostport.lower()
+    port = _PORT_RE.search(hostport)
+    # An empty port means the default one (RFC 3986 §6.2.3), for any scheme.
+    if port is not None and (not port.group(1) or int(port.group(1)) == _DEFAULT_PORTS.get(scheme)):
+        hostport = hostport[: port.start()]
+    return userinfo + at + hostport
+
+
+def _unsplit(scheme: str, netloc: str, path: str, query: str) -> str:
+    # Not `urlunsplit`: it writes an empty host with path `//x` as `http://x`, whose host is `x`,
+    # so normalising twice would give two different URLs.
+    if netloc or path.startswith("//") or scheme in _AUTHORITY_SCHEMES:
+        if path and not path.startswith("/"):
+            path = "/" + path
+        path = "//" + netloc + path
+    url = f"{scheme}:{path}" if scheme else path
+    # Dropping a fragment or a last tracking pair can leave whitespace that input stripping would remove.
+    return (f"{url}?{query}" if query else url).strip()
+
+
+def _normalized(parts: SplitResult) -> str:
+    netloc = _normalize_netloc(parts.netloc, parts.scheme) if parts.netloc else ""
+    path = parts.path or ("/" if netloc else "")
+    query = _normalize_query(parts.query) if parts.query else ""
+    return _unsplit(parts.scheme, netloc, path, query)
+
+
+def normalize_url(url: str) -> str:
+    """Canonical form of `url` per seed 003 "URL Normalizer".
+
+    Lower-case scheme and host, drop the fragment, drop default ports (80 for http, 443 for https;
+    an empty port too), strip tracking parameters (`TRACKING_PARAMS`, `TRACKING_PREFIXES`), sort the
+    remaining query pairs by (key, value), keep path case, turn an empty path into `/`. An IDNA or
+    percent-encoded host is kept as given, only lower-cased. Never raises: a URL `urlsplit` cannot
+    parse is returned stripped of surrounding whitespace.
+    """
+    parts = _split(url)
+    if parts is None:
+        return url.strip()
+    return _normalized(parts)
+
+
+def _path_is_hard_excluded(path: str) -> bool:
+    return _HARD_EXCLUDE_RE.search(path) is not None
+
+
+def _path_has_excluded_extension(path: str) -> bool:
+    last_segment = path.rpartition("/")[2].partition(";")[0]
+    return last_segment.lower().endswith(_EXCLUDED_EXTENSION_SUFFIXES)
+
+
+def is_hard_excluded(url: str) -> bool:
+    """True when the path matches a seed 000 §6 hard-exclude pattern; False for an unparsable URL."""
+    parts = _split(url)
+    return parts is not None and _path_is_hard_excluded(parts.path)
+
+
+def has_excluded_extension(url: str) -> bool:
+    """True when the last path segment ends in a §6 extension (case-insensitive); False if unparsable."""
+    parts = _split(url)
+    return parts is not None and _path_has_excluded_extension(parts.path)
+
+
+@functools.lru_cache(maxsize=64)
+def compile_patterns(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """Compile user regexes once per distinct tuple; ValueError naming the first bad one."""
+    compiled: list[re.Pattern[str]] = []
+    for pattern in patterns:
+        try:
+            compiled.append(re.compile(pattern))
+        except re.error as exc:
+            raise ValueError(f"invalid URL exclude regex {pattern!r}: {exc}") from exc
+    return tuple(compiled)
+
+
+def matches_any(url: str, patterns: tuple[str, ...]) -> bool:
+    """True when any pattern `re.search`es `url`, taken as given (`url_signals` passes it normalised)."""
+    return any(compiled.search(url) for compiled in compile_patterns(patterns))
+
+
+def url_signals(url: str | None, exclude_regex: tuple[str, ...] = ()) -> dict[str, bool | None]:
+    """The §6 flags for one record's URL; all None when there is no http(s) URL to judge.
+
+    `url_exclude_regex_matched` is False, not None, when no regex is configured: the URL was
+    judged and nothing matched.
+    """
+    parts = _split(url) if url is not None else None
+    if parts is None or parts.scheme not in WEB_SCHEMES:
+        return {"url_hard_excluded": None, "url_excluded_extension": None, "url_exclude_regex_matched": None}
+    regex_matched = bool(exclude_regex) and matches_any(_normalized(parts), exclude_regex)
+    return {
+        "url_hard_excluded": _path_is_hard_excluded(parts.path),
+        "url_excluded_extension": _path_has_excluded_extension(parts.path),
+        "url_exclude_regex_matched": regex_matched,
+    }

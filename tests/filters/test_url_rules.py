@@ -1,0 +1,298 @@
+"""Seed 000 §6 URL filtering rules and seed 003 "URL Normalizer", each rule at both sides."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from filters.url_rules import (
+    EXCLUDED_EXTENSIONS,
+    HARD_EXCLUDE_PATTERNS,
+    TRACKING_PARAMS,
+    compile_patterns,
+    has_excluded_extension,
+    is_hard_excluded,
+    matches_any,
+    normalize_url,
+    url_signals,
+)
+
+NONE_SIGNALS = {"url_hard_excluded": None, "url_excluded_extension": None, "url_exclude_regex_matched": None}
+
+# --- normalisation -----------------------------------------------------------------------------
+
+
+def test_scheme_and_host_lowered_path_case_kept():
+    assert normalize_url("HTTPS://News.Example.COM/Blog/My-Post") == "https://news.example.com/Blog/My-Post"
+
+
+def test_userinfo_case_kept_host_lowered():
+    assert normalize_url("http://User:PassWord@Example.com/") == "http://User:PassWord@example.com/"
+
+
+def test_idna_host_kept_as_given_but_lowered():
+    assert normalize_url("https://XN--Bcher-KVA.example/") == "https://xn--bcher-kva.example/"
+
+
+def test_fragment_removed():
+    assert normalize_url("https://example.com/post#comments") == "https://example.com/post"
+    assert normalize_url("https://example.com/post") == "https://example.com/post"
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://example.com:80/a", "http://example.com/a"),
+        ("https://example.com:443/a", "https://example.com/a"),
+        ("http://example.com:8080/a", "http://example.com:8080/a"),
+        ("https://example.com:8443/a", "https://example.com:8443/a"),
+        ("http://example.com:443/a", "http://example.com:443/a"),
+        ("https://example.com:80/a", "https://example.com:80/a"),
+        ("http://example.com:/a", "http://example.com/a"),
+        ("http://[2001:db8::1]:80/a", "http://[2001:db8::1]/a"),
+        ("http://[2001:db8::1]:8080/a", "http://[2001:db8::1]:8080/a"),
+        ("http://[2001:db8::80]/a", "http://[2001:db8::80]/a"),
+    ],
+)
+def test_default_ports(url: str, expected: str):
+    assert normalize_url(url) == expected
+
+
+@pytest.mark.parametrize(
+    "param",
+    ["utm_source", "utm_campaign", "utm_medium", "UTM_Content", "fbclid", "gclid", "ref", "msclkid", "mc_eid"],
+)
+def test_each_tracking_param_removed(param: str):
+    assert normalize_url(f"https://example.com/post?{param}=x") == "https://example.com/post"
+    assert normalize_url(f"https://example.com/post?id=7&{param}=x") == "https://example.com/post?id=7"
+
+
+def test_all_tracking_params_removed_at_once():
+    url = "https://example.com/p?utm_source=tw&utm_campaign=spring&fbclid=abc&gclid=def&ref=home&page=2"
+    assert normalize_url(url) == "https://example.com/p?page=2"
+
+
+@pytest.mark.parametrize("param", ["id", "page", "q", "reference", "prefix", "utm", "source", "pk_id"])
+def test_near_miss_params_kept(param: str):
+    assert normalize_url(f"https://example.com/p?{param}=1") == f"https://example.com/p?{param}=1"
+
+
+def test_tracking_list_is_lowercase():
+    assert all(name == name.lower() for name in TRACKING_PARAMS)
+
+
+def test_remaining_params_sorted_by_key_then_value():
+    assert normalize_url("https://example.com/s?q=cats&lang=en&a=2&a=1") == "https://example.com/s?a=1&a=2&lang=en&q=cats"
+
+
+def test_params_kept_as_written():
+    assert normalize_url("https://example.com/s?q=a%20b&x=c+d&flag") == "https://example.com/s?flag&q=a%20b&x=c+d"
+
+
+def test_question_mark_removed_when_no_params_remain():
+    assert normalize_url("https://example.com/p?utm_source=x&fbclid=y") == "https://example.com/p"
+    assert normalize_url("https://example.com/p?") == "https://example.com/p"
+    assert normalize_url("https://example.com/p?&&") == "https://example.com/p"
+
+
+def test_empty_path_becomes_slash():
+    assert normalize_url("https://example.com") == "https://example.com/"
+    assert normalize_url("https://example.com?b=1") == "https://example.com/?b=1"
+    assert normalize_url("https://example.com/x") == "https://example.com/x"
+
+
+def test_surrounding_whitespace_stripped():
+    assert normalize_url("  https://example.com/x \n") == "https://example.com/x"
+
+
+VARIED_URLS = [
+    "HTTP://Example.COM",
+    "https://example.com:443/a/B/c?z=1&utm_source=x&a=2#frag",
+    "http://example.com:8080/path?b=2&b=1&a",
+    "http://[::1]:80/x?y=1",
+    "https://user:Pw@Example.com:/x",
+    "https://example.com/a b?q=1 2&r= #x",
+    "https://example.com/?utm%5Fsource=x&keep=1",
+    "http:////double-slash",
+    "custom:////double-slash",
+    "https://example.com/p #top",
+    "https://example.com/p? #top",
+    "https://example.com/p?b=1& &a=2",
+    "http:no-authority",
+    "file:///tmp/page.html",
+    "mailto:Someone@Example.com",
+    "/relative/path?b&a",
+    "http://[::1",
+    "",
+]
+
+
+@pytest.mark.parametrize("url", VARIED_URLS)
+def test_normalisation_is_idempotent(url: str):
+    once = normalize_url(url)
+    assert normalize_url(once) == once
+
+
+def test_equivalent_urls_normalise_equal():
+    variants = [
+        "https://example.com/post?b=2&a=1",
+        "HTTPS://EXAMPLE.com:443/post?a=1&b=2",
+        "https://Example.com/post?a=1&utm_source=newsletter&b=2#top",
+        "https://example.com/post?fbclid=xyz&b=2&a=1&gclid=q",
+    ]
+    assert {normalize_url(v) for v in variants} == {"https://example.com/post?a=1&b=2"}
+    assert normalize_url("https://example.com/Post?a=1&b=2") != normalize_url(variants[0])
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "  http://[::1  ", "https://[bad/path"])
+def test_unparsable_input_does_not_raise(url: str):
+    assert normalize_url(url) == url.strip()
+
+
+# --- hard exclusions ---------------------------------------------------------------------------
+
+
+HARD_EXCLUDE_CASES = [
+    ("https://shop.example/_next/static/chunks/main-1a2b.js", "https://example.com/blog/about-next-static"),
+    ("https://example.com/cdn-cgi/l/email-protection", "https://example.com/cdn-cgi-explained"),
+    ("https://example.com/wp-content/uploads/2024/05/photo", "https://example.com/wp-content/themes/x/style"),
+    ("https://example.com/__webpack_hmr", "https://example.com/blog/_webpack-tips"),
+    ("https://example.com/wp-json/wp/v2/posts", "https://example.com/blog/wp-json-guide"),
+    ("https://example.com/wp-admin/admin-ajax.php", "https://example.com/wp-administrators"),
+    ("https://example.com/xmlrpc.php", "https://example.com/xmlrpc-php-explained"),
+    ("https://example.com/news/story.amp", "https://example.com/amp-guide"),
+    ("https://example.com/news/story.amp?x=1", "https://example.com/example.ampersand"),
+]
+
+
+@pytest.mark.parametrize(("excluded", "near_miss"), HARD_EXCLUDE_CASES)
+def test_hard_exclude_pattern(excluded: str, near_miss: str):
+    assert is_hard_excluded(excluded)
+    assert not is_hard_excluded(near_miss)
+
+
+@pytest.mark.parametrize("pattern", HARD_EXCLUDE_PATTERNS)
+def test_every_hard_exclude_pattern_has_a_case(pattern: str):
+    # A pattern added to the seed list without a realistic URL above fails here.
+    assert any(re.search(pattern, urlsplit(excluded).path) for excluded, _ in HARD_EXCLUDE_CASES)
+
+
+def test_hard_exclude_under_subdirectory_and_case_insensitive():
+    assert is_hard_excluded("https://example.com/blog/wp-admin/post.php")
+    assert is_hard_excluded("https://example.com/WP-Content/Uploads/a")
+    assert is_hard_excluded("https://example.com/News/Story.AMP")
+
+
+def test_amp_rule_uses_a_literal_dot_and_only_the_path():
+    assert not is_hard_excluded("https://example.com/on-ramp")
+    assert not is_hard_excluded("https://example.com/story?format=x.amp")
+    assert not is_hard_excluded("https://example.com/story.amp/comments")
+    assert is_hard_excluded("https://example.com/story.amp#top")
+
+
+def test_hard_exclude_ignores_host_and_query():
+    assert not is_hard_excluded("https://cdn-cgi.example.com/post")
+    assert not is_hard_excluded("https://example.com/post?next=/wp-admin/")
+
+
+def test_hard_exclude_unparsable_is_false():
+    assert not is_hard_excluded("http://[::1/wp-admin/")
+
+
+# --- extensions --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("extension", sorted(EXCLUDED_EXTENSIONS))
+def test_each_excluded_extension(extension: str):
+    assert has_excluded_extension(f"https://example.com/files/name{extension}")
+    assert has_excluded_extension(f"https://example.com/files/name{extension.upper()}?v=3")
+    # The same word as a directory or a slug is a page, not a file.
+    assert not has_excluded_extension(f"https://example.com/{extension[1:]}/")
+    assert not has_excluded_extension(f"https://example.com/{extension[1:]}-guide")
+
+
+@pytest.mark.parametrize(
+    ("excluded", "near_miss"),
+    [
+        ("https://example.com/file.pdf", "https://example.com/pdf/"),
+        ("https://example.com/foo.PDF", "https://example.com/pdf-guide/"),
+        ("https://example.com/a.js", "https://example.com/a.json"),
+        ("https://example.com/archive.tar.gz", "https://example.com/archive.tar.gz/"),
+        ("https://example.com/font.woff2", "https://example.com/font.woff3"),
+        ("https://example.com/img/photo.jpeg", "https://example.com/img/photo.jpeg.html"),
+        ("https://example.com/doc.pdf;jsessionid=1", "https://example.com/doc.pdf.html;jsessionid=1"),
+        ("https://example.com/style.css#x", "https://example.com/style.css.d/"),
+    ],
+)
+def test_extension_near_misses(excluded: str, near_miss: str):
+    assert has_excluded_extension(excluded)
+    assert not has_excluded_extension(near_miss)
+
+
+def test_extension_only_on_last_segment_not_host_or_query():
+    assert not has_excluded_extension("https://files.pdf.example.com/")
+    assert not has_excluded_extension("https://example.com/view?file=report.pdf")
+    assert not has_excluded_extension("https://example.com/report.pdf/summary")
+
+
+# --- user regexes ------------------------------------------------------------------------------
+
+
+def test_matches_any():
+    assert matches_any("https://example.com/private/x", (r"/private/", r"\.cgi$"))
+    assert matches_any("https://example.com/run.cgi", (r"/private/", r"\.cgi$"))
+    assert not matches_any("https://example.com/public/x", (r"/private/", r"\.cgi$"))
+    assert not matches_any("https://example.com/private/x", ())
+
+
+def test_compile_patterns_cached_and_valid():
+    compiled = compile_patterns((r"/a/", r"b+"))
+    assert [p.pattern for p in compiled] == ["/a/", "b+"]
+    assert compile_patterns((r"/a/", r"b+")) is compiled
+
+
+def test_compile_patterns_names_the_bad_pattern():
+    with pytest.raises(ValueError, match=r"'\('"):
+        compile_patterns((r"/ok/", "("))
+    with pytest.raises(ValueError):
+        matches_any("https://example.com/", ("[unclosed",))
+
+
+# --- signals -----------------------------------------------------------------------------------
+
+
+def test_url_signals_clean_article():
+    assert url_signals("https://example.com/blog/2024/05/my-post") == {
+        "url_hard_excluded": False,
+        "url_excluded_extension": False,
+        "url_exclude_regex_matched": False,
+    }
+
+
+def test_url_signals_flags_each_rule():
+    assert url_signals("https://example.com/wp-admin/")["url_hard_excluded"] is True
+    assert url_signals("https://example.com/a.png")["url_excluded_extension"] is True
+    assert url_signals("https://example.com/x", (r"/x$",))["url_exclude_regex_matched"] is True
+    assert url_signals("https://example.com/y", (r"/x$",))["url_exclude_regex_matched"] is False
+
+
+def test_url_signals_regex_sees_the_normalised_url():
+    assert url_signals("HTTPS://Example.COM:443/x", (r"^https://example\.com/x$",))["url_exclude_regex_matched"]
+    # Tracking params and fragment are gone before the user pattern runs.
+    assert not url_signals("https://example.com/x?utm_source=spam#top", (r"spam|top",))["url_exclude_regex_matched"]
+    assert url_signals("https://example.com/x?q=spam", (r"spam",))["url_exclude_regex_matched"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [None, "mailto:someone@example.com", "file:///tmp/page.html", "ftp://example.com/a.pdf", "/relative/a.pdf", "",
+     "http://[::1/wp-admin/"],
+)
+def test_url_signals_none_when_not_a_web_url(url: str | None):
+    assert url_signals(url, (r".",)) == NONE_SIGNALS
+
+
+def test_url_signals_accepts_http_and_uppercase_scheme():
+    assert url_signals("HTTP://example.com/a.pdf")["url_excluded_extension"] is True
