@@ -48,8 +48,8 @@ def score_page(url: str, tree: object, capture: object) -> int:
     url_signals(url)
     normalize_url(url)
     page = Page(tree, url)  # type: ignore[arg-type]
-    extract_metadata(page, capture)  # type: ignore[arg-type]
-    total, _ = article_score(page, has_author(page), has_published_date(page))
+    metadata = extract_metadata(page, capture)  # type: ignore[arg-type]
+    total, _ = article_score(page, has_author(page, metadata), has_published_date(page, metadata))
     classify(page)
     needs_js(page)
     return total

@@ -19,8 +19,11 @@ Where the seed is terse, these readings are ours (documented in the README):
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
+
+from lxml import etree
 
 from filters.page import Page
 
@@ -59,6 +62,8 @@ _PAGINATED_PATH = re.compile(r"/page/\d+/?$")
 _PAGINATED_QUERY = re.compile(r"(?:^|&)page=\d+(?:&|$)")
 _AUTHOR_LISTING = re.compile(r"/author/(?:[^/]+/?)?$")
 _PARAGRAPH_MIN_CHARS = 20
+_PARAGRAPHS = etree.XPath(f"count(//p[string-length(normalize-space()) >= {_PARAGRAPH_MIN_CHARS}])")
+_LINK_HOST = re.compile(r"^[ \t]*(?:https?:)?//(?:[^/?#@\n]*@)?([^/?#:\s]+)", re.IGNORECASE | re.MULTILINE)
 _OUTBOUND_LINK_LIMIT = 20
 
 
@@ -118,29 +123,22 @@ def article_score(page: Page, has_author: bool, has_date: bool) -> tuple[int, di
 
 
 def paragraph_count(page: Page) -> int:
-    """`<p>` elements with at least 20 characters of text (seed 000 §1)."""
-    return sum(1 for p in page.tree.iter("p") if len(p.text_content().strip()) >= _PARAGRAPH_MIN_CHARS)
+    """`<p>` elements with at least 20 characters of text (seed 000 §1), whitespace-normalised."""
+    return int(_PARAGRAPHS(page.tree))
 
 
 def outbound_link_count(page: Page) -> int:
-    """`<a href>` pointing to another host than the page's."""
+    """`<a href>` pointing to another host than the page's (hosts read with a regex, not urlsplit:
+    pages carry hundreds of links)."""
     own = _site(page.url)
-    count = 0
-    for href in page.tree.xpath("//a/@href"):
-        href = href.strip()
-        if not href.lower().startswith(("http://", "https://", "//")):
-            continue
-        host = _site(href if not href.startswith("//") else "http:" + href)
-        if host and host != own:
-            count += 1
-    return count
+    hrefs = "\n".join(page.tree.xpath("//a/@href"))
+    hosts = Counter(host.lower().removeprefix("www.") for host in _LINK_HOST.findall(hrefs))
+    return sum(count for host, count in hosts.items() if host != own)
 
 
 def has_rel_next_prev(page: Page) -> bool:
-    for element in page.tree.xpath("//link[@rel] | //a[@rel]"):
-        if {"next", "prev", "previous"} & set(element.get("rel", "").lower().split()):
-            return True
-    return False
+    values = page.tree.xpath("//link/@rel | //a/@rel")
+    return any({"next", "prev", "previous"} & set(value.lower().split()) for value in values)
 
 
 def _split(url: str | None):  # type: ignore[no-untyped-def]

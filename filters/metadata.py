@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from functools import cached_property
+from itertools import islice
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -337,47 +338,50 @@ class _Dom:
         self.tree = tree
 
     @cached_property
+    def body(self) -> HtmlElement:
+        root = self.tree.getroottree().getroot()
+        body = root.find("body")
+        return body if body is not None else root
+
+    @cached_property
     def marked(self) -> list[HtmlElement]:
-        """Every element with an itemprop, a rel, or an author/byline-like class (one scan)."""
-        return _MARKED(self.tree)
+        """Every body element with an itemprop, a rel, or an author/byline-like class (one scan)."""
+        return _MARKED(self.body)
 
     @cached_property
     def itemprops(self) -> list[HtmlElement]:
         # The wider scan, when it already ran, holds every itemprop element too.
         marked = self.__dict__.get("marked")
-        elements = marked if marked is not None else _ITEMPROP(self.tree)
+        elements = marked if marked is not None else _ITEMPROP(self.body)
         return [element for element in elements if element.get("itemprop")]
 
     def with_itemprop(self, name: str) -> list[HtmlElement]:
         return [element for element in self.itemprops if name in element.get("itemprop", "").split()]
 
     def headlines(self) -> Iterator[HtmlElement]:
-        for index, element in enumerate(self.tree.iter("h1")):
-            if index >= HEADLINES_TRIED:
-                return
-            yield element
+        return islice(self.tree.iter("h1"), HEADLINES_TRIED)
 
 
 def _itemprop_dates(dom: _Dom, name: str) -> Iterator[tuple[str, str]]:
     for element in dom.with_itemprop(name)[:DOM_CANDIDATES]:
-        value = _clean(element.get("content") or element.get("datetime") or _short_text(element))
+        value = _clean(element.get("content") or element.get("datetime") or _element_text(element))
         if value:
             yield value, "itemprop"
 
 
-def _short_text(element: HtmlElement) -> str | None:
-    """Collapsed text of a small element; None for page-sized containers (`<body class=author>`)."""
+def _element_text(element: HtmlElement) -> str | None:
+    """Collapsed text of an element; None for page-sized containers (`<body class="author">`), whose
+    text is never a byline and costs a pass over the page to collect."""
     if element.tag in _CONTAINER_TAGS:
         return None
-    text = _clean(element.text_content())
-    return text if text and len(text) <= BYLINE_MAX_CHARS else None
+    return _clean(element.text_content())
 
 
 _CONTAINER_TAGS = frozenset({"html", "body", "main", "article", "section"})
 # Cheap prefilters in the scan (every string function costs a pass over the page); exact tokens
 # are checked in Python.
-_MARKED = etree.XPath("/descendant::*[@itemprop or @rel or @class[contains(., 'author') or contains(., 'by')]]")
-_ITEMPROP = etree.XPath("/descendant::*[@itemprop]")
+_MARKED = etree.XPath("descendant::*[@itemprop or @rel or @class[contains(., 'author') or contains(., 'by')]]")
+_ITEMPROP = etree.XPath("descendant::*[@itemprop]")
 
 
 # --- candidates per field, best first --------------------------------------------------------------
@@ -517,7 +521,7 @@ def _dom_authors(dom: _Dom) -> Iterator[tuple[list[str], str]]:
     rel = [element for element in marked if element.tag != "link" and "author" in _tokens(element, "rel")]
     rel.sort(key=lambda element: element.tag != "address")  # address[rel=author] first
     for element in rel[:DOM_CANDIDATES]:
-        names = _byline_names(_short_text(element), strict=False)
+        names = _byline_names(_element_text(element), strict=False)
         if names:
             yield names, "byline"
     for element in dom.with_itemprop("author")[:DOM_CANDIDATES]:
@@ -526,12 +530,12 @@ def _dom_authors(dom: _Dom) -> Iterator[tuple[list[str], str]]:
         name_elements = [child for child in element.iterdescendants(etree.Element)
                          if "name" in (child.get("itemprop") or "").split()]
         holder = name_elements[0] if name_elements else element
-        names = _byline_names(_clean(holder.get("content")) or _short_text(holder), strict=False)
+        names = _byline_names(_clean(holder.get("content")) or _element_text(holder), strict=False)
         if names:
             yield names, "itemprop"
     classed = [element for element in marked if any(_BYLINE_CLASS.match(t) for t in _tokens(element, "class"))]
     for element in classed[:DOM_CANDIDATES]:
-        names = _byline_names(_short_text(element), strict=False)
+        names = _byline_names(_element_text(element), strict=False)
         if names:
             yield names, "byline"
     for names in _by_lines(dom):
@@ -545,34 +549,32 @@ def _by_lines(dom: _Dom) -> Iterator[list[str]]:
     check cheap and keeps "By the time we arrived ..." in a comment thread from counting.
     """
     for headline in dom.headlines():
-        seen = 0
-        node: HtmlElement | None = headline
-        while node is not None and node.tag not in _CONTAINER_TAGS and seen < BYLINE_WINDOW:
-            for sibling in node.itersiblings():
-                for element in sibling.iter(etree.Element):
-                    seen += 1
-                    if _BY_PREFIX.match(element.text or ""):
-                        names = _byline_at(element)
-                        if names:
-                            yield names
-                            return
-                    if seen >= BYLINE_WINDOW:
-                        break
-                if seen >= BYLINE_WINDOW:
-                    break
-            node = node.getparent()
+        for element in islice(_following(headline), BYLINE_WINDOW):
+            if _BY_PREFIX.match(element.text or ""):
+                names = _byline_at(element)
+                if names:
+                    yield names
+                    return
+
+
+def _following(headline: HtmlElement) -> Iterator[HtmlElement]:
+    """Elements after `headline` in document order, up to the end of its article/main/section."""
+    node: HtmlElement | None = headline
+    while node is not None and node.tag not in _CONTAINER_TAGS:
+        for sibling in node.itersiblings():
+            yield from sibling.iter(etree.Element)
+        node = node.getparent()
 
 
 def _byline_at(element: HtmlElement) -> list[str] | None:
     # `<span>By</span> <a>Jane Doe</a>`: the name is beside the prefix, so look one level up too.
     for candidate in (element, element.getparent()):
-        if candidate is None:
-            return None
-        text = _short_text(candidate)
+        text = _element_text(candidate) if candidate is not None else None
         if text is None:
             return None
         names = _byline_names(text, strict=True)
-        if names or not _BY_ONLY.fullmatch(text):
+        prefix = _BY_PREFIX.match(text)
+        if names or prefix is None or prefix.end() < len(text):
             return names
     return None
 
@@ -580,12 +582,14 @@ def _byline_at(element: HtmlElement) -> list[str] | None:
 def _byline_names(text: str | None, strict: bool) -> list[str] | None:
     """Names in a byline; `strict` (free text) wants "By" and capitalised names of 2-5 words.
 
+    Without `strict` (an element marked as the author's) any label before the name is dropped.
+
     "By Jane Doe, Staff Writer | March 3" -> ["Jane Doe"]; strict refuses "By the river we walked"
     (a lower-case word is not part of a name) and "By Tuesday" (one word).
     """
     if not text or len(text) > BYLINE_MAX_CHARS:
         return None
-    prefix = _BY_PREFIX.match(text)
+    prefix = (_BY_PREFIX if strict else _AUTHOR_PREFIX).match(text)
     if strict and prefix is None:
         return None
     rest = text[prefix.end():] if prefix else text
@@ -620,7 +624,12 @@ _NAME_PARTICLES = frozenset({
 # `c-byline`), but not `comment-author`: a comment's author is not the article's.
 _BYLINE_CLASS = re.compile(r"^(?!comment)(?:[\w-]*[-_])?(?:author|author-name|by-?line)$")
 _BY_PREFIX = re.compile(r"^\s*(?:(?:written|posted|words|story|text)\s+)?by\b\s*:?\s*", re.IGNORECASE)
-_BY_ONLY = re.compile(r"(?:(?:written|posted|words|story|text)\s+)?by\s*:?", re.IGNORECASE)
+# In an element already marked as the author's, a label before the name in any of the crawl's
+# common languages: "View all posts by Jane Doe", "von Redaktion", "Autor: Jane Doe".
+_AUTHOR_PREFIX = re.compile(
+    r"^(?:.{0,40}?\b(?:by|von|vom|par|por|door)\b|\s*(?:author|autor|autorin|auteur|autore)\b)\s*:?\s*",
+    re.IGNORECASE,
+)
 _BYLINE_END = re.compile(
     r"\s*[,|·•—–/(]\s*|\s+-\s+|\s+(?:on|at|in|for|updated|published|posted)\b|\s+\d", re.IGNORECASE
 )
@@ -651,9 +660,12 @@ def _canonical_url(page: Page, ld: _JsonLd, sources: dict[str, str]) -> str | No
 
 
 def _canonical_candidates(page: Page, ld: _JsonLd) -> Iterator[tuple[Any, str]]:
-    for link in page.tree.iter("link"):
-        if "canonical" in _tokens(link, "rel"):
-            yield link.get("href"), "link"
+    # <link> belongs in <head>; a broken template leaves it in <body>, which costs a scan to find.
+    head = page.tree.find("head")
+    for scope in (head, page.tree) if head is not None else (page.tree,):
+        for link in scope.iter("link"):
+            if "canonical" in _tokens(link, "rel"):
+                yield link.get("href"), "link"
     for obj in ld.main:
         yield _ld_string(obj.get("url")), "json-ld"
         entity = obj.get("mainEntityOfPage")
@@ -765,9 +777,9 @@ def _parse_standard(text: str) -> datetime | None:
             return datetime.fromisoformat(_UTC_SUFFIX.sub("+00:00", text))
         except ValueError:
             pass
-        numeric = _parse_numeric(text)
-        if numeric is not None:
-            return numeric
+    numeric = _parse_numeric(text)
+    if numeric is not None:
+        return numeric
     try:
         return parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError, OverflowError):
@@ -775,7 +787,7 @@ def _parse_standard(text: str) -> datetime | None:
 
 
 def _parse_numeric(text: str) -> datetime | None:
-    """`2024-3-1 9:05`, `2024/03/01`, `01.03.2024, 10:00`, and Unix timestamps (seconds or ms)."""
+    """`2024-3-1 9:05`, `2024/03/01`, `Di., 01.03.2024 - 10:00`, and Unix timestamps (s or ms)."""
     if _TIMESTAMP.fullmatch(text):
         seconds = int(text) / (1000 if len(text) == 13 else 1)
         return datetime.fromtimestamp(seconds, UTC)
@@ -826,6 +838,7 @@ _UTC_SUFFIX = re.compile(r"\s*(?:z|utc|gmt)$", re.IGNORECASE)
 _FOUR_DIGITS = re.compile(r"\d{4}")
 _TIMESTAMP = re.compile(r"\d{10}|\d{13}")
 _NUMERIC_DATE = re.compile(
+    r"(?:[^\W\d_]{1,12}\.?,?\s+)?"  # a weekday: "Di., 25.01.2022 - 14:45"
     r"(?:(?P<year>\d{4})[-/.](?P<month>\d{1,2})[-/.](?P<day>\d{1,2})"
     r"|(?P<dotted_day>\d{1,2})\.\s?(?P<dotted_month>\d{1,2})\.\s?(?P<dotted_year>\d{4}))"
     r"(?:(?:[T\s]|,\s*|\s+-\s+)(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,]\d+)?)?)?"

@@ -14,15 +14,22 @@ from collections.abc import Iterator
 from functools import cached_property
 from typing import Any
 
+from lxml import etree
 from lxml.html import HtmlElement
-
-from filters.text import word_count
 
 # Seed 000 §1/§2: word counts are taken "after stripping nav/header/footer" (and, per §2,
 # script/style/template). <noscript> text stays: it is what a non-JS reader sees, and seed 000
 # §3 looks for "enable JavaScript" messages in it.
 STRIPPED_TAGS: tuple[str, ...] = ("nav", "header", "footer", "script", "style", "template")
-_VISIBLE_TEXT = "//body//text()[not(ancestor::{})]".format(" or ancestor::".join(STRIPPED_TAGS))
+_STRUCTURAL = frozenset({"nav", "header", "footer", "template"})
+# Text nodes straight under script/style are code, never visible. A predicate on every text
+# node (`[not(parent::script)]`, let alone `ancestor::`) costs more than the parse itself, so
+# all text nodes and the code nodes are fetched separately and the code ones dropped in order.
+_TEXT_NODES = etree.XPath("//body//text()", smart_strings=False)
+_CODE_NODES = etree.XPath("//body//script/text() | //body//style/text()", smart_strings=False)
+_TEXT_NODES_BELOW = etree.XPath(".//text()", smart_strings=False)
+_EXTERNAL_SCRIPTS = etree.XPath("count(//script[@src != ''])")
+_CODE_NODES_BELOW = etree.XPath(".//script/text() | .//style/text()", smart_strings=False)
 _JSON_LD_TYPES = ("application/ld+json",)
 _JSON_TRAILING_COMMA = re.compile(r",\s*([\]}])")
 
@@ -35,13 +42,35 @@ class Page:
         self.url = url
 
     @cached_property
-    def body_text(self) -> str:
-        """Visible text of <body> without nav/header/footer/script/style/template."""
-        return " ".join(" ".join(self.tree.xpath(_VISIBLE_TEXT)).split())
+    def _visible_words(self) -> list[str]:
+        return " ".join(_without_code(_TEXT_NODES(self.tree), _CODE_NODES(self.tree))).split()
+
+    @cached_property
+    def visible_text(self) -> str:
+        """All text of <body> a reader could see (script/style excluded), whitespace-collapsed,
+        lower-cased: what the seed's keyword detectors (JS messages, cookie walls, paywalls) read."""
+        return " ".join(self._visible_words).lower()
+
+    @cached_property
+    def external_script_count(self) -> int:
+        """`<script src>` elements (seed 000 §2 path B and §3 signal 3)."""
+        return int(_EXTERNAL_SCRIPTS(self.tree))
 
     @cached_property
     def body_word_count(self) -> int:
-        return word_count(self.body_text)
+        """Whitespace-separated words of <body> without nav/header/footer/script/style/template.
+
+        Seed 000 counts `len(text.split())`. Computed as all visible words minus those inside
+        the outermost nav/header/footer/template elements, which is exact and avoids testing
+        every text node's ancestors.
+        """
+        count = len(self._visible_words)
+        for element in self.tree.iter(*_STRUCTURAL):
+            if _has_structural_ancestor(element):
+                continue
+            visible = _without_code(_TEXT_NODES_BELOW(element), _CODE_NODES_BELOW(element))
+            count -= sum(len(text.split()) for text in visible)
+        return count
 
     @cached_property
     def meta(self) -> dict[str, list[str]]:
@@ -86,6 +115,30 @@ class Page:
                 if isinstance(item, str):
                     types.add(item.rsplit("/", 1)[-1])
         return types
+
+
+def _without_code(texts: list[str], code: list[str]) -> list[str]:
+    """`texts` minus the `code` text nodes; both lists are in document order, `code` a subsequence."""
+    if not code:
+        return texts
+    kept = []
+    pending = iter(code)
+    next_code = next(pending, None)
+    for text in texts:
+        if text is next_code or text == next_code:
+            next_code = next(pending, None)
+            continue
+        kept.append(text)
+    return kept
+
+
+def _has_structural_ancestor(element: HtmlElement) -> bool:
+    parent = element.getparent()
+    while parent is not None:
+        if parent.tag in _STRUCTURAL:
+            return True
+        parent = parent.getparent()
+    return False
 
 
 def _load_json(text: str) -> Any:

@@ -18,8 +18,9 @@ Where the seed is terse, these readings are ours:
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from lxml import etree
 
 from filters.page import Page
 
@@ -72,29 +73,33 @@ METERED_XPATH = ("//*[contains(translate(@class,'PAYWLMETRSUBCI','paywlmetrsubci
                  "or @data-paywall]")
 
 PAGE_TYPES = ("COOKIE_WALLED", "PAYWALLED", "JS_SPA", "STATIC_HTML", "UNKNOWN")
-_SPACE = re.compile(r"\s+")
 
 
 def frameworks_detected(page: Page) -> list[str]:
-    """Named JS frameworks whose fingerprint is on the page (§2 Path A), in table order."""
+    """Named JS frameworks whose fingerprint is on the page (§2 Path A), in table order.
+
+    Fingerprints are checked against attribute values fetched once as strings (XPath on
+    attributes creates no element objects), not by walking elements per fingerprint.
+    """
+    seen = _fingerprint_values(page)
     found = []
     for name, fingerprints in FRAMEWORK_FINGERPRINTS.items():
-        if any(_matches(page, tag, attribute, value) for tag, attribute, value in fingerprints):
+        if any(_fingerprint_matches(seen, tag, attribute, value) for tag, attribute, value in fingerprints):
             found.append(name)
     return found
 
 
 def external_script_count(page: Page) -> int:
-    return sum(1 for script in page.tree.iter("script") if script.get("src"))
+    return page.external_script_count
 
 
 def needs_js(page: Page) -> dict[str, bool]:
     """§3: the four signals, each a flag; `needs_js` is any of them."""
-    lowered = page.body_text.lower()
+    lowered = page.visible_text
     words = page.body_word_count
     signals = {
-        "needs_js_message": any(message in lowered for message in JS_REQUIRED_MESSAGES),
-        "needs_js_root": words < NEEDS_JS_WORDS and bool(page.tree.xpath(JS_ROOT_XPATH)),
+        "needs_js_message": "javascript" in lowered and any(message in lowered for message in JS_REQUIRED_MESSAGES),
+        "needs_js_root": words < NEEDS_JS_WORDS and bool(page.tree.xpath(f"boolean({JS_ROOT_XPATH})")),
         "needs_js_heavy_scripts": external_script_count(page) > HEAVY_SCRIPT_COUNT and words < HEAVY_SCRIPT_WORDS,
         "needs_js_noscript": any(len(noscript.text_content().split()) > NOSCRIPT_WORDS
                                  for noscript in page.tree.iter("noscript")),
@@ -104,7 +109,10 @@ def needs_js(page: Page) -> dict[str, bool]:
 
 
 def is_cookie_walled(page: Page) -> bool:
-    lowered = page.body_text.lower()
+    lowered = page.visible_text
+    # Every phrase but one names cookies: one scan rules out most pages before fifteen more.
+    if not ("cookie" in lowered or "reject all" in lowered):
+        return False
     if not any(phrase in lowered for phrase in COOKIE_PHRASES):
         return False
     return page.body_word_count < COOKIE_WALL_MAX_WORDS or bool(page.tree.xpath(COOKIE_CONTAINERS_XPATH))
@@ -114,8 +122,10 @@ def is_paywalled(page: Page) -> bool:
     declared_closed = any(_is_false(obj.get("isAccessibleForFree")) for obj in page.json_ld)
     if declared_closed:
         return True
-    lowered = _SPACE.sub(" ", page.body_text.lower())
-    return any(phrase in lowered for phrase in PAYWALL_PHRASES) and bool(page.tree.xpath(METERED_XPATH))
+    lowered = page.visible_text
+    if not any(phrase in lowered for phrase in PAYWALL_PHRASES):
+        return False
+    return bool(page.tree.xpath(f"boolean({METERED_XPATH})"))
 
 
 def classify(page: Page) -> dict[str, Any]:
@@ -124,7 +134,9 @@ def classify(page: Page) -> dict[str, Any]:
     `page_type` / `page_strategy` / `page_confidence` follow the table's priority order.
     """
     words = page.body_word_count
-    frameworks = frameworks_detected(page)
+    # Path A needs sparse text as well as a framework: on a page with >= 200 words the
+    # fingerprints cannot change the classification, so they are not looked up (null).
+    frameworks = frameworks_detected(page) if words < SPA_WORD_LIMIT else None
     thin_body = words < THIN_BODY_WORDS and external_script_count(page) > 0
     spa_by_framework = bool(frameworks) and words < SPA_WORD_LIMIT
     amp = bool(page.tree.xpath("//link[contains(concat(' ', normalize-space(@rel), ' '), ' amphtml ')]/@href"))
@@ -138,7 +150,7 @@ def classify(page: Page) -> dict[str, Any]:
         "page_is_js_spa": spa_by_framework or thin_body,
         "page_is_cookie_walled": cookie,
         "page_is_paywalled": paywall,
-        "page_js_frameworks": ",".join(frameworks) or None,
+        "page_js_frameworks": None if frameworks is None else ",".join(frameworks),
         "page_has_amp_url": amp,
         "page_has_feed_url": feed,
         "page_type": page_type,
@@ -167,22 +179,30 @@ def _classification(cookie: bool, paywall: bool, spa_by_framework: bool, thin_bo
     return "UNKNOWN", "static_best_effort", 0.50
 
 
-def _matches(page: Page, tag: str, attribute: str | None, value: str | None) -> bool:
-    for element in page.tree.iter(tag):
-        if attribute is None:
-            return True
-        actual = element.get(attribute)
-        if actual is None:
-            continue
-        if value is None:
-            return True
-        if attribute == "class" and value in actual.split():
-            return True
-        if attribute == "src" and value in actual:
-            return True
-        if actual == value:
-            return True
-    return False
+_FINGERPRINT_ATTRIBUTES = etree.XPath("//div/@id | //div/@ng-app | //script/@src")
+
+
+def _fingerprint_values(page: Page) -> dict[str, list[str]]:
+    """The attribute values the fingerprints look at, fetched in one XPath pass."""
+    seen: dict[str, list[str]] = {"div@id": [], "div@ng-app": [], "script@src": []}
+    for value in _FINGERPRINT_ATTRIBUTES(page.tree):
+        parent = value.getparent()
+        seen[f"{parent.tag}@{value.attrname}"].append(str(value))
+    body = page.tree.find("body")
+    seen["body@class"] = (body.get("class") or "").split() if body is not None else []
+    seen["app-root"] = ["present"] if next(page.tree.iter("app-root"), None) is not None else []
+    return seen
+
+
+def _fingerprint_matches(seen: dict[str, list[str]], tag: str, attribute: str | None, value: str | None) -> bool:
+    if attribute is None:
+        return bool(seen.get(tag))
+    values = seen.get(f"{tag}@{attribute}", [])
+    if value is None:
+        return bool(values)
+    if attribute == "src":
+        return any(value in src for src in values)
+    return value in values
 
 
 def _is_false(value: Any) -> bool:

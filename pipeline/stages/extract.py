@@ -27,7 +27,7 @@ from filters.article_score import article_score
 from filters.content_type import is_html_media_type, resolve_media_type
 from filters.extraction import extract_main_text
 from filters.html import host_of, parse_html, url_hint
-from filters.metadata import extract_metadata, has_author, has_published_date, reading_time_minutes
+from filters.metadata import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
 from filters.page import Page
 from filters.page_signals import classify, needs_js
 from filters.signals import check_signal_names
@@ -191,10 +191,12 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
         _add_url_signals(row, params)
     page = Page(tree, row["url"])
 
+    metadata = None
     with _step(row, timings, "metadata"):
-        _add_metadata(row, page, raw)
+        metadata = extract_metadata(page, raw.warc_date)
+        _add_metadata(row, metadata)
     with _step(row, timings, "article_score"):
-        score, score_signals = article_score(page, has_author(page), has_published_date(page))
+        score, score_signals = article_score(page, has_author(page, metadata), has_published_date(page, metadata))
         row["article_score"] = score
         signals.update(score_signals)
     with _step(row, timings, "page_signals"):
@@ -219,8 +221,7 @@ def _add_url_signals(row: dict[str, Any], params: Params) -> None:
     row["signals"].update(url_signals(url, params.extract.url.exclude_regex))
 
 
-def _add_metadata(row: dict[str, Any], page: Page, raw: RawRecord) -> None:
-    meta = extract_metadata(page, raw.warc_date)
+def _add_metadata(row: dict[str, Any], meta: Metadata) -> None:
     row.update(title=meta.title, author=meta.author, published=meta.published, updated=meta.updated,
                description=meta.description, site_name=meta.site_name, canonical_url=meta.canonical_url,
                language=meta.language, tags=list(meta.tags) or None)
