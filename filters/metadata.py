@@ -380,7 +380,11 @@ def _element_text(element: HtmlElement) -> str | None:
 _CONTAINER_TAGS = frozenset({"html", "body", "main", "article", "section"})
 # Cheap prefilters in the scan (every string function costs a pass over the page); exact tokens
 # are checked in Python.
-_MARKED = etree.XPath("descendant::*[@itemprop or @rel or @class[contains(., 'author') or contains(., 'by')]]")
+# A superset of what the author rules accept (rel tokens containing "author", class tokens
+# ending in author/byline/by-line); Python then checks tokens exactly. Narrow on purpose: every
+# element matched here becomes a Python object.
+_MARKED = etree.XPath("descendant::*[@itemprop or contains(@rel, 'author') or contains(@class, 'author') "
+                      "or contains(@class, 'byline') or contains(@class, 'by-line')]")
 _ITEMPROP = etree.XPath("descendant::*[@itemprop]")
 
 

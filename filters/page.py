@@ -31,6 +31,8 @@ _TEXT_NODES_BELOW = etree.XPath(".//text()", smart_strings=False)
 _EXTERNAL_SCRIPTS = etree.XPath("count(//script[@src != ''])")
 _CODE_NODES_BELOW = etree.XPath(".//script/text() | .//style/text()", smart_strings=False)
 _JSON_LD_TYPES = ("application/ld+json",)
+# Pre-filtered in XPath so the many other <script> elements never become Python objects.
+_JSON_LD_SCRIPTS = etree.XPath("//script[contains(@type, 'ld+json') or contains(@type, 'LD+JSON')]")
 _JSON_TRAILING_COMMA = re.compile(r",\s*([\]}])")
 
 
@@ -98,7 +100,7 @@ class Page:
     def json_ld(self) -> list[dict[str, Any]]:
         """Every JSON-LD object on the page, `@graph` members and list items flattened out."""
         objects: list[dict[str, Any]] = []
-        for script in self.tree.iter("script"):
+        for script in _JSON_LD_SCRIPTS(self.tree):
             if (script.get("type") or "").strip().lower() not in _JSON_LD_TYPES:
                 continue
             data = _load_json(script.text or "")

@@ -53,14 +53,11 @@ COOKIE_PHRASES = ("we use cookies", "this website uses cookies", "this site uses
                   "accept cookies", "cookie settings", "cookie preferences", "manage cookies",
                   "consent to the use of cookies", "cookie consent", "reject all", "wir verwenden cookies",
                   "nous utilisons des cookies", "utilizziamo i cookie", "utilizamos cookies")
-COOKIE_CONTAINERS_XPATH = (
-    "//*[contains(@id,'cookieyes') or contains(@class,'cky-consent') or contains(@id,'CybotCookiebot') "
-    "or contains(@id,'onetrust') or contains(@class,'onetrust') or contains(@class,'cmplz-cookiebanner') "
-    "or contains(@id,'cmplz') or contains(@id,'BorlabsCookie') or contains(@class,'BorlabsCookie') "
-    "or contains(@id,'cookie-notice') or contains(@id,'cookie-law-info') or contains(@class,'gdpr') "
-    "or contains(@id,'gdpr') or contains(@class,'cookie-consent') or contains(@id,'cookie-consent') "
-    "or contains(@class,'cookie-banner') or contains(@id,'cookie-banner') or contains(@class,'consent-banner')]"
-)
+# Consent-platform containers, matched as substrings of id/class values (lower-cased).
+COOKIE_CONTAINER_MARKERS = ("cookieyes", "cky-consent", "cybotcookiebot", "onetrust", "cmplz", "borlabscookie",
+                            "cookie-notice", "cookie-law-info", "gdpr", "cookie-consent", "cookie-banner",
+                            "consent-banner", "cookiebanner", "cookie_banner", "cc-window", "qc-cmp")
+_ID_AND_CLASS = etree.XPath("//@id | //@class", smart_strings=False)
 COOKIE_WALL_MAX_WORDS = 150
 PAYWALL_PHRASES = ("subscribe to continue reading", "subscribe to read", "subscribers only", "subscriber-only",
                    "to continue reading", "already a subscriber", "this article is for subscribers",
@@ -115,7 +112,10 @@ def is_cookie_walled(page: Page) -> bool:
         return False
     if not any(phrase in lowered for phrase in COOKIE_PHRASES):
         return False
-    return page.body_word_count < COOKIE_WALL_MAX_WORDS or bool(page.tree.xpath(COOKIE_CONTAINERS_XPATH))
+    if page.body_word_count < COOKIE_WALL_MAX_WORDS:
+        return True
+    attributes = " ".join(_ID_AND_CLASS(page.tree)).lower()
+    return any(marker in attributes for marker in COOKIE_CONTAINER_MARKERS)
 
 
 def is_paywalled(page: Page) -> bool:
