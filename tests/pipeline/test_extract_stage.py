@@ -1,0 +1,99 @@
+"""record_to_row: the order of decisions, the gate, and failure isolation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from conftest import article_html
+from pipeline.params import Params, params_from_dict
+from pipeline.readers import RawRecord
+from pipeline.stages import extract as stage
+
+
+def record(url: str, body: bytes, content_type: str = "text/html; charset=utf-8") -> RawRecord:
+    return RawRecord("in.warc.gz", 0, "response", record_id="<urn:uuid:1>", url=url,
+                     warc_date=datetime(2024, 6, 1, tzinfo=UTC), http_status=200, http_content_type=content_type,
+                     payload=body, payload_bytes=len(body), warc_truncated=False)
+
+
+def row_of(raw: RawRecord, params: Params | None = None, extract_all: bool = False) -> dict:
+    return stage.record_to_row(raw, params or Params(), stage.Timings(), extract_all)
+
+
+ARTICLE = article_html("Cycling lanes cut commute times", paragraphs=14)
+
+
+def test_article_passes_and_is_extracted():
+    row = row_of(record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE))
+    assert row["reasons"] == []
+    assert row["article_score"] >= 35 and row["text"] and row["word_count"] > 100
+    assert row["signals"]["extraction_gated"] is False
+    assert row["normalized_url"] == "https://news.example.org/news/2024/05/cycling-lanes"
+
+
+def test_low_score_is_gated_and_not_extracted():
+    row = row_of(record("https://news.example.org/", b"<html><body><a href='/x'>x</a></body></html>"))
+    assert row["reasons"] == ["article.score"] and row["text"] is None
+    assert row["signals"]["extraction_gated"] is True
+
+
+def test_extract_all_extracts_gated_pages_without_new_reasons():
+    body = b"<html><body><div id='root'></div><p>tiny</p></body></html>"
+    gated = row_of(record("https://app.example.org/", body))
+    everything = row_of(record("https://app.example.org/", body), extract_all=True)
+    assert gated["reasons"] == everything["reasons"] == ["article.score"]
+    assert everything["word_count"] is not None and gated["word_count"] is None
+
+
+def test_url_rules_apply_even_to_non_html():
+    row = row_of(record("https://cdn.example.org/wp-content/uploads/a.png", b"\x89PNG....", "image/png"))
+    assert row["reasons"] == ["record.not_html", "url.hard_excluded", "url.extension"]
+
+
+def test_user_exclude_regex_from_params():
+    params = params_from_dict({"extract": {"url": {"exclude_regex": [r"/sponsored/"]}}})
+    row = row_of(record("https://news.example.org/news/sponsored/cycling-lanes", ARTICLE), params)
+    assert row["reasons"] == ["url.exclude_regex"]
+
+
+def test_gate_threshold_is_a_parameter():
+    url = "https://news.example.org/news/2024/05/cycling-lanes"
+    score = row_of(record(url, ARTICLE))["article_score"]
+    strict = params_from_dict({"extract": {"gate": {"article_score_min": score + 1}}})
+    assert row_of(record(url, ARTICLE), strict)["reasons"] == ["article.score"]
+    off = params_from_dict({"extract": {"gate": {"article_score_min": None}}})
+    assert row_of(record("https://news.example.org/", ARTICLE), off)["signals"]["extraction_gated"] is False
+
+
+def test_js_shell_reason_needs_too_little_extracted_text():
+    shell = (b"<html><head><title>Night bus</title></head><body><div id='__next'></div>"
+             + b"".join(b"<script src='/_next/static/chunks/%d.js'></script>" % i for i in range(10))
+             + b"</body></html>")
+    params = params_from_dict({"extract": {"gate": {"article_score_min": None}}})
+    row = row_of(record("https://news.example.org/news/2024/05/night-bus", shell), params)
+    assert "page.js_shell" in row["reasons"] and row["signals"]["js_shell_extracted_words"] == 0
+    rendered = ARTICLE.replace(b"<article>", b"<div id='__next'><article>")
+    row = row_of(record("https://news.example.org/news/2024/05/night-bus", rendered), params)
+    assert "page.js_shell" not in row["reasons"]
+
+
+def test_exception_in_one_step_becomes_an_error_reason(monkeypatch):
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(stage, "article_score", broken)
+    row = row_of(record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE))
+    assert "error.article_score" in row["reasons"] and "boom" in row["error"]
+    assert row["text"]  # the page went on to extraction
+    assert row["title"] == "Cycling lanes cut commute times"
+
+
+@pytest.mark.parametrize("capture, kept", [(datetime(2024, 6, 1, tzinfo=UTC), True),
+                                           (datetime(2020, 1, 1, tzinfo=UTC), False)])
+def test_published_date_after_capture_is_dropped(capture, kept):
+    head = b'<meta property="article:published_time" content="2024-05-01T08:00:00Z">'
+    raw = record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE.replace(b"<head>", b"<head>" + head))
+    raw.warc_date = capture
+    assert (row_of(raw)["published"] is not None) is kept
