@@ -12,13 +12,15 @@ import lxml.html
 from lxml import etree
 from lxml.html import HtmlElement
 
+from filters.cleanup import strip_templates
+
 # lxml refuses str input that still carries an XML encoding declaration.
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 
 
 def parse_html(text: str) -> HtmlElement | None:
-    """Parse decoded HTML; None when there is no document to speak of."""
-    text = _XML_DECLARATION.sub("", text, count=1)
+    """Parse decoded HTML (templates stripped first, seed 000 §4); None when there is no document."""
+    text = strip_templates(_XML_DECLARATION.sub("", text, count=1))
     if not text.strip():
         return None
     try:
@@ -44,14 +46,6 @@ def url_hint(tree: HtmlElement) -> str | None:
             if urlsplit(value).scheme in ("http", "https") and urlsplit(value).hostname:
                 return value
     return None
-
-
-def page_title(tree: HtmlElement) -> str | None:
-    titles = tree.xpath("//title")
-    if not titles:
-        return None
-    title = " ".join(titles[0].text_content().split())
-    return title or None
 
 
 def host_of(url: str | None) -> str | None:

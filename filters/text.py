@@ -20,3 +20,38 @@ def word_count(text: str | None) -> int:
     if not text:
         return 0
     return sum(1 for _ in WORD.finditer(text))
+
+
+# Scripts written without spaces between words: each character is one token (see `token_count`).
+# Han (CJK Unified Ideographs, Extension A, Compatibility, Extensions B+), the iteration mark 々,
+# Hiragana, Katakana (with ー) and half-width Katakana. Hangul is left out: Korean puts spaces
+# between words, so `WORD` already counts it sensibly.
+CJK_CHARS = "\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0002fa1f"
+TOKEN = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+(?:['’-][^\W{CJK_CHARS}]+)*")
+
+
+def token_count(text: str | None) -> int:
+    """Tokens in `text`: the unit of the seed-002 length rule ("discard pages w/ < 200 tokens").
+
+    A token is a `WORD` (a run of letters/digits/underscore with inner apostrophes or hyphens:
+    `don't`, `well-known`, `3.5` is two) except that every Han, Hiragana or Katakana character is a
+    token of its own, so a Chinese or Japanese article is not counted as a handful of "words"
+    (one character is roughly one word-piece of an LLM tokenizer, the unit detectors see).
+    Punctuation, symbols and emoji are not tokens. Thai, Lao, Khmer and Burmese, also written
+    without spaces, are still counted per run (too few tokens): a known limit of a regex tokenizer.
+    """
+    if not text:
+        return 0
+    return sum(1 for _ in TOKEN.finditer(text))
+
+
+def lines(text: str | None) -> list[str]:
+    """The non-blank lines of `text`, stripped of surrounding whitespace.
+
+    The line unit shared by the C4 and Gopher line rules: `str.splitlines` boundaries (so `\\r\\n`
+    is one break), and blank lines are not lines (a blank line between paragraphs is layout, and
+    counting it would make every paragraph break a "duplicated line").
+    """
+    if not text:
+        return []
+    return [stripped for stripped in (line.strip() for line in text.splitlines()) if stripped]

@@ -48,6 +48,13 @@ def build_parser() -> argparse.ArgumentParser:
     sel.add_argument("--out", required=True, metavar="DIR")
     sel.add_argument("--params", type=Path, metavar="FILE")
 
+    explain = commands.add_parser("explain", help="one page: every signal, reason and extractor trace")
+    explain.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR",
+                         help="an HTML file, or WARC/ARC files or directories to search with --url")
+    explain.add_argument("--url", help="the record's target URI (required for WARC/ARC input)")
+    explain.add_argument("--params", type=Path, metavar="FILE")
+    explain.add_argument("--json", action="store_true", help="print the row as JSON")
+
     sample = commands.add_parser("sample", help="write the bundled sample (WARC + HTML + manifest)")
     sample.add_argument("--out", required=True, metavar="DIR")
     return parser
@@ -105,6 +112,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"wrote {len(entries)} manifest entries to {args.out}")
         return 0
     params = load_params(args.params)
+    if args.command == "explain":
+        return _explain(args, params)
     if args.command == "select":
         _require_dir(args.workdir)
         stats = select(args.workdir, args.out, params)
@@ -141,6 +150,20 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str) -> dict[str
     if resumed:
         sys.stderr.write(f"pipeline: resumed {resumed} of {len(inputs)} files from earlier output\n")
     return {"extract.wall": {"seconds": round(time.perf_counter() - started, 6), "calls": 1}}
+
+
+def _explain(args: argparse.Namespace, params: Params) -> int:
+    from pipeline.explain import NotFound, explain_row, find_record, print_explanation
+
+    try:
+        raw = find_record(args.inputs, args.url, params)
+    except FileNotFoundError as exc:
+        raise UsageError(f"input not found: {exc}") from None
+    except NotFound as exc:
+        raise UsageError(str(exc)) from None
+    row, timings = explain_row(raw, params)
+    print_explanation(row, timings, sys.stdout, as_json=args.json)
+    return 0
 
 
 def _size(path: str) -> int:

@@ -59,11 +59,24 @@ class PageParams:
 
 
 @dataclass(frozen=True)
+class CascadeParams:
+    # Which rule picks the winner among the candidates (filters/cascade.py POLICIES); chosen
+    # by measurement on trafilatura's evaluation pages (README, "Extraction").
+    selection: str = "seed"
+    # Seed 002: re-run trafilatura with favor_precision when more than this share of its
+    # text is in links or code.
+    precision_link_code_fraction: float = 0.20
+
+
+@dataclass(frozen=True)
 class ExtractParams:
     read: ReadParams = field(default_factory=ReadParams)
     url: UrlParams = field(default_factory=UrlParams)
     gate: GateParams = field(default_factory=GateParams)
     page: PageParams = field(default_factory=PageParams)
+    cascade: CascadeParams = field(default_factory=CascadeParams)
+    # Wall-clock budget for one record (decode, parse, score, extract): error.timeout past it.
+    page_time_budget_seconds: float | None = 10.0
     # Rows buffered before a row group is written; bounds the extract stage's memory per file.
     rows_per_row_group: int = 1000
 
@@ -103,6 +116,11 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
         compile_patterns(params.extract.url.exclude_regex)
     except ValueError as exc:
         raise ParamsError(f"'extract.url.exclude_regex': {exc}") from exc
+    from filters.cascade import POLICIES  # imported here: the cascade pulls in the extractors
+
+    if params.extract.cascade.selection not in POLICIES:
+        raise ParamsError(f"'extract.cascade.selection' must be one of {', '.join(sorted(POLICIES))}, "
+                          f"got {params.extract.cascade.selection!r}")
     return params
 
 

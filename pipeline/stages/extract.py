@@ -13,6 +13,8 @@ import hashlib
 import json
 import os
 import re
+import signal
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -24,8 +26,10 @@ import pyarrow.parquet as pq
 
 from filters import reasons as decisions
 from filters.article_score import article_score
+from filters.blocks import block_signals
+from filters.cascade import run_cascade
+from filters.cleanup import remove_cookie_overlays
 from filters.content_type import is_html_media_type, resolve_media_type
-from filters.extraction import extract_main_text
 from filters.html import host_of, parse_html, url_hint
 from filters.metadata import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
 from filters.page import Page
@@ -42,7 +46,7 @@ from pipeline.writers import atomic_write_text
 EXTRACT_DIR = "extract"
 MANIFEST = "manifest.json"
 # Bump when rows written by this stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,10 @@ class Timings:
         self.calls: dict[str, int] = defaultdict(int)
 
     def add(self, name: str, started: float) -> None:
-        self.seconds[name] += time.perf_counter() - started
+        self.add_seconds(name, time.perf_counter() - started)
+
+    def add_seconds(self, name: str, seconds: float) -> None:
+        self.seconds[name] += seconds
         self.calls[name] += 1
 
     def to_dict(self) -> dict[str, dict[str, float | int]]:
@@ -122,7 +129,7 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
             started = time.perf_counter()
             for raw in records:
                 timings.add("read", started)
-                batch.append(record_to_row(raw, task.params, timings, task.extract_all))
+                batch.append(record_to_row_within_budget(raw, task.params, timings, task.extract_all))
                 if len(batch) >= task.params.extract.rows_per_row_group:
                     writer.write_table(rows_to_table(batch))
                     rows += len(batch)
@@ -138,6 +145,40 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
     summary = report.to_dict()
     summary.update(rows=rows, key=file_key(task.path), timings=timings.to_dict())
     return summary
+
+
+class PageTimeout(BaseException):
+    """The record's time budget ran out. A BaseException, so that the `except Exception` which
+    isolates one failing filter or extractor does not swallow it."""
+
+
+def _on_alarm(_signum: int, _frame: object) -> None:
+    raise PageTimeout
+
+
+def record_to_row_within_budget(raw: RawRecord, params: Params, timings: Timings,
+                                extract_all: bool = False) -> dict[str, Any]:
+    """`record_to_row` under the per-record budget; past it the record gets `error.timeout`.
+
+    The budget is a SIGALRM timer, so it also stops a pathological page inside an extractor
+    (between Python bytecodes; a single long C call finishes first). Without SIGALRM (not the
+    main thread, or not POSIX) the record runs without a budget.
+    """
+    budget = params.extract.page_time_budget_seconds
+    if not budget or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return record_to_row(raw, params, timings, extract_all)
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, budget)
+    try:
+        return record_to_row(raw, params, timings, extract_all)
+    except PageTimeout:
+        row = _base_row(raw)
+        row["reasons"].append("error.timeout")
+        row["error"] = f"error.timeout: the record took more than {budget:g} s"
+        return _finish(row, params)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # Groups decided before extraction: a record failing one of them is not extracted by default
@@ -207,11 +248,16 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
     if gated and not extract_all:
         return _finish(row, params)
 
-    with _step(row, timings, "extract.trafilatura", reason="error.extract"):
-        extraction = extract_main_text(page.tree, row["url"])
-        row.update(text=extraction.text, extractor=extraction.extractor, word_count=extraction.word_count)
-        signals["reading_time_minutes"] = reading_time_minutes(extraction.word_count) if extraction.text else None
-        _add_page_text_signals(signals, extraction.word_count)
+    with _step(row, timings, "extract", reason="error.extract"):
+        signals["cookie_overlays_removed_count"] = remove_cookie_overlays(page.tree)
+        cascade = params.extract.cascade
+        result = run_cascade(page, cascade.selection, cascade.precision_link_code_fraction, on_time=timings.add_seconds)
+        row.update(text=result.text, extractor=result.extractor, word_count=result.word_count)
+        signals.update(result.trace)
+        if result.text:
+            signals.update(block_signals(result.blocks))
+            signals["reading_time_minutes"] = reading_time_minutes(result.word_count)
+        _add_page_text_signals(signals, result.word_count)
     return _finish(row, params)
 
 

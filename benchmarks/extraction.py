@@ -1,0 +1,155 @@
+"""Extraction quality and speed on trafilatura's evaluation pages, in one run.
+
+    python benchmarks/extraction.py [--limit N] [--policy NAME]
+
+Quality: for every page, the share of its `with` snippets found in the extracted text and the
+share of its `without` snippets absent (whitespace-normalised substring match); the table
+reports both means over the pages that have such snippets and their harmonic mean, for
+readability alone, trafilatura alone, trafilatura with favor_precision alone, and every
+selection policy of the cascade (all policies share one computation of the candidates).
+
+Speed: per page, the default cascade (one lxml parse + cookie-overlay removal + the
+candidates the policy asks for + blocks + boilerplate filters) against readability alone plus
+trafilatura alone, each from the HTML string as a user would call them. Target (issue #4):
+cascade <= 1.15x (readability + trafilatura).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import lxml.html  # noqa: E402
+import trafilatura  # noqa: E402
+from readability import Document as ReadabilityDocument  # noqa: E402
+
+from filters.blocks import blocks_from_element  # noqa: E402
+from filters.boilerplate import remove_boilerplate  # noqa: E402
+from filters.cascade import POLICIES, Candidates, run_cascade  # noqa: E402
+from filters.cleanup import remove_cookie_overlays, strip_templates  # noqa: E402
+from filters.content_type import is_html_media_type, resolve_media_type  # noqa: E402
+from filters.html import parse_html  # noqa: E402
+from filters.page import Page  # noqa: E402
+from pipeline.decode import decode_html  # noqa: E402
+from pipeline.params import Params  # noqa: E402
+from pipeline.readers import FileReport, read_file  # noqa: E402
+
+CORPORA = ROOT.parent / "shared" / "corpora"
+
+
+def load(limit: int | None) -> list[tuple[str, str, dict]]:
+    snippets = json.loads((CORPORA / "trafilatura-eval.snippets.json").read_text(encoding="utf-8"))
+    path = CORPORA / "trafilatura-eval.warc.gz"
+    pages = []
+    for raw in read_file(str(path), 5_000_000, FileReport(str(path))):
+        if raw.payload is None or raw.url not in snippets:
+            continue
+        if not is_html_media_type(resolve_media_type(raw.http_content_type, raw.identified_payload_type, raw.payload)):
+            continue
+        pages.append((raw.url, decode_html(raw.payload, raw.http_content_type).text, snippets[raw.url]))
+        if limit and len(pages) >= limit:
+            break
+    return pages
+
+
+def normalise(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def snippet_scores(text: str | None, expected: dict) -> tuple[float | None, float | None]:
+    body = normalise(text)
+    found = [normalise(s) in body for s in expected.get("with", []) if normalise(s)]
+    absent = [normalise(s) not in body for s in expected.get("without", []) if normalise(s)]
+    return (sum(found) / len(found) if found else None, sum(absent) / len(absent) if absent else None)
+
+
+def readability_alone(html: str, url: str) -> str | None:
+    summary = ReadabilityDocument(html, url=url).summary(html_partial=True)
+    blocks, _ = remove_boilerplate(blocks_from_element(lxml.html.fromstring(summary))) if summary.strip() else ([], {})
+    return "\n\n".join(b.text for b in blocks) or None
+
+
+def trafilatura_alone(html: str, url: str, precision: bool = False) -> str | None:
+    return trafilatura.extract(html, url=url, include_comments=False, include_tables=True, deduplicate=False,
+                               favor_precision=precision)
+
+
+def cascade(html: str, url: str, policy: str) -> str | None:
+    tree = parse_html(strip_templates(html))
+    if tree is None:
+        return None
+    remove_cookie_overlays(tree)
+    return run_cascade(Page(tree, url), policy).text
+
+
+def all_policies(html: str, url: str) -> dict[str, str | None]:
+    """Every policy's text from one computation of the candidates."""
+    texts: dict[str, str | None] = {}
+    tree = parse_html(strip_templates(html))
+    if tree is None:
+        return dict.fromkeys(POLICIES)
+    remove_cookie_overlays(tree)
+    candidates = Candidates(Page(tree, url))
+    for name in ("jsonld", "trafilatura", "readability", "dom"):
+        candidates.get(name)
+    for policy, choose in POLICIES.items():
+        winner, _ = choose(candidates)
+        blocks, _ = remove_boilerplate(candidates.get(winner).blocks)
+        texts[policy] = "\n\n".join(b.text for b in blocks) or None
+    return texts
+
+
+def timed(fn, *args) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+    started = time.perf_counter()
+    result = fn(*args)
+    return time.perf_counter() - started, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--policy", default=Params().extract.cascade.selection)
+    args = parser.parse_args()
+    if not (CORPORA / "trafilatura-eval.warc.gz").is_file():
+        print("skipped: ../shared/corpora is not present")
+        return
+    pages = load(args.limit)
+    systems = ["readability", "trafilatura", "trafilatura_precision", *(f"cascade:{p}" for p in POLICIES)]
+    scores: dict[str, list[tuple[float | None, float | None]]] = {s: [] for s in systems}
+    seconds = {"readability": 0.0, "trafilatura": 0.0, "cascade": 0.0}
+    for url, html, expected in pages:
+        t_r, r_text = timed(readability_alone, html, url)
+        t_t, t_text = timed(trafilatura_alone, html, url)
+        t_c, _ = timed(cascade, html, url, args.policy)
+        seconds["readability"] += t_r
+        seconds["trafilatura"] += t_t
+        seconds["cascade"] += t_c
+        scores["readability"].append(snippet_scores(r_text, expected))
+        scores["trafilatura"].append(snippet_scores(t_text, expected))
+        scores["trafilatura_precision"].append(snippet_scores(trafilatura_alone(html, url, True), expected))
+        for policy, text in all_policies(html, url).items():
+            scores[f"cascade:{policy}"].append(snippet_scores(text, expected))
+    print(f"pages: {len(pages)} (trafilatura-eval), default policy: {args.policy}")
+    print(f"{'system':32} {'with found':>10} {'without absent':>15} {'harmonic':>9}")
+    for system in systems:
+        with_scores = [w for w, _ in scores[system] if w is not None]
+        without_scores = [o for _, o in scores[system] if o is not None]
+        w = sum(with_scores) / len(with_scores)
+        o = sum(without_scores) / len(without_scores)
+        h = 2 * w * o / (w + o) if w + o else 0.0
+        print(f"{system:32} {w:10.4f} {o:15.4f} {h:9.4f}")
+    base = seconds["readability"] + seconds["trafilatura"]
+    n = len(pages)
+    print(f"time per page: readability {seconds['readability'] / n * 1000:.1f} ms, trafilatura "
+          f"{seconds['trafilatura'] / n * 1000:.1f} ms, cascade ({args.policy}) {seconds['cascade'] / n * 1000:.1f} ms")
+    print(f"ratio cascade / (readability + trafilatura): {seconds['cascade'] / base:.2f}x  (target <= 1.15x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+"""The extraction cascade: seed 000 §4 (best-of-two), §5 (DOM fallback), seed 001's tiers,
+seed 004's structured-data strategy and boilerplate filters, and seed 002's precision retry.
+
+Candidates, computed lazily (a candidate a policy never asks for never runs):
+
+* `jsonld` — the article object's `articleBody` (seed 001 tier 1, seed 004 strategy 1);
+* `trafilatura` — `bare_extraction` on the shared tree (trafilatura copies it);
+  **precision retry** (seed 002): if more than 20 % of its characters are in links or code, it is
+  run again with `favor_precision=True` and that result (`trafilatura_precision`) replaces it
+  when it found any text;
+* `readability` — readability-lxml on the shared tree (runs after trafilatura: it removes
+  hidden elements in place, and nothing else needs them afterwards);
+* `dom` — the seed 000 §5 heuristic on a copy (only when a policy reaches it).
+
+An exception inside one extractor is recorded in the trace and that candidate counts as empty;
+the cascade goes on. Word counts are whitespace tokens, as in the seed.
+
+Selection policies (`extract.cascade.selection`); `seed` is seed 000 §4 to the letter:
+readability ≥ 50 words and trafilatura ≥ 30 → trafilatura only with ≥ 1.4× readability's
+words, else readability; then readability ≥ 50; then trafilatura ≥ 30; then the DOM heuristic
+(which always returns something: the best element, the body, or the document).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import lxml.html
+import trafilatura
+from readability import Document as ReadabilityDocument
+
+from filters.blocks import Block, block_signals, blocks_from_element, blocks_from_text
+from filters.boilerplate import remove_boilerplate
+from filters.dom_fallback import dom_heuristic
+from filters.page import Page
+
+READABILITY_MIN_WORDS = 50
+TRAFILATURA_MIN_WORDS = 30
+DOM_MIN_WORDS = 10
+TRAFILATURA_PREFERENCE = 1.4
+JSONLD_MIN_WORDS = 50
+ARTICLE_TYPES = frozenset({"Article", "NewsArticle", "BlogPosting", "TechArticle", "ScholarlyArticle", "Report",
+                           "OpinionNewsArticle", "ReportageNewsArticle", "AnalysisNewsArticle", "LiveBlogPosting"})
+_TAG = re.compile(r"<[a-zA-Z/!][^>]*>")
+
+
+@dataclass
+class Candidate:
+    name: str
+    blocks: list[Block] = field(default_factory=list)
+    detail: str | None = None
+
+    @property
+    def words(self) -> int:
+        return sum(len(block.text.split()) for block in self.blocks)
+
+
+@dataclass(frozen=True)
+class CascadeResult:
+    text: str | None
+    extractor: str | None
+    blocks: list[Block]
+    word_count: int
+    trace: dict[str, Any]
+
+
+class Candidates:
+    """Runs each extractor at most once, on demand, recording words and failures."""
+
+    def __init__(self, page: Page, precision_threshold: float = 0.20,
+                 on_time: Callable[[str, float], None] | None = None) -> None:
+        self.page = page
+        self.precision_threshold = precision_threshold
+        self.on_time = on_time
+        self._done: dict[str, Candidate] = {}
+        self.errors: dict[str, str] = {}
+        self.trace: dict[str, Any] = {}
+
+    def get(self, name: str) -> Candidate:
+        if name not in self._done:
+            runner = {"jsonld": self._jsonld, "trafilatura": self._trafilatura, "readability": self._readability,
+                      "dom": self._dom}[name]
+            started = time.perf_counter()
+            try:
+                self._done[name] = runner()
+            except Exception as exc:  # an extractor's bug or a pathological page: fall through
+                self.errors[name] = f"{type(exc).__name__}: {exc}"[:200]
+                self._done[name] = Candidate(name)
+            if self.on_time is not None:
+                self.on_time(f"extract.{name}", time.perf_counter() - started)
+            self.trace[f"cascade_{name}_words"] = self._done[name].words
+        return self._done[name]
+
+    def words(self, name: str) -> int:
+        return self.get(name).words
+
+    def _jsonld(self) -> Candidate:
+        for obj in self.page.json_ld:
+            types = obj.get("@type")
+            types = set(types) if isinstance(types, list) else {types}
+            body = obj.get("articleBody")
+            if types & ARTICLE_TYPES and isinstance(body, str) and body.strip():
+                if _TAG.search(body):
+                    body = lxml.html.fragment_fromstring(body, create_parent="div").text_content()
+                return Candidate("jsonld", blocks_from_text(body))
+        return Candidate("jsonld")
+
+    def _trafilatura(self) -> Candidate:
+        first = _run_trafilatura(self.page, favor_precision=False)
+        link_code = block_signals(first.blocks)["link_code_char_fraction"] if first.blocks else 0.0
+        self.trace["cascade_trafilatura_link_code_fraction"] = round(link_code, 6)
+        if link_code <= self.precision_threshold:
+            return first
+        self.trace["cascade_trafilatura_recall_words"] = first.words
+        precise = _run_trafilatura(self.page, favor_precision=True)
+        self.trace["cascade_trafilatura_precision_words"] = precise.words
+        return precise if precise.blocks else first
+
+    def _readability(self) -> Candidate:
+        summary = ReadabilityDocument(self.page.tree, url=self.page.url).summary(html_partial=True)
+        element = lxml.html.fromstring(summary) if summary.strip() else None
+        return Candidate("readability", blocks_from_element(element) if element is not None else [])
+
+    def _dom(self) -> Candidate:
+        result = dom_heuristic(self.page.tree)
+        return Candidate("dom", blocks_from_element(result.element), detail=result.step)
+
+
+def _run_trafilatura(page: Page, favor_precision: bool) -> Candidate:
+    name = "trafilatura_precision" if favor_precision else "trafilatura"
+    document = trafilatura.bare_extraction(
+        page.tree, url=page.url, favor_precision=favor_precision, include_comments=False, include_tables=True,
+        include_links=True, include_formatting=True, deduplicate=False, with_metadata=False,
+    )
+    body = getattr(document, "body", None)
+    return Candidate(name, blocks_from_element(body) if body is not None else [])
+
+
+Policy = Callable[[Candidates], tuple[str, str]]
+
+
+def seed_policy(c: Candidates) -> tuple[str, str]:
+    """Seed 000 §4, best-of-two, then the DOM heuristic."""
+    r, t = c.words("readability"), c.words("trafilatura")
+    if r >= READABILITY_MIN_WORDS and t >= TRAFILATURA_MIN_WORDS:
+        if t >= r * TRAFILATURA_PREFERENCE:
+            return "trafilatura", f"both succeeded; trafilatura {t} >= 1.4 x readability {r}"
+        return "readability", f"both succeeded; trafilatura {t} < 1.4 x readability {r}"
+    if r >= READABILITY_MIN_WORDS:
+        return "readability", f"readability {r} >= 50, trafilatura {t} < 30"
+    if t >= TRAFILATURA_MIN_WORDS:
+        return "trafilatura", f"trafilatura {t} >= 30, readability {r} < 50"
+    return "dom", f"readability {r} < 50 and trafilatura {t} < 30: DOM heuristic"
+
+
+def jsonld_first_policy(c: Candidates) -> tuple[str, str]:
+    """Seed 001/004 tier 1: the publisher's own articleBody when it is long enough, else `seed`."""
+    j = c.words("jsonld")
+    if j >= JSONLD_MIN_WORDS:
+        return "jsonld", f"JSON-LD articleBody has {j} >= {JSONLD_MIN_WORDS} words"
+    return seed_policy(c)
+
+
+def trafilatura_first_policy(c: Candidates) -> tuple[str, str]:
+    """trafilatura when it succeeds (>= 30 words), else readability (>= 50), else DOM."""
+    t = c.words("trafilatura")
+    if t >= TRAFILATURA_MIN_WORDS:
+        return "trafilatura", f"trafilatura {t} >= 30"
+    r = c.words("readability")
+    if r >= READABILITY_MIN_WORDS:
+        return "readability", f"trafilatura {t} < 30, readability {r} >= 50"
+    return "dom", f"trafilatura {t} < 30 and readability {r} < 50: DOM heuristic"
+
+
+def readability_first_policy(c: Candidates) -> tuple[str, str]:
+    """readability when it succeeds (>= 50 words), else trafilatura (>= 30), else DOM."""
+    r = c.words("readability")
+    if r >= READABILITY_MIN_WORDS:
+        return "readability", f"readability {r} >= 50"
+    t = c.words("trafilatura")
+    if t >= TRAFILATURA_MIN_WORDS:
+        return "trafilatura", f"readability {r} < 50, trafilatura {t} >= 30"
+    return "dom", f"readability {r} < 50 and trafilatura {t} < 30: DOM heuristic"
+
+
+POLICIES: dict[str, Policy] = {
+    "seed": seed_policy,
+    "jsonld_first": jsonld_first_policy,
+    "trafilatura_first": trafilatura_first_policy,
+    "readability_first": readability_first_policy,
+}
+
+
+def run_cascade(page: Page, policy: str = "seed", precision_threshold: float = 0.20,
+                on_time: Callable[[str, float], None] | None = None) -> CascadeResult:
+    """Pick the main text of `page` by `policy`; never raises for a bad page.
+
+    `on_time(step, seconds)` is told how long each extractor took (for stats.json timings).
+    """
+    candidates = Candidates(page, precision_threshold, on_time)
+    name, reason = POLICIES[policy](candidates)
+    winner = candidates.get(name)
+    blocks, removed = remove_boilerplate(winner.blocks)
+    text = "\n\n".join(block.text for block in blocks) or None
+    trace = dict(candidates.trace)
+    trace.update(
+        cascade_policy=policy,
+        cascade_reason=reason if winner.detail is None else f"{reason} ({winner.detail})",
+        cascade_errors="; ".join(f"{k}: {v}" for k, v in sorted(candidates.errors.items())) or None,
+        boilerplate_blocks_removed_count=sum(removed.values()),
+    )
+    extractor = winner.name if winner.name != "trafilatura" else _trafilatura_name(candidates)
+    return CascadeResult(text, extractor if text else None, blocks, len(text.split()) if text else 0, trace)
+
+
+def _trafilatura_name(candidates: Candidates) -> str:
+    precise = "cascade_trafilatura_precision_words" in candidates.trace and \
+        candidates.get("trafilatura").name == "trafilatura_precision"
+    return "trafilatura_precision" if precise else "trafilatura"

@@ -1,0 +1,132 @@
+"""Exact and near-duplicate keys of a text (issue #6); the select stage owns the order in which
+pages are compared ("first occurrence in the global order wins") and the sets they are kept in.
+
+* **Exact duplicates** — seed 000 §9 (``ContentHashDedupPipeline``)::
+
+      digest = hashlib.sha256(content_text[:5_000].encode()).hexdigest()[:16]
+
+  only when ``len(content_text) >= 100`` ("too-short content is left to the validation pipeline").
+* **Near duplicates** — 64-bit simhash (Charikar 2002; Manku, Jain & Das Sarma, "Detecting
+  Near-Duplicates for Web Crawling", WWW 2007, who use f = 64, k = 3) computed by the ``simhash``
+  package over 2-word shingles of the lower-cased ``\\w+`` words. Why 2 words: on 300 real pages of
+  the trafilatura-eval corpus, unrelated pages are as far apart with 2-word as with 3-word shingles
+  (mean 31.7 and 32.0 bits, sd 4.0: what independent 64-bit hashes give, none within 10 of 44 850
+  pairs), while 2 scattered word edits in 400 words stay within 3 bits for 79 % of pages (3-word
+  shingles: 61 %; 10 appended words: 73 % vs 62 %). Single words recall more (98 %) but unrelated
+  pages come closer (mean 25, sd 6, 8 pairs within 6 bits), far too many false matches at crawl scale.
+* ``NearDuplicateIndex`` answers "is there an earlier kept simhash within Hamming distance k?" with
+  the pigeonhole scheme of Manku et al.: cut the 64 bits into k + 1 blocks; two values within k
+  bits agree exactly on at least one block, so one dict per block maps a block's value to the kept
+  values holding it, and candidates are verified with a popcount. ``simhash.SimhashIndex`` does the
+  same with string keys and ``k + 1`` string joins per lookup; the integer dicts here are simpler and
+  several times faster.
+
+Simhashes are unsigned 64-bit ints; Arrow/Parquet int64 columns store them through ``to_int64``
+and read them back with ``from_int64``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from simhash import Simhash
+
+CONTENT_HASH_MIN_CHARS = 100      # seed 000 §9: only applied when len(content_text) >= 100
+CONTENT_HASH_PREFIX_CHARS = 5_000  # seed 000 §9: content_text[:5_000]
+CONTENT_HASH_HEX_CHARS = 16       # seed 000 §9: hexdigest()[:16], a 64-bit prefix
+
+SIMHASH_BITS = 64
+SIMHASH_SHINGLE_WORDS = 2         # see the module docstring for the measurements behind 2
+NEAR_DUPLICATE_MAX_DISTANCE = 3   # Manku et al. 2007: k = 3 for 64-bit simhashes
+
+_WORD = re.compile(r"\w+")
+_MASK64 = (1 << 64) - 1
+_SIGN64 = 1 << 63
+
+
+def content_hash(text: str | None) -> str | None:
+    """Seed 000 §9's exact-duplicate key: 16 hex chars of the SHA-256 of the first 5 000
+    characters; ``None`` for a missing text or one shorter than 100 characters."""
+    if text is None or len(text) < CONTENT_HASH_MIN_CHARS:
+        return None
+    # surrogatepass: the seed's strict .encode() would raise on a lone surrogate; valid text is unchanged.
+    prefix = text[:CONTENT_HASH_PREFIX_CHARS].encode("utf-8", errors="surrogatepass")
+    return hashlib.sha256(prefix).hexdigest()[:CONTENT_HASH_HEX_CHARS]
+
+
+def word_shingles(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS) -> list[str]:
+    """Overlapping runs of ``shingle_words`` lower-cased words (one shorter run for a shorter text)."""
+    words = _WORD.findall(text.lower())
+    if len(words) <= shingle_words:
+        return [" ".join(words)] if words else []
+    return [" ".join(words[i:i + shingle_words]) for i in range(len(words) - shingle_words + 1)]
+
+
+def simhash64(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS) -> int:
+    """64-bit simhash in ``[0, 2**64)`` of the text's word shingles, each counted as often as it
+    occurs (the package hashes each feature with MD5). A text without words gives 0: callers
+    should not index such texts."""
+    shingles = word_shingles(text, shingle_words)
+    if not shingles:
+        return 0
+    return int(Simhash(shingles, f=SIMHASH_BITS).value)
+
+
+def hamming(a: int, b: int) -> int:
+    """Number of differing bits of two 64-bit values (either signed or unsigned form)."""
+    return ((a ^ b) & _MASK64).bit_count()
+
+
+def to_int64(value: int) -> int:
+    """Unsigned 64-bit value → the signed int64 with the same bits (for Arrow int64 columns)."""
+    value &= _MASK64
+    return value - (1 << 64) if value & _SIGN64 else value
+
+
+def from_int64(value: int) -> int:
+    """Signed int64 → the unsigned 64-bit value with the same bits."""
+    return value & _MASK64
+
+
+def _block_spans(blocks: int, bits: int = SIMHASH_BITS) -> list[tuple[int, int]]:
+    """(shift, mask) of ``blocks`` contiguous bit ranges as equal as possible (4 x 16 for k = 3)."""
+    edges = [round(i * bits / blocks) for i in range(blocks + 1)]
+    return [(lo, (1 << (hi - lo)) - 1) for lo, hi in zip(edges, edges[1:], strict=False)]
+
+
+class NearDuplicateIndex:
+    """Kept simhashes, searchable for one within ``max_distance`` bits (pigeonhole, k + 1 blocks).
+
+    Memory is linear in the number of kept values (k + 1 dict entries each); a lookup touches only
+    values that agree exactly on a 64 / (k + 1)-bit block, ~n / 2**16 of them per block for k = 3.
+    """
+
+    def __init__(self, max_distance: int = NEAR_DUPLICATE_MAX_DISTANCE) -> None:
+        if not 0 <= max_distance < SIMHASH_BITS:
+            raise ValueError(f"max_distance must be in [0, {SIMHASH_BITS}), got {max_distance}")
+        self.max_distance = max_distance
+        self._spans = _block_spans(max_distance + 1)
+        self._tables: list[dict[int, list[int]]] = [{} for _ in self._spans]
+        self._values: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def find(self, value: int) -> int | None:
+        """The earliest added value within ``max_distance`` bits of ``value``, or ``None``."""
+        value &= _MASK64
+        best: int | None = None
+        for (shift, mask), table in zip(self._spans, self._tables, strict=True):
+            for position in table.get((value >> shift) & mask, ()):
+                if (best is None or position < best) and hamming(value, self._values[position]) <= self.max_distance:
+                    best = position
+        return None if best is None else self._values[best]
+
+    def add(self, value: int) -> None:
+        """Keep ``value`` (unsigned or int64 form); later ``find`` calls may return it."""
+        value &= _MASK64
+        position = len(self._values)
+        self._values.append(value)
+        for (shift, mask), table in zip(self._spans, self._tables, strict=True):
+            table.setdefault((value >> shift) & mask, []).append(position)

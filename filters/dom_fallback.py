@@ -1,0 +1,128 @@
+"""DOM heuristic fallback (seed 000 §5, with §4's 55 % dominance rule), used when readability
+and trafilatura both fail.
+
+Exactly the seed's three steps, on a copy of the page (the decomposition is destructive):
+
+1. Decompose nav/header/footer/aside, script/style/noscript, form controls, and elements whose
+   class or id contains one of the seed's keywords; then try the priority selectors in order
+   and take the first match with ≥ 10 words **that also passes seed 001 §4.2's validation
+   chain** (text > 100 characters, more than 2 `<p>`, link/text ratio < 0.3, an article
+   indicator: a date, an author or a headline).
+2. Otherwise score every `<div>`/`<section>`: paragraph_words × (paragraph_words / words) and
+   take the best with ≥ 10 paragraph words, then the 55 % rule: return it if it holds ≥ 55 %
+   of the body's words, else the whole body.
+3. Otherwise the body; without a body, the document itself ("the original HTML").
+
+Words are whitespace-separated tokens (`len(text.split())`, as the seed does).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+PRIORITY_SELECTORS: tuple[str, ...] = (
+    "article", "main", '[role="main"]', '[itemprop="articleBody"]', ".post-content", ".article-content",
+    ".entry-content", ".post-body", ".article-body", "#article-content", "#post-content", "#entry-content",
+    "#content", "#main-content", ".content-body", ".story-body", ".blog-post", ".post", ".single-content",
+)
+DECOMPOSE_TAGS: tuple[str, ...] = ("nav", "header", "footer", "aside", "script", "style", "noscript", "form",
+                                   "button", "input", "select", "textarea")
+DECOMPOSE_KEYWORDS: tuple[str, ...] = ("sidebar", "comment", "advertisement", "banner", "promo", "related", "share",
+                                       "social", "newsletter", "cookie", "popup", "modal", "widget")
+MIN_WORDS = 10
+DOMINANCE = 0.55
+# seed 001 §4.2 validation chain
+MIN_TEXT_CHARS = 100
+MIN_PARAGRAPHS = 2
+MAX_LINK_TEXT_RATIO = 0.3
+
+
+@dataclass(frozen=True)
+class DomResult:
+    element: HtmlElement
+    step: str  # "selector:<css>", "density", "body", "document"
+
+
+def _selector_xpath(css: str) -> str:
+    if css.startswith("."):
+        return f"//*[contains(concat(' ', normalize-space(@class), ' '), ' {css[1:]} ')]"
+    if css.startswith("#"):
+        return f"//*[@id='{css[1:]}']"
+    if css.startswith("["):
+        name, value = css[1:-1].split("=", 1)
+        return f"//*[@{name}={value.replace(chr(34), chr(39))}]"
+    return f"//{css}"
+
+
+_SELECTORS = tuple((css, etree.XPath(_selector_xpath(css))) for css in PRIORITY_SELECTORS)
+_KEYWORD_TEST = " or ".join(
+    f"contains(translate(@class, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), '{k}') or "
+    f"contains(translate(@id, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), '{k}')"
+    for k in DECOMPOSE_KEYWORDS
+)
+_DECOMPOSE = etree.XPath("//body//*[{}]".format(" or ".join(
+    [f"self::{tag}" for tag in DECOMPOSE_TAGS] + [f"({_KEYWORD_TEST})"])))
+_INDICATOR = etree.XPath(
+    "boolean(.//time | .//*[@itemprop='datePublished' or @itemprop='author' or @itemprop='headline'] "
+    "| .//h1 | .//h2 | .//*[@rel='author'] "
+    "| .//*[contains(@class, 'author') or contains(@class, 'byline') or contains(@class, 'date')])")
+_KEEP = frozenset({"html", "body"})
+
+
+def words(element: HtmlElement) -> int:
+    return len(element.text_content().split())
+
+
+def dom_heuristic(tree: HtmlElement) -> DomResult:
+    """Seed 000 §5 on a copy of `tree`; never fails (the document itself is the last resort)."""
+    doc = copy.deepcopy(tree)
+    decompose(doc)
+    for css, xpath in _SELECTORS:
+        for element in xpath(doc):
+            if words(element) >= MIN_WORDS and passes_validation_chain(element):
+                return DomResult(element, f"selector:{css}")
+    body = doc.find("body")
+    container = body if body is not None else doc
+    best = best_by_paragraph_density(doc)
+    if best is not None:
+        if words(best) / max(words(container), 1) >= DOMINANCE:
+            return DomResult(best, "density")
+        return DomResult(container, "body" if body is not None else "document")
+    return DomResult(container, "body" if body is not None else "document")
+
+
+def decompose(doc: HtmlElement) -> None:
+    for element in _DECOMPOSE(doc):
+        if element.tag not in _KEEP and element.getparent() is not None:
+            element.drop_tree()
+
+
+def passes_validation_chain(element: HtmlElement) -> bool:
+    """Seed 001 §4.2, stages 2–5 (stage 1, "element exists", is the selector match itself)."""
+    text = element.text_content()
+    if len(text.strip()) <= MIN_TEXT_CHARS:
+        return False
+    if int(element.xpath("count(.//p)")) <= MIN_PARAGRAPHS:
+        return False
+    link_chars = sum(len(a.text_content()) for a in element.iter("a"))
+    if link_chars / max(len(text), 1) >= MAX_LINK_TEXT_RATIO:
+        return False
+    return bool(_INDICATOR(element))
+
+
+def best_by_paragraph_density(doc: HtmlElement) -> HtmlElement | None:
+    best: HtmlElement | None = None
+    best_score = -1.0
+    for element in doc.iter("div", "section"):
+        paragraph_words = sum(len(p.text_content().split()) for p in element.iter("p"))
+        if paragraph_words < MIN_WORDS:
+            continue
+        density = paragraph_words / max(words(element), 1)
+        score = paragraph_words * density
+        if score > best_score:
+            best, best_score = element, score
+    return best

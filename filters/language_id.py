@@ -1,0 +1,55 @@
+"""Text language identification: the signal behind `lang.not_allowed` when metadata has no language.
+
+Seed 000 §8 keeps the metadata `language` column to declared languages only (no guessing); issue 5
+adds a separate, measured signal from the extracted text. The model is py3langid (Lui & Baldwin
+2012, "langid.py: An Off-the-shelf Language Identification Tool", ACL; the py3langid fork by
+Barbaresi), a naive-Bayes classifier over byte n-grams whose model (`data/model.npz.xz`) ships
+inside the wheel: nothing is downloaded at run time. Dolma's `ft_lang_id_en_doc_v2` tagger does
+the same job with fastText, whose model must be fetched separately.
+
+Readings:
+* Only the first `MAX_CHARS` characters are classified: a few paragraphs decide the language
+  as well as a whole page, and the cost of the byte-level DFA walk grows with length.
+* The confidence is py3langid's normalised probability (`norm_probs=True`, a softmax over the
+  languages), 0..1.
+* Codes are the model's labels: ISO 639-1 where the language has one (`en`, `de`, `ja`), else
+  ISO 639-3 (`yue`, `arz`, `ace`). The label `zxx` ("no linguistic content") and text without a
+  single letter (empty, whitespace, digits, emoji) give no language: `None`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+MAX_CHARS = 10_000
+NO_LINGUISTIC_CONTENT = "zxx"
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+@functools.lru_cache(maxsize=1)
+def _identifier() -> LanguageIdentifier:
+    """The model, loaded once per process on first use (about a second); never mutated afterwards."""
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def text_language(text: str | None) -> tuple[str | None, float]:
+    """(language code or None, confidence 0..1) of the first `MAX_CHARS` characters of `text`.
+
+    `(None, 0.0)` when there is no letter to classify or the model answers "no linguistic content".
+    """
+    sample = (text or "")[:MAX_CHARS]
+    if not _LETTER.search(sample):
+        return None, 0.0
+    language, confidence = _identifier().classify(sample)
+    if language == NO_LINGUISTIC_CONTENT:
+        return None, 0.0
+    return language, float(confidence)
+
+
+def language_signals(text: str | None) -> dict[str, str | float | None]:
+    """`text_language` (code or None) and `text_language_confidence` (0..1, None without a language)."""
+    language, confidence = text_language(text)
+    return {"text_language": language, "text_language_confidence": confidence if language else None}

@@ -1,0 +1,87 @@
+"""`pipeline explain`: run every stage on one page and print all its signals and reasons.
+
+The tool a user reaches for when a page was rejected and they want to know why. The page is
+read from an HTML file, or found by `--url` in WARC/ARC files or directories. Select-stage
+rules are applied too; duplication is not (it depends on the other pages of a run).
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Any, TextIO
+
+from filters import reasons as decisions
+from filters.signals import SIGNALS
+from pipeline.params import Params
+from pipeline.readers import FileReport, RawRecord, discover_inputs, read_file
+from pipeline.stages.extract import Timings, record_to_row_within_budget
+
+
+class NotFound(Exception):
+    """No record matches (a usage error for the CLI)."""
+
+
+def find_record(inputs: list[str], url: str | None, params: Params) -> RawRecord:
+    files, _ = discover_inputs(inputs)
+    for path in files:
+        for raw in read_file(path, params.extract.read.max_payload_bytes, FileReport(path)):
+            if url is None or raw.url == url or (raw.url or "").rstrip("/") == url.rstrip("/"):
+                return raw
+            if raw.record_type == "file" and url is None:
+                return raw
+    where = ", ".join(inputs)
+    raise NotFound(f"no record with URL {url} in {where}" if url else f"no record in {where}")
+
+
+def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tuple[dict[str, Any], Timings]:
+    """The row the pipeline would write, with select-stage reasons (no dedup) appended."""
+    timings = Timings()
+    row = record_to_row_within_budget(raw, params, timings, extract_all)
+    if not row["signals"].get("extraction_gated"):
+        values = {**row, **row["signals"]}
+        row["reasons"] = decisions.in_pipeline_order(
+            [*row["reasons"], *decisions.decide(decisions.rules_for("select"), values, params)])
+    row["kept"] = not row["reasons"]
+    return row, timings
+
+
+def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_json: bool = False) -> None:
+    if as_json:
+        out.write(json.dumps(row, default=str, indent=1, sort_keys=True) + "\n")
+        return
+    line = out.write
+    line(f"url:          {row['url']}\n")
+    line(f"record:       {row['record_type']} at {row['source_file']}:{row['source_offset']}\n")
+    line(f"status/type:  {row['http_status']} {row['content_type']}  encoding {row['encoding']} "
+         f"({row['encoding_source']})\n")
+    line(f"verdict:      {'KEPT' if row['kept'] else 'REJECTED'}\n")
+    for code in row["reasons"]:
+        rule = decisions.RULES_BY_CODE.get(code)
+        detail = f"{rule.meaning} [{rule.describe()}]" if rule else row.get("error") or ""
+        line(f"  - {code}: {detail}\n")
+    line("\nmetadata:\n")
+    for key in ("title", "author", "published", "updated", "site_name", "language", "canonical_url",
+                "normalized_url", "description", "tags"):
+        if row.get(key) is not None:
+            line(f"  {key:14} {row[key]}\n")
+    line(f"\narticle score: {row['article_score']}\n")
+    signals = row["signals"]
+    for name in sorted(k for k in signals if k.startswith("article_score_") and signals[k]):
+        line(f"  {name.removeprefix('article_score_'):24} {signals[name]:+d}\n")
+    line(f"\nextraction:   {row['extractor']} ({row['word_count']} words)\n")
+    if signals.get("cascade_reason"):
+        line(f"  why:        {signals['cascade_reason']}\n")
+    if signals.get("cascade_errors"):
+        line(f"  errors:     {signals['cascade_errors']}\n")
+    line("\nsignals:\n")
+    for signal in SIGNALS:
+        value = signals.get(signal.name)
+        if value is not None and not signal.name.startswith("article_score_"):
+            line(f"  {signal.name:40} {value}\n")
+    if row.get("error"):
+        line(f"\nerror: {row['error']}\n")
+    line("\ntimings (ms): " + ", ".join(f"{k} {v * 1000:.1f}" for k, v in sorted(timings.seconds.items())) + "\n")
+    if row.get("text"):
+        preview = row["text"][:1200]
+        line("\ntext:\n" + textwrap.indent(preview, "  ") + ("\n  …\n" if len(row["text"]) > 1200 else "\n"))

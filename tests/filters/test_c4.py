@@ -1,0 +1,89 @@
+"""C4 NoPunc (seed 002, Dolma list): line removal before Gopher, and the removed-line fraction."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from filters.c4 import ends_with_terminal_punctuation, nopunc_clean
+
+KEPT = [
+    "Hello world.",
+    "Is it raining?",
+    "What a day!",
+    'He said "yes."',
+    'He said "yes"',                 # C4's end quotation mark alone
+    "He said “yes.”",
+    "He said “yes”",
+    "It was fine (mostly.)",
+    "She paused...",
+    "She paused…",
+    "Hello world.   \t",              # trailing whitespace is ignored
+    "今日は晴れです。",
+    "「行きましょう。」",
+    "本当ですか？",
+    "Il a dit « oui »",
+    "هل أنت بخير؟",
+    "यह एक वाक्य है।",
+    "Ça va ?",
+]
+REMOVED = [
+    "Click here",
+    "Read more:",
+    "Home | About | Contact",
+    "Price: 10",
+    "Items; more items,",
+    "Great day 😀",
+    "Menu (open)",
+    "the students’",
+    "Copyright 2024 Example Inc",
+    "今日は晴れです",
+]
+
+
+@pytest.mark.parametrize("line", KEPT)
+def test_lines_ending_in_terminal_punctuation_are_kept(line: str) -> None:
+    assert ends_with_terminal_punctuation(line)
+    assert nopunc_clean(line) == (line.strip(), {"c4_line_count": 1, "c4_removed_line_fraction": 0.0})
+
+
+@pytest.mark.parametrize("line", REMOVED)
+def test_lines_without_terminal_punctuation_are_removed(line: str) -> None:
+    assert not ends_with_terminal_punctuation(line)
+    assert nopunc_clean(line) == ("", {"c4_line_count": 1, "c4_removed_line_fraction": 1.0})
+
+
+def test_cleaned_text_keeps_sentence_lines_in_order_and_ignores_blank_lines() -> None:
+    text = "Menu\n\nFirst paragraph ends here.\n\n  \nShare on Twitter\r\nSecond paragraph asks why?\n"
+    cleaned, signals = nopunc_clean(text)
+    assert cleaned == "First paragraph ends here.\nSecond paragraph asks why?"
+    assert signals == {"c4_line_count": 4, "c4_removed_line_fraction": 0.5}
+
+
+@pytest.mark.parametrize(("removed", "total", "over_half"), [(2, 4, False), (3, 5, True), (1, 3, False), (2, 3, True)])
+def test_document_rule_is_the_removed_fraction_against_one_half(removed: int, total: int, over_half: bool) -> None:
+    """Seed: "more than half of lines not ending with . ? ! \"" is `c4_removed_line_fraction` > 0.5."""
+    text = "\n".join(["A full sentence."] * (total - removed) + ["no punctuation"] * removed)
+    fraction = nopunc_clean(text)[1]["c4_removed_line_fraction"]
+    assert fraction == pytest.approx(removed / total)
+    assert (fraction > 0.5) is over_half
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\n\n", " \t\r\n "])
+def test_text_without_lines(text: str) -> None:
+    assert nopunc_clean(text) == ("", {"c4_line_count": 0, "c4_removed_line_fraction": 0.0})
+
+
+def test_one_line_text_without_newline() -> None:
+    assert nopunc_clean("Just one sentence.") == ("Just one sentence.", {"c4_line_count": 1,
+                                                                          "c4_removed_line_fraction": 0.0})
+
+
+def test_very_long_text_is_fast_and_exact() -> None:
+    text = "This line is a sentence that ends well.\nthis one does not\n" * 17_000  # about 1 MB
+    start = time.perf_counter()
+    cleaned, signals = nopunc_clean(text)
+    assert time.perf_counter() - start < 5.0
+    assert signals == {"c4_line_count": 34_000, "c4_removed_line_fraction": 0.5}
+    assert cleaned.count("\n") == 16_999 and "does not" not in cleaned

@@ -1,0 +1,65 @@
+"""Seed 000 §4 pre-processing: templates and cookie overlays."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from filters.cleanup import COOKIE_SELECTORS, remove_cookie_overlays, strip_templates
+from filters.html import parse_html
+from pages import paragraphs
+
+
+def test_templates_are_stripped_before_parsing():
+    html = "<html><body><p>keep</p><template><p>ghost text</p></template><TEMPLATE id=x>more</TEMPLATE></body></html>"
+    assert "ghost" not in strip_templates(html) and "more" not in strip_templates(html)
+    tree = parse_html(html)
+    assert "ghost" not in tree.text_content() and "keep" in tree.text_content()
+
+
+def test_html_without_templates_is_untouched():
+    html = "<p>nothing to strip</p>"
+    assert strip_templates(html) is html
+
+
+def test_at_least_thirty_named_selectors():
+    assert len(COOKIE_SELECTORS) >= 30
+    platforms = " ".join(name for name, _ in COOKIE_SELECTORS)
+    for name in ("CookieYes", "Cookiebot", "OneTrust", "Complianz", "Borlabs", "WP GDPR"):
+        assert name in platforms
+
+
+def tree_of(body: str):
+    return lxml.html.document_fromstring(f"<html><body>{body}</body></html>")
+
+
+def test_named_overlays_removed_and_article_kept():
+    body = (f"<article>{paragraphs(3, 40)}</article>"
+            "<div id='onetrust-banner-sdk'><p>We use cookies.</p></div>"
+            "<div id='CybotCookiebotDialog'>Cookie settings</div>"
+            "<div class='cmplz-cookiebanner'>Manage consent</div>"
+            "<div id='BorlabsCookieBox'>Privacy preference</div>")
+    tree = tree_of(body)
+    assert remove_cookie_overlays(tree) == 4
+    text = tree.text_content()
+    assert "We use cookies" not in text and "committee" in text
+
+
+def test_keyword_sweep_catches_dynamic_names_but_not_articles_about_cookies():
+    banner = "<div class='consent-wrap-7f3a'>This website uses cookies. <button>OK</button></div>"
+    article = (f"<div class='cookie-recipes'><h1>Chocolate chip cookies</h1>{paragraphs(5, 40)}"
+               "<p>Bake the cookies for twelve minutes.</p></div>")
+    tree = tree_of(banner + article)
+    assert remove_cookie_overlays(tree) == 1
+    text = tree.text_content()
+    assert "This website uses cookies" not in text and "Bake the cookies" in text
+
+
+def test_sweep_needs_cookie_talk():
+    tree = tree_of("<div id='consent-form'><p>Sign the petition for a new park.</p></div>")
+    assert remove_cookie_overlays(tree) == 0
+
+
+def test_tail_text_survives_removal():
+    tree = tree_of("<p>before<span id='cookie-notice'>We use cookies</span> after</p>")
+    remove_cookie_overlays(tree)
+    assert " ".join(tree.text_content().split()) == "before after"

@@ -1,0 +1,297 @@
+"""Gopher quality and repetition signals (seed 002 "Gopher rules", Rae et al. 2021 App. A), each rule at both
+sides of its published threshold; plus the `length.tokens` unit and the shared line unit of `filters.text`."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+
+from filters.c4 import nopunc_clean
+from filters.gopher import GOPHER_DEFAULTS, gopher_signals
+from filters.text import lines, token_count
+
+D = GOPHER_DEFAULTS
+# Distinct 4-letter filler words with no vowels: never a stop word, never a repeated n-gram.
+FILLER = ["".join(letters) for letters in itertools.product("bcdfghjklm", repeat=4)]
+SIGNALS = [
+    "gopher_word_count", "gopher_median_word_length", "gopher_symbol_word_ratio", "gopher_alpha_word_fraction",
+    "gopher_stop_word_count", "gopher_bullet_line_fraction", "gopher_ellipsis_line_fraction",
+    "gopher_dup_line_fraction", "gopher_dup_line_char_fraction",
+    "gopher_top_2gram_char_fraction", "gopher_top_3gram_char_fraction", "gopher_top_4gram_char_fraction",
+    *(f"gopher_dup_{n}gram_char_fraction" for n in range(5, 11)), "gopher_max_repeated_sequence_count",
+]
+
+
+def filler(count: int, start: int = 0) -> list[str]:
+    return FILLER[start:start + count]
+
+
+# --- shape -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\n", " \t\r\n"])
+def test_empty_text_gives_zeros(text: str) -> None:
+    signals = gopher_signals(text)
+    assert list(signals) == SIGNALS
+    assert all(value == 0 for value in signals.values())
+
+
+def test_one_line_text() -> None:
+    signals = gopher_signals("The cat sat on the mat.")
+    assert list(signals) == SIGNALS
+    assert signals["gopher_word_count"] == 6
+    assert signals["gopher_median_word_length"] == 3.0
+    assert signals["gopher_stop_word_count"] == 1
+    assert signals["gopher_dup_line_fraction"] == 0.0
+    assert signals["gopher_max_repeated_sequence_count"] == 1
+    # "the" occurs twice but as different words ("The" vs "the"): top 2-gram is the first one seen.
+    assert signals["gopher_top_2gram_char_fraction"] == pytest.approx(6 / 18)
+
+
+def test_unicode_text() -> None:
+    text = "Café crème brûlée… 日本語の文章です。 Ελληνικά κείμενα! 😀 🎉 #tag"
+    signals = gopher_signals(text)
+    assert signals["gopher_word_count"] == 9
+    assert signals["gopher_alpha_word_fraction"] == pytest.approx(7 / 9)   # the two emoji have no letter
+    assert signals["gopher_symbol_word_ratio"] == pytest.approx(2 / 9)    # "…" and "#"
+    assert signals["gopher_median_word_length"] == 5.0
+
+
+def test_deterministic() -> None:
+    text = "\n".join(f"Sentence {i % 7} repeats some words here." for i in range(50))
+    assert gopher_signals(text) == gopher_signals(text)
+
+
+# --- quality rules -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("words", "violates"), [(49, True), (50, False), (100_000, False), (100_001, True)])
+def test_word_count_between_50_and_100000(words: int, violates: bool) -> None:
+    count = gopher_signals("word " * words)["gopher_word_count"]
+    assert count == words
+    assert (count < D["word_count_min"] or count > D["word_count_max"]) is violates
+
+
+@pytest.mark.parametrize(("words", "median", "violates"), [
+    (["ab", "abc"], 2.5, True),                  # median below 3
+    (["ab", "abc", "abc"], 3.0, False),
+    (["a" * 10, "b" * 10], 10.0, False),
+    (["a" * 10, "b" * 11], 10.5, True),          # median above 10
+    (["a", "b", "c", "d" * 40], 1.0, True),      # the median ignores one long outlier (the mean is 10.75)
+])
+def test_median_word_length_between_3_and_10(words: list[str], median: float, violates: bool) -> None:
+    value = gopher_signals(" ".join(words))["gopher_median_word_length"]
+    assert value == median
+    assert (value < D["median_word_length_min"] or value > D["median_word_length_max"]) is violates
+
+
+@pytest.mark.parametrize(("symbols", "violates"), [(10, False), (11, True)])
+def test_symbol_word_ratio_over_0_10(symbols: int, violates: bool) -> None:
+    marked = ["#tag", "wait...", "so…"] * 4
+    words = filler(100 - symbols) + marked[:symbols]
+    ratio = gopher_signals(" ".join(words))["gopher_symbol_word_ratio"]
+    assert ratio == pytest.approx(symbols / 100)
+    assert (ratio > D["symbol_word_ratio_max"]) is violates
+
+
+@pytest.mark.parametrize(("numeric", "violates"), [(20, False), (21, True)])
+def test_alpha_word_fraction_below_0_80(numeric: int, violates: bool) -> None:
+    alpha = ["café", "日本", "ß", "x1"] * 25      # any Unicode letter counts, also next to a digit
+    words = alpha[:100 - numeric] + ["1,234", "42", "😀", "--"] * (numeric // 4) + ["%"] * (numeric % 4)
+    fraction = gopher_signals(" ".join(words))["gopher_alpha_word_fraction"]
+    assert fraction == pytest.approx((100 - numeric) / 100)
+    assert (fraction < D["alpha_word_fraction_min"]) is violates
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("cat dog bird", 0),
+    ("the cat sat", 1),
+    ("the the the THE cat", 1),                # distinct words, not occurrences
+    ("The cat, and the dog", 2),               # case-insensitive
+    ("(And) “with” that's", 2),                # punctuation stripped; "that's" is not "that"
+    ("be to of and that have with the", 8),
+])
+def test_stop_word_count_at_least_2(text: str, count: int) -> None:
+    value = gopher_signals(text)["gopher_stop_word_count"]
+    assert value == count
+    assert (value < D["stop_word_count_min"]) is (count < 2)
+
+
+@pytest.mark.parametrize(("bullets", "plain", "violates"), [(9, 1, False), (10, 1, True)])
+def test_bullet_line_fraction_over_0_90(bullets: int, plain: int, violates: bool) -> None:
+    marks = ["• ", "- ", "* ", "▪ ", "– ", "  ● ", "‣ ", "+ ", "✓ ", "◦ "]
+    text = "\n".join([f"{marks[i]}Item {i} of the list." for i in range(bullets)] + ["A plain sentence."] * plain)
+    fraction = gopher_signals(text)["gopher_bullet_line_fraction"]
+    assert fraction == pytest.approx(bullets / (bullets + plain))
+    assert (fraction > D["bullet_line_fraction_max"]) is violates
+
+
+def test_dialogue_dash_and_blank_lines_are_not_bullets() -> None:
+    text = "— Où vas-tu ?\n\n— Au marché.\n\n\n• Only bullet."
+    assert gopher_signals(text)["gopher_bullet_line_fraction"] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize(("ellipsis_lines", "violates"), [(3, False), (4, True)])
+def test_ellipsis_line_fraction_over_0_30(ellipsis_lines: int, violates: bool) -> None:
+    endings = ["and then...", "and then…", "more… ", "so...."]
+    text = "\n".join([f"Line {i} {endings[i]}" for i in range(ellipsis_lines)]
+                     + [f"Line {i} ends." for i in range(10 - ellipsis_lines)])
+    fraction = gopher_signals(text)["gopher_ellipsis_line_fraction"]
+    assert fraction == pytest.approx(ellipsis_lines / 10)
+    assert (fraction > D["ellipsis_line_fraction_max"]) is violates
+
+
+# --- repetition rules --------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("repeats", "violates"), [(3, False), (4, True)])
+def test_dup_line_fraction_and_char_fraction_over_0_30(repeats: int, violates: bool) -> None:
+    distinct = [f"Line {i:03d} ok." for i in range(10 - repeats)]          # every line is 12 characters
+    text = "\n\n".join(distinct + [distinct[0]] * repeats)                    # blank lines are not lines
+    signals = gopher_signals(text)
+    assert signals["gopher_dup_line_fraction"] == pytest.approx(repeats / 10)
+    assert signals["gopher_dup_line_char_fraction"] == pytest.approx(repeats / 10)
+    assert (signals["gopher_dup_line_fraction"] > D["dup_line_fraction_max"]) is violates
+    assert (signals["gopher_dup_line_char_fraction"] > D["dup_line_char_fraction_max"]) is violates
+
+
+def test_dup_line_char_fraction_weighs_by_length() -> None:
+    long_line = "A long repeated line of text here."
+    text = "\n".join([long_line, long_line, "Short one.", "Other one."])
+    signals = gopher_signals(text)
+    assert signals["gopher_dup_line_fraction"] == pytest.approx(0.25)
+    assert signals["gopher_dup_line_char_fraction"] == pytest.approx(len(long_line) / (2 * len(long_line) + 20))
+    assert signals["gopher_dup_line_char_fraction"] > D["dup_line_char_fraction_max"]
+
+
+def repeated_ngram_text(n: int, occurrences: int, filler_words: int) -> tuple[str, float]:
+    """One n-gram of 2-character words repeated, separated by distinct 4-character filler; its char share."""
+    gram = [f"r{i}" for i in range(n)]
+    fill = filler(filler_words)
+    per_gap, extra = divmod(len(fill), occurrences)
+    words: list[str] = []
+    taken = 0
+    for k in range(occurrences):
+        gap = per_gap + (1 if k < extra else 0)
+        words += gram + fill[taken:taken + gap]
+        taken += gap
+    return " ".join(words), 2 * n * occurrences / (2 * n * occurrences + 4 * filler_words)
+
+
+@pytest.mark.parametrize(("n", "occurrences", "filler_words", "violates"), [
+    (2, 5, 20, False),      # 20 / 100 = 0.20 exactly: not above
+    (2, 5, 19, True),       # 20 / 96 = 0.208
+    (3, 6, 41, False),      # 36 / 200 = 0.18 exactly
+    (3, 6, 40, True),       # 36 / 196 = 0.184
+    (4, 4, 42, False),      # 32 / 200 = 0.16 exactly
+    (4, 4, 41, True),       # 32 / 196 = 0.163
+])
+def test_top_ngram_char_fraction(n: int, occurrences: int, filler_words: int, violates: bool) -> None:
+    text, expected = repeated_ngram_text(n, occurrences, filler_words)
+    fraction = gopher_signals(text)[f"gopher_top_{n}gram_char_fraction"]
+    assert fraction == pytest.approx(expected)
+    assert (fraction > D[f"top_{n}gram_char_fraction_max"]) is violates
+
+
+@pytest.mark.parametrize(("n", "filler_words", "violates"), [
+    (5, 29, False),         # 20 / 136 = 0.147
+    (5, 28, True),          # 20 / 132 = 0.152
+    (6, 38, False),         # 24 / 176 = 0.136
+    (6, 36, True),          # 24 / 168 = 0.143
+    (10, 90, False),        # 40 / 400 = 0.10 exactly
+    (10, 89, True),         # 40 / 396 = 0.101
+])
+def test_dup_ngram_char_fraction(n: int, filler_words: int, violates: bool) -> None:
+    text, expected = repeated_ngram_text(n, 2, filler_words)          # both occurrences count
+    signals = gopher_signals(text)
+    fraction = signals[f"gopher_dup_{n}gram_char_fraction"]
+    assert fraction == pytest.approx(expected)
+    assert (fraction > D[f"dup_{n}gram_char_fraction_max"]) is violates
+    if n < 10:
+        assert signals[f"gopher_dup_{n + 1}gram_char_fraction"] == 0.0  # no (n+1)-gram repeats
+
+
+def test_overlapping_ngrams_count_each_word_once() -> None:
+    signals = gopher_signals("na " * 12)
+    assert signals["gopher_top_2gram_char_fraction"] == 1.0
+    assert all(signals[f"gopher_dup_{n}gram_char_fraction"] == 1.0 for n in range(5, 11))
+
+
+def test_text_shorter_than_n_words() -> None:
+    signals = gopher_signals("one two three four")
+    assert signals["gopher_top_4gram_char_fraction"] == 1.0
+    assert all(signals[f"gopher_dup_{n}gram_char_fraction"] == 0.0 for n in range(5, 11))
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("buy " * 100, 100),
+    ("buy " * 101, 101),
+    ("buy now " * 101 + "please", 101),
+    ("click " + "one two three four five six seven eight nine ten eleven twelve thirteen " * 3, 3),
+    ("solo", 1),
+])
+def test_max_repeated_sequence_count(text: str, count: int) -> None:
+    value = gopher_signals(text)["gopher_max_repeated_sequence_count"]
+    assert value == count
+    assert (value > D["max_repeated_sequence_count_max"]) is (count > 100)
+
+
+def test_frequent_but_not_consecutive_word_is_not_a_repeated_sequence() -> None:
+    text = " ".join(f"the {word}" for word in filler(150))
+    assert gopher_signals(text)["gopher_max_repeated_sequence_count"] == 1
+
+
+def test_sequences_longer_than_13_words_are_not_periods() -> None:
+    text = " ".join(filler(14)) + " " + " ".join(filler(14)) + " " + " ".join(filler(14))
+    assert gopher_signals(text)["gopher_max_repeated_sequence_count"] == 1
+
+
+# --- on the C4-cleaned text, and long text -----------------------------------------------------
+
+def test_gopher_sees_the_c4_cleaned_text() -> None:
+    text = "Home\nMenu\nThe article has the first sentence.\nShare\nAnd it has a second one with it."
+    cleaned, c4 = nopunc_clean(text)
+    signals = gopher_signals(cleaned)
+    assert c4["c4_removed_line_fraction"] == 0.6
+    assert signals["gopher_word_count"] == 14
+    assert signals["gopher_stop_word_count"] == 3
+
+
+def test_very_long_text_is_fast() -> None:
+    paragraph = " ".join(FILLER[i % 7000] for i in range(60)) + " the end of it."
+    text = "\n".join(f"{i} {paragraph}" for i in range(3_300))           # about 1 MB, 214 500 words
+    assert len(text) > 1_000_000
+    start = time.perf_counter()
+    signals = gopher_signals(text)
+    assert time.perf_counter() - start < 5.0
+    assert signals["gopher_word_count"] == 3_300 * 65
+    assert signals["gopher_word_count"] > D["word_count_max"]
+    assert signals["gopher_dup_line_fraction"] == 0.0
+    assert signals["gopher_dup_10gram_char_fraction"] > 0.9
+
+
+# --- length.tokens unit and the shared line unit (filters.text) --------------------------------
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("", 0),
+    (None, 0),
+    ("Hello, world!", 2),
+    ("don't stop well-known rock’n’roll", 4),
+    ("3.5 million € 😀 — !!!", 3),
+    ("今日は晴れ", 5),                           # one token per Han/kana character
+    ("東京 Tokyo タワー", 6),
+    ("한국어 문장입니다", 2),                     # Hangul is space-delimited: per word
+    ("Ünïcödé naïve façade", 3),
+])
+def test_token_count(text: str | None, tokens: int) -> None:
+    assert token_count(text) == tokens
+
+
+@pytest.mark.parametrize(("words", "violates"), [(199, True), (200, False)])
+def test_length_rule_counts_tokens(words: int, violates: bool) -> None:
+    assert (token_count("word " * words) < 200) is violates
+    assert (token_count("字" * words) < 200) is violates
+
+
+def test_lines_are_non_blank_and_stripped() -> None:
+    assert lines("  a  \n\n\t\nb\r\nc") == ["a", "b", "c"]
+    assert lines("") == [] and lines(None) == [] and lines(" \n ") == []
