@@ -5,8 +5,8 @@ pattern matching to avoid false positives", seed 004) and only looks at *short* 
 paragraph that merely mentions a copyright, a time or a bracket is never touched:
 
 * relative timestamps: the whole block is "5 minutes ago", "Updated 2 hours ago", "yesterday";
-* copyright lines: a short block starting with ©, (c) or "Copyright" followed by a year or a
-  name, or "All rights reserved" alone;
+* copyright lines: a short block starting with © or "(c) ", or with "Copyright" followed by a
+  year, or "All rights reserved" alone;
 * square-bracket annotations: the whole block is `[...]` ("[Advertisement]", "[Photo: …]");
 * ALL-CAPS promotions: a block that is entirely one link and entirely upper-case (seed 004's
   Fox News rule: both conditions, never either alone).
@@ -26,7 +26,9 @@ _RELATIVE_TIME = re.compile(
     r"|just now|yesterday|today)\.?$",
     re.IGNORECASE,
 )
-_COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b)\s*(?:©\s*)?(?:\d{4}|[A-Z])", re.IGNORECASE)
+# "© …" / "(c) …" at the start, or the word "Copyright" followed by a year: "Copyright law
+# protects …" is prose, "Copyright 2024 Example Media" is a notice.
+_COPYRIGHT = re.compile(r"^(?:©|\((?i:c)\)\s|(?i:copyright)\s*(?:©\s*)?(?:\d{4}|\(c\)))")
 _RIGHTS_RESERVED = re.compile(r"^all rights reserved\.?$", re.IGNORECASE)
 _BRACKETED = re.compile(r"^\[[^\[\]]{1,100}\]$")
 

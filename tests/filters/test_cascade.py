@@ -1,0 +1,123 @@
+"""The cascade: the seed's best-of-two rule exactly, the precision retry, JSON-LD, DOM, failures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from filters import cascade
+from filters.blocks import Block
+from filters.cascade import Candidate, Candidates, run_cascade, seed_policy
+from pages import html, page, paragraphs, words
+
+
+class FakeCandidates(Candidates):
+    """Candidates with fixed word counts, to test policies without running extractors."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        super().__init__(page(html("")))
+        for name, count in counts.items():
+            self._done[name] = Candidate(name, [Block("paragraph", words(count), 1, 0, 0)] if count else [])
+
+
+@pytest.mark.parametrize("r, t, winner", [
+    (50, 30, "readability"),      # both succeed, t < 1.4 r
+    (50, 70, "trafilatura"),      # t == 1.4 r exactly: trafilatura
+    (50, 69, "readability"),      # just under 1.4 r
+    (100, 139, "readability"),
+    (100, 140, "trafilatura"),
+    (49, 30, "trafilatura"),      # readability failed
+    (50, 29, "readability"),      # trafilatura failed
+    (49, 29, "dom"),              # both failed
+    (0, 0, "dom"),
+])
+def test_seed_policy_is_the_seed_rule(r, t, winner):
+    assert seed_policy(FakeCandidates({"readability": r, "trafilatura": t, "dom": 12}))[0] == winner
+
+
+def test_jsonld_first_uses_article_body_when_long_enough():
+    assert cascade.jsonld_first_policy(FakeCandidates({"jsonld": 50, "readability": 300, "trafilatura": 300}))[0] \
+        == "jsonld"
+    assert cascade.jsonld_first_policy(FakeCandidates({"jsonld": 49, "readability": 300, "trafilatura": 300}))[0] \
+        == "readability"
+
+
+def test_every_policy_returns_a_known_candidate():
+    for policy in cascade.POLICIES.values():
+        name, reason = policy(FakeCandidates({"jsonld": 0, "readability": 10, "trafilatura": 10, "dom": 5}))
+        assert name in ("jsonld", "readability", "trafilatura", "dom") and reason
+
+
+ARTICLE_PAGE = html(f"<nav><a href='/'>Home</a><a href='/about'>About</a></nav><article><h1>Cycling lanes</h1>"
+                    f"{paragraphs(8, 45)}</article><footer><p>© 2024 Example Media</p></footer>")
+
+
+def test_real_article_through_the_cascade():
+    result = run_cascade(page(ARTICLE_PAGE))
+    assert result.extractor in ("readability", "trafilatura")
+    assert result.word_count >= 300 and "\n\n" in result.text
+    assert "Home" not in result.text.split("\n\n")[0]
+    trace = result.trace
+    assert trace["cascade_readability_words"] > 0 and trace["cascade_trafilatura_words"] > 0
+    assert trace["cascade_policy"] == "seed" and "trafilatura" in trace["cascade_reason"]
+    assert "cascade_dom_words" not in trace  # never needed, never run
+
+
+def test_precision_retry_when_links_dominate(monkeypatch):
+    link_heavy = Candidate("trafilatura", [Block("paragraph", words(40), 200, 100, 0)])
+    precise = Candidate("trafilatura_precision", [Block("paragraph", words(35), 180, 0, 0)])
+    calls = []
+
+    def fake_run(_page, favor_precision):
+        calls.append(favor_precision)
+        return precise if favor_precision else link_heavy
+
+    monkeypatch.setattr(cascade, "_run_trafilatura", fake_run)
+    candidates = Candidates(page(html("")))
+    assert candidates.get("trafilatura").name == "trafilatura_precision"
+    assert calls == [False, True]
+    assert candidates.trace["cascade_trafilatura_link_code_fraction"] == 0.5
+
+
+def test_no_precision_retry_at_or_below_threshold(monkeypatch):
+    calls = []
+
+    def fake_run(_page, favor_precision):
+        calls.append(favor_precision)
+        return Candidate("trafilatura", [Block("paragraph", words(40), 100, 20, 0)])
+
+    monkeypatch.setattr(cascade, "_run_trafilatura", fake_run)
+    Candidates(page(html(""))).get("trafilatura")
+    assert calls == [False]
+
+
+def test_jsonld_article_body_candidate():
+    body = " ".join(["A sentence of the article body."] * 20)
+    head = f'<script type="application/ld+json">{json.dumps({"@type": "NewsArticle", "articleBody": body})}</script>'
+    result = run_cascade(page(html("<div id='root'></div>", head=head)), policy="jsonld_first")
+    assert result.extractor == "jsonld" and result.word_count == 120
+
+
+def test_failing_extractor_falls_through_and_is_recorded(monkeypatch):
+    def broken(_self):
+        raise RuntimeError("readability exploded")
+
+    monkeypatch.setattr(Candidates, "_readability", broken)
+    result = run_cascade(page(ARTICLE_PAGE))
+    assert result.extractor in ("trafilatura", "trafilatura_precision")
+    assert "readability exploded" in result.trace["cascade_errors"]
+    assert result.trace["cascade_readability_words"] == 0
+
+
+def test_empty_page_falls_to_dom_and_yields_nothing():
+    result = run_cascade(page(html("")))
+    assert result.text is None and result.word_count == 0 and result.extractor is None
+    assert "DOM" in result.trace["cascade_reason"]
+
+
+def test_boilerplate_removed_from_winner():
+    body = f"<article><h1>Title</h1>{paragraphs(6, 50)}<p>3 hours ago</p><p>[Advertisement]</p></article>"
+    result = run_cascade(page(html(body)))
+    assert "3 hours ago" not in result.text and "[Advertisement]" not in result.text
+    assert result.trace["boilerplate_blocks_removed_count"] >= 1

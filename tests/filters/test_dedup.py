@@ -1,0 +1,166 @@
+"""Seed 000 §9 (content hash) and issue #6's near duplicates: simhash over word shingles and the
+pigeonhole index for Hamming distance <= k."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import numpy as np
+import pytest
+
+from filters.dedup import (
+    NearDuplicateIndex,
+    content_hash,
+    from_int64,
+    hamming,
+    simhash64,
+    to_int64,
+    word_shingles,
+)
+
+
+def random_text(n_words: int, seed: int) -> str:
+    rng = np.random.default_rng(seed)
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    vocabulary = ["".join(rng.choice(letters, size=rng.integers(2, 10))) for _ in range(3000)]
+    return " ".join(vocabulary[i] for i in rng.integers(0, len(vocabulary), n_words))
+
+
+def with_changed_words(text: str, count: int, seed: int) -> str:
+    words = text.split()
+    for i in np.random.default_rng(seed).choice(len(words), count, replace=False):
+        words[i] = f"replaced{i}"
+    return " ".join(words)
+
+
+def flip(value: int, bits: list[int]) -> int:
+    for bit in bits:
+        value ^= 1 << bit
+    return value
+
+
+# --- content hash (seed 000 §9) ------------------------------------------------------------------
+
+def test_content_hash_is_the_seed_formula():
+    text = "Syndicated story about the harbour festival. " * 5
+    assert content_hash(text) == hashlib.sha256(text[:5_000].encode()).hexdigest()[:16]
+    assert len(content_hash(text)) == 16
+
+
+def test_content_hash_needs_100_characters():
+    assert content_hash(None) is None
+    assert content_hash("x" * 99) is None
+    assert content_hash("x" * 100) == hashlib.sha256(b"x" * 100).hexdigest()[:16]
+
+
+def test_only_the_first_5000_characters_matter():
+    body = random_text(2_000, seed=1)
+    assert len(body) > 5_000
+    assert content_hash(body[:5_000] + " tail one") == content_hash(body[:5_000] + " another tail")
+    assert content_hash("Z" + body[1:]) != content_hash(body)
+
+
+# --- simhash ---------------------------------------------------------------------------------------
+
+def test_shingles_are_lower_cased_word_pairs():
+    assert word_shingles("The cat, the HAT!") == ["the cat", "cat the", "the hat"]
+    assert word_shingles("Alone") == ["alone"]
+    assert word_shingles("  ... ") == []
+    assert word_shingles("a b c d", shingle_words=3) == ["a b c", "b c d"]
+
+
+def test_simhash_ignores_case_and_punctuation():
+    text = random_text(300, seed=2)
+    assert simhash64(text) == simhash64(text.upper().replace(" ", ", "))
+    assert 0 <= simhash64(text) < 1 << 64
+    assert simhash64("") == 0
+
+
+def test_one_changed_word_in_400_stays_within_3_bits():
+    """Simhash-64 at k = 3 is a near-exact detector: one edit in 400 words moves ~1.5 bits."""
+    distances = [hamming(simhash64(random_text(400, s)), simhash64(with_changed_words(random_text(400, s), 1, s)))
+                 for s in range(50)]
+    assert np.mean(np.array(distances) <= 3) >= 0.85
+    assert np.median(distances) <= 2
+
+
+def test_a_few_changed_words_in_400_mostly_stay_within_3_bits():
+    distances = [hamming(simhash64(random_text(400, s)), simhash64(with_changed_words(random_text(400, s), 3, s)))
+                 for s in range(50)]
+    assert np.median(distances) <= 3
+    assert np.mean(np.array(distances) <= 3) >= 0.5
+
+
+def test_unrelated_texts_are_far_apart():
+    distances = [hamming(simhash64(random_text(400, s)), simhash64(random_text(400, s + 100))) for s in range(50)]
+    assert min(distances) > 10
+    assert 28 <= np.mean(distances) <= 36   # independent 64-bit values differ in 32 bits on average
+
+
+# --- hamming and int64 storage ---------------------------------------------------------------------
+
+def test_hamming_counts_differing_bits():
+    assert hamming(0, 0) == 0
+    assert hamming(0, (1 << 64) - 1) == 64
+    assert hamming(0b1011, 0b0001) == 2
+    assert hamming(to_int64(1 << 63), 0) == 1
+
+
+@pytest.mark.parametrize("value", [0, 1, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 0x9E3779B97F4A7C15])
+def test_int64_round_trip(value):
+    signed = to_int64(value)
+    assert -(1 << 63) <= signed < 1 << 63
+    assert from_int64(signed) == value
+    assert np.array([signed], dtype=np.int64).view(np.uint64)[0] == value
+
+
+# --- NearDuplicateIndex ----------------------------------------------------------------------------
+
+BASE = 0xD1B54A32D192ED03
+
+
+@pytest.mark.parametrize("bits", [[], [0], [5, 40], [1, 2, 3], [0, 17, 63], [16, 33, 50], [60, 61, 62]])
+def test_index_finds_values_within_3_bits(bits):
+    index = NearDuplicateIndex()
+    index.add(BASE)
+    assert index.find(flip(BASE, bits)) == BASE
+
+
+@pytest.mark.parametrize("bits", [[0, 16, 32, 48], [1, 2, 3, 4], [10, 20, 30, 40, 50], list(range(0, 64, 8))])
+def test_index_misses_values_4_or_more_bits_away(bits):
+    """One flip per 16-bit block leaves no block in common; four in one block are verified away."""
+    index = NearDuplicateIndex()
+    index.add(BASE)
+    assert index.find(flip(BASE, bits)) is None
+
+
+def test_index_returns_the_earliest_match_and_accepts_int64():
+    index = NearDuplicateIndex()
+    first, second = flip(BASE, [7]), flip(BASE, [8])
+    index.add(to_int64(first))
+    index.add(second)
+    assert len(index) == 2
+    assert index.find(to_int64(BASE)) == first
+    assert NearDuplicateIndex().find(BASE) is None
+
+
+def test_index_distance_is_a_parameter():
+    strict = NearDuplicateIndex(max_distance=0)
+    strict.add(BASE)
+    assert strict.find(BASE) == BASE and strict.find(flip(BASE, [3])) is None
+    with pytest.raises(ValueError):
+        NearDuplicateIndex(max_distance=64)
+
+
+@pytest.mark.parametrize("max_distance", [1, 3, 5])
+def test_index_agrees_with_brute_force(max_distance):
+    rng = random.Random(max_distance)
+    kept = [rng.getrandbits(64) for _ in range(300)]
+    queries = [flip(rng.choice(kept), rng.sample(range(64), rng.randint(0, max_distance + 2))) for _ in range(300)]
+    index = NearDuplicateIndex(max_distance)
+    for value in kept:
+        index.add(value)
+    for query in queries:
+        expected = next((v for v in kept if hamming(v, query) <= max_distance), None)
+        assert index.find(query) == expected
