@@ -5,7 +5,10 @@
 Two inputs, one process, best of N:
 (a) N MB of random bytes (fixed seed);
 (b) text-like bytes: every HTML response of the WARC decoded as UTF-8 (errors="replace"), stripped
-    of tags with lxml's ``text_content()`` (a cheap stand-in for extracted text), concatenated.
+    of tags with lxml's ``text_content()`` after dropping <script>/<style>, with blank lines dropped
+    and runs of spaces collapsed as extractors do (a cheap stand-in for extracted text),
+    concatenated; then (b') the same pages chunked one call per page, as the select stage calls it
+    (per-call overhead included).
 For each input: Rabin CDC chunking alone (``rabin_boundaries``), Rabin chunking + chunk hashes
 (``chunk_hashes``, what the select stage calls) and fastcdc's gear chunker + hashes
 (``chunk_hashes(algorithm="fastcdc")``, 256-byte average), in MB/s per core, with mean chunk sizes.
@@ -31,8 +34,8 @@ DEFAULT = ROOT.parent / "shared" / "corpora" / "trafilatura-eval.warc.gz"
 TARGET_MB_PER_S = 20.0
 
 
-def load_text_bytes(path: Path) -> tuple[bytes, int]:
-    """Concatenated tag-stripped text of every HTML response, and the number of pages."""
+def load_texts(path: Path) -> list[bytes]:
+    """Tag-stripped UTF-8 text of every HTML response, one line per non-blank text line."""
     import lxml.html
     from lxml import etree
     from warcio.archiveiterator import ArchiveIterator
@@ -48,11 +51,13 @@ def load_text_bytes(path: Path) -> tuple[bytes, int]:
             if not payload.strip():
                 continue
             try:
-                text = lxml.html.document_fromstring(payload.decode("utf-8", errors="replace")).text_content()
+                tree = lxml.html.document_fromstring(payload.decode("utf-8", errors="replace"))
             except (etree.ParserError, ValueError):
                 continue
-            texts.append(text)
-    return "\n".join(texts).encode("utf-8", errors="replace"), len(texts)
+            etree.strip_elements(tree, "script", "style", with_tail=False)
+            lines = (" ".join(line.split()) for line in tree.text_content().splitlines())
+            texts.append("\n".join(line for line in lines if line).encode("utf-8", errors="replace"))
+    return texts
 
 
 def best_of(repeat: int, fn: Callable[[], object]) -> tuple[float, object]:
@@ -80,6 +85,14 @@ def report(label: str, data: bytes, repeat: int) -> None:
         print(f"  {name:<28} {mb / seconds:7.1f} MB/s  {chunks:>9,} chunks  mean {mean:6.1f} B{flag}")
 
 
+def report_per_page(texts: list[bytes], repeat: int) -> None:
+    mb = sum(map(len, texts)) / 1e6
+    print(f"\n(b') the same {len(texts)} pages, one call per page: {mb:.1f} MB")
+    for name, algorithm in (("rabin chunking + hashes", "rabin"), ("fastcdc (avg 256) + hashes", "fastcdc")):
+        seconds, _ = best_of(repeat, lambda algorithm=algorithm: [chunk_hashes(t, algorithm) for t in texts])
+        print(f"  {name:<28} {mb / seconds:7.1f} MB/s  {seconds / len(texts) * 1e6:7.1f} us/page")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("warc", nargs="?", type=Path, default=DEFAULT)
@@ -95,8 +108,9 @@ def main() -> int:
     if not args.warc.is_file():
         print(f"\n(b) skipped: {args.warc} is missing (the ../shared corpora are not in a fresh clone)")
     else:
-        text, pages = load_text_bytes(args.warc)
-        report(f"(b) tag-stripped text of {pages} HTML pages of {args.warc.name}", text, args.repeat)
+        texts = load_texts(args.warc)
+        report(f"(b) tag-stripped text of {len(texts)} HTML pages of {args.warc.name}", b"\n".join(texts), args.repeat)
+        report_per_page(texts, args.repeat)
 
     select_stage_ratio()
     return 0

@@ -18,7 +18,10 @@ sum); the top bits mix every bit of every byte in the window.
 
 Expected chunk length: 32 bytes before the first admissible cut, then a cut with probability 1/64
 at each later byte, i.e. 32 + 63 (the mean of a geometric number of failures) = 95 bytes — the
-seed's 96-byte target. No maximum chunk size is imposed: a forced cut is not content-defined.
+seed's 96-byte target. Measured: 95.0 bytes on random bytes, 95.2 on the tag-stripped text of the
+946 trafilatura-eval pages, whose top 6 fingerprint bits are uniform within 2 %. No maximum chunk
+size is imposed: a forced cut is not content-defined. (A run of one repeated byte has a constant
+fingerprint, so it is cut every 32 bytes for about 1 byte value in 64, never for the others.)
 
 Since ``fp(i)`` only depends on the window, "restarting the window at each chunk start" is the
 same as keeping one rolling hash and rejecting cuts closer than 32 bytes to the previous one; so the
@@ -40,6 +43,8 @@ its host. The select stage owns the order (per host: capture time, URL, id) and 
         hashes, sizes = chunk_hashes(text)
         fraction = duplicated_fraction(hashes, sizes, seen)   # against earlier pages only
         mark_seen(seen, hashes)
+
+A Python set of ints costs ~70 bytes per distinct chunk (measured), ~7 KB for a 10 KB page.
 """
 
 from __future__ import annotations
@@ -157,6 +162,8 @@ def fastcdc_boundaries(data: str | bytes, avg_size: int = FASTCDC_MIN_AVG_BYTES)
     data = _as_bytes(data)
     if not data:
         return np.zeros(0, dtype=np.int64)
+    if avg_size < FASTCDC_MIN_AVG_BYTES:
+        raise ValueError(f"fastcdc's average chunk size must be >= {FASTCDC_MIN_AVG_BYTES}, got {avg_size}")
     min_size = max(FASTCDC_MIN_BYTES, avg_size // 4)
     ends = [chunk.offset + chunk.length for chunk in fastcdc(data, min_size, avg_size, avg_size * 8)]
     return np.asarray(ends, dtype=np.int64)
@@ -185,7 +192,7 @@ def chunk_hashes(data: str | bytes, algorithm: str = "rabin", *,
 
 def duplicated_fraction(hashes: np.ndarray, sizes: np.ndarray, seen: set[int]) -> float:
     """Share of the page's bytes in chunks whose hash is in ``seen`` (earlier pages of the host).
-    Repeats inside the page itself do not count. 0.0 for an empty page."""
+    A chunk repeated within the page counts only if an earlier page had it. 0.0 for an empty page."""
     total = int(sizes.sum())
     if total == 0:
         return 0.0

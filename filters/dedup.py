@@ -8,18 +8,20 @@ pages are compared ("first occurrence in the global order wins") and the sets th
   only when ``len(content_text) >= 100`` ("too-short content is left to the validation pipeline").
 * **Near duplicates** — 64-bit simhash (Charikar 2002; Manku, Jain & Das Sarma, "Detecting
   Near-Duplicates for Web Crawling", WWW 2007, who use f = 64, k = 3) computed by the ``simhash``
-  package over 2-word shingles of the lower-cased ``\\w+`` words. Why 2 words: on 300 real pages of
-  the trafilatura-eval corpus, unrelated pages are as far apart with 2-word as with 3-word shingles
-  (mean 31.7 and 32.0 bits, sd 4.0: what independent 64-bit hashes give, none within 10 of 44 850
-  pairs), while 2 scattered word edits in 400 words stay within 3 bits for 79 % of pages (3-word
-  shingles: 61 %; 10 appended words: 73 % vs 62 %). Single words recall more (98 %) but unrelated
-  pages come closer (mean 25, sd 6, 8 pairs within 6 bits), far too many false matches at crawl scale.
+  package over 2-word shingles of the lower-cased ``\\w+`` words. Why 2 words, measured on 300 real
+  pages of the trafilatura-eval corpus (tag-stripped text, >= 300 words, edits in the first 400):
+  unrelated pages are as far apart with 2-word as with 3-word shingles (mean 31.7 and 32.0 bits,
+  sd 4.0, which is what independent 64-bit hashes give; none of 44 850 pairs within 10 bits), while
+  2 scattered word edits in 400 words stay within 3 bits for 79 % of pages (3-word shingles: 61 %;
+  10 appended words: 73 % vs 62 %). Single words recall more (98 %) but bring unrelated pages
+  closer (mean 25, sd 6, 8 pairs within 6 bits): too many false matches at crawl scale. Whatever
+  the shingle, simhash-64 at k = 3 is a near-*exact* detector: each edit moves it ~1.5 bits.
 * ``NearDuplicateIndex`` answers "is there an earlier kept simhash within Hamming distance k?" with
   the pigeonhole scheme of Manku et al.: cut the 64 bits into k + 1 blocks; two values within k
   bits agree exactly on at least one block, so one dict per block maps a block's value to the kept
   values holding it, and candidates are verified with a popcount. ``simhash.SimhashIndex`` does the
-  same with string keys and ``k + 1`` string joins per lookup; the integer dicts here are simpler and
-  several times faster.
+  same with string keys built per lookup; the integer dicts here are simpler and faster (measured
+  with 50 000 kept values: 4 µs per add and 8 µs per lookup, against 34 µs and 50 µs).
 
 Simhashes are unsigned 64-bit ints; Arrow/Parquet int64 columns store them through ``to_int64``
 and read them back with ``from_int64``.
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from itertools import pairwise
 
 from simhash import Simhash
 
@@ -92,7 +95,7 @@ def from_int64(value: int) -> int:
 def _block_spans(blocks: int, bits: int = SIMHASH_BITS) -> list[tuple[int, int]]:
     """(shift, mask) of ``blocks`` contiguous bit ranges as equal as possible (4 x 16 for k = 3)."""
     edges = [round(i * bits / blocks) for i in range(blocks + 1)]
-    return [(lo, (1 << (hi - lo)) - 1) for lo, hi in zip(edges, edges[1:], strict=False)]
+    return [(lo, (1 << (hi - lo)) - 1) for lo, hi in pairwise(edges)]
 
 
 class NearDuplicateIndex:

@@ -38,8 +38,11 @@ _COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     "==": lambda v, t: v == t,
     "is_true": lambda v, _t: bool(v),
     "is_false": lambda v, _t: not v,
-    "outside": lambda v, t: not (t[0] <= v <= t[1]),
+    # (low, high), either may be None (unbounded)
+    "outside": lambda v, t: (t[0] is not None and v < t[0]) or (t[1] is not None and v > t[1]),
+    "not_in": lambda v, t: v not in t,
 }
+FLAG_OPS = ("is_true", "is_false")
 
 
 @dataclass(frozen=True)
@@ -49,34 +52,49 @@ class Rule:
     signal: str
     op: str
     stage: Stage
-    params_key: str | None = None
+    params_key: str | tuple[str, str] | None = None  # a pair for "outside": (low key, high key)
     constant: Any = None
+    enabled_key: str | None = None  # a boolean switch in params, for flag rules that are optional
 
     @property
     def group(self) -> str:
         return self.code.split(".", 1)[0]
 
+    def enabled(self, params: Any) -> bool:
+        if self.enabled_key is not None and not params.get(self.enabled_key):
+            return False
+        if self.op in FLAG_OPS:
+            return True
+        threshold = self.threshold(params)
+        if self.op == "outside":
+            return threshold is not None and any(bound is not None for bound in threshold)
+        if self.op == "not_in":
+            return bool(threshold)
+        return threshold is not None
+
     def threshold(self, params: Any) -> Any:
         """The value the signal is compared with; None means the rule is switched off."""
+        if isinstance(self.params_key, tuple):
+            return tuple(params.get(key) for key in self.params_key)
         if self.params_key is not None:
             return params.get(self.params_key)
         return self.constant
 
     def fires(self, value: Any, params: Any) -> bool:
-        if value is None:
+        if value is None or not self.enabled(params):
             return False
-        threshold = self.threshold(params)
-        if threshold is None and self.op not in ("is_true", "is_false"):
-            return False
-        return _COMPARISONS[self.op](value, threshold)
+        return _COMPARISONS[self.op](value, self.threshold(params))
 
     def describe(self) -> str:
         """Human-readable comparison, e.g. `payload_bytes > extract.read.max_payload_bytes`."""
-        if self.op in ("is_true", "is_false"):
-            return f"{self.signal} {'is true' if self.op == 'is_true' else 'is false'}"
+        if self.op in FLAG_OPS:
+            text = f"{self.signal} {'is true' if self.op == 'is_true' else 'is false'}"
+            return text if self.enabled_key is None else f"{text} (when {self.enabled_key})"
         if self.op == "outside":
-            low, high = self.constant
+            low, high = self.params_key if isinstance(self.params_key, tuple) else self.constant
             return f"{self.signal} outside [{low}, {high}]"
+        if self.op == "not_in":
+            return f"{self.signal} not in {self.params_key} (empty: all allowed)"
         target = self.params_key if self.params_key is not None else repr(self.constant)
         return f"{self.signal} {self.op} {target}"
 
@@ -114,6 +132,56 @@ RULES: tuple[Rule, ...] = (
          "cookie_wall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
     Rule("page.paywall", "paywall (seed 000 §2) and the extraction found too little text",
          "paywall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
+    # ---- select stage: thresholds on stored signals, re-tunable without re-extracting
+    Rule("lang.not_allowed", "text language (language ID of the extracted text) not in the allow-list",
+         "text_language", "not_in", "select", params_key="select.lang.allowed"),
+    Rule("length.tokens", "fewer tokens than the minimum (seed 002: 200); a token is a word, or one CJK "
+         "character", "token_count", "<", "select", params_key="select.length.min_tokens"),
+    Rule("block.link_code", "too much of the text inside links or code (seed 002)", "link_code_char_fraction",
+         ">", "select", params_key="select.block.max_link_code_char_fraction"),
+    Rule("block.no_long_block", "no block longer than 250 characters (seed 002): likely not paragraphs",
+         "longest_block_chars", "<=", "select", params_key="select.block.long_block_chars"),
+    Rule("block.large_block_share", "too little text in large blocks of >= 200 characters (seed 002)",
+         "large_block_char_fraction", "<", "select", params_key="select.block.min_large_block_char_fraction"),
+    Rule("block.list_table", "too much text in short list items / table cells of <= 100 characters (seed 002)",
+         "short_list_table_char_fraction", ">", "select",
+         params_key="select.block.max_short_list_table_char_fraction"),
+    Rule("c4.nopunc_lines", "too many lines without terminal punctuation (C4 document rule; off by default)",
+         "c4_removed_line_fraction", ">=", "select", params_key="select.c4.max_nopunc_line_fraction"),
+    *(Rule(f"gopher.{code}", meaning, signal, op, "select", params_key=key) for code, meaning, signal, op, key in (
+        ("word_count", "word count outside the Gopher range", "gopher_word_count", "outside",
+         ("select.gopher.min_words", "select.gopher.max_words")),
+        ("median_word_length", "median word length outside the Gopher range", "gopher_median_word_length",
+         "outside", ("select.gopher.min_median_word_length", "select.gopher.max_median_word_length")),
+        ("symbol_ratio", "too many '#' and ellipses per word", "gopher_symbol_word_ratio", ">",
+         "select.gopher.max_symbol_word_ratio"),
+        ("alpha_words", "too few words with an alphabetic character", "gopher_alpha_word_fraction", "<",
+         "select.gopher.min_alpha_word_fraction"),
+        ("stop_words", "fewer than 2 of the English required words (English text only)", "gopher_stop_word_count",
+         "<", "select.gopher.min_stop_words"),
+        ("bullet_lines", "too many lines starting with a bullet", "gopher_bullet_line_fraction", ">",
+         "select.gopher.max_bullet_line_fraction"),
+        ("ellipsis_lines", "too many lines ending with an ellipsis", "gopher_ellipsis_line_fraction", ">",
+         "select.gopher.max_ellipsis_line_fraction"),
+        ("dup_lines", "too many duplicated lines", "gopher_dup_line_fraction", ">",
+         "select.gopher.max_dup_line_fraction"),
+        ("dup_line_chars", "too many characters in duplicated lines", "gopher_dup_line_char_fraction", ">",
+         "select.gopher.max_dup_line_char_fraction"),
+        *((f"top_{n}gram", f"most common {n}-gram covers too many characters", f"gopher_top_{n}gram_char_fraction",
+           ">", f"select.gopher.max_top_{n}gram_char_fraction") for n in (2, 3, 4)),
+        *((f"dup_{n}gram", f"duplicated {n}-grams cover too many characters", f"gopher_dup_{n}gram_char_fraction",
+           ">", f"select.gopher.max_dup_{n}gram_char_fraction") for n in range(5, 11)),
+        ("repeated_sequence", "a token sequence repeated back to back too often (off by default)",
+         "gopher_max_repeated_sequence_count", ">", "select.gopher.max_repeated_sequence_count"),
+    )),
+    Rule("quality.link_density", "links/text ratio at or above the seed 001 §6 limit (0.3)",
+         "quality_link_density", ">=", "select", params_key="select.quality.max_link_density"),
+    Rule("quality.paragraphs", "fewer paragraphs than the minimum (seed 001 §6: > 2 required; off by default)",
+         "quality_paragraph_count", "<", "select", params_key="select.quality.min_paragraphs"),
+    Rule("quality.text_density", "text/HTML ratio at or below the seed 001 §6 limit (0.25; off by default)",
+         "quality_text_html_ratio", "<=", "select", params_key="select.quality.min_text_html_ratio"),
+    Rule("quality.metadata", "no title, or neither author nor date (seed 001 §6; off by default)",
+         "quality_metadata_complete", "is_false", "select", enabled_key="select.quality.require_metadata"),
 )
 
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}

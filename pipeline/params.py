@@ -89,7 +89,75 @@ class OutputParams:
 
 
 @dataclass(frozen=True)
+class LangParams:
+    # Languages kept (text language ID, ISO 639-1 where one exists); empty = allow all.
+    allowed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LengthParams:
+    min_tokens: int | None = 200  # seed 002: discard pages with < 200 tokens
+
+
+@dataclass(frozen=True)
+class BlockParams:
+    # seed 002, on the block structure of the extracted content
+    max_link_code_char_fraction: float | None = 0.20
+    long_block_chars: int | None = 250  # rejected when no block is longer than this
+    min_large_block_char_fraction: float | None = 0.75
+    max_short_list_table_char_fraction: float | None = 0.20
+
+
+@dataclass(frozen=True)
+class C4Params:
+    # Document-level NoPunc rule: off by default (it removes valid articles; ../shared/README.md).
+    max_nopunc_line_fraction: float | None = None
+
+
+@dataclass(frozen=True)
+class GopherParams:
+    # Rae et al. 2021, App. A; seed 002; ../shared/README.md for the duplicate n-gram values.
+    min_words: int | None = 50
+    max_words: int | None = 100_000
+    min_median_word_length: float | None = 3
+    max_median_word_length: float | None = 10
+    max_symbol_word_ratio: float | None = 0.10
+    min_alpha_word_fraction: float | None = 0.80
+    min_stop_words: int | None = 2
+    max_bullet_line_fraction: float | None = 0.90
+    max_ellipsis_line_fraction: float | None = 0.30
+    max_dup_line_fraction: float | None = 0.30
+    max_dup_line_char_fraction: float | None = 0.30
+    max_top_2gram_char_fraction: float | None = 0.20
+    max_top_3gram_char_fraction: float | None = 0.18
+    max_top_4gram_char_fraction: float | None = 0.16
+    max_dup_5gram_char_fraction: float | None = 0.15
+    max_dup_6gram_char_fraction: float | None = 0.14
+    max_dup_7gram_char_fraction: float | None = 0.13
+    max_dup_8gram_char_fraction: float | None = 0.12
+    max_dup_9gram_char_fraction: float | None = 0.11
+    max_dup_10gram_char_fraction: float | None = 0.10
+    # "token or token sequence repeated > 100 times": off by default.
+    max_repeated_sequence_count: int | None = None
+
+
+@dataclass(frozen=True)
+class QualityParams:
+    # seed 001 §6.1; which are on by default is decided by measurement (README, "Text filters").
+    max_link_density: float | None = 0.30  # must be below
+    min_paragraphs: int | None = None  # seed value 3 ("> 2 paragraphs")
+    min_text_html_ratio: float | None = None  # seed value 0.25 (must be above)
+    require_metadata: bool = False
+
+
+@dataclass(frozen=True)
 class SelectParams:
+    lang: LangParams = field(default_factory=LangParams)
+    length: LengthParams = field(default_factory=LengthParams)
+    block: BlockParams = field(default_factory=BlockParams)
+    c4: C4Params = field(default_factory=C4Params)
+    gopher: GopherParams = field(default_factory=GopherParams)
+    quality: QualityParams = field(default_factory=QualityParams)
     output: OutputParams = field(default_factory=OutputParams)
 
 

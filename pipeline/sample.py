@@ -2030,9 +2030,10 @@ def _sjis_file() -> HtmlFile:
             + jsonld(news_jsonld(article)))
     page = article_page(article, head, paras=japanese_paragraphs(article.body), charset=None)
     return HtmlFile(f"{HTML_DIR}/intl/idou-toshokan-sjis.html", page.encode("shift_jis"), article.url, rejected(
-        "japanese_article", ["length.tokens"], "Japanese news in Shift_JIS with no charset declaration "
-        "anywhere (detection needed). The seeds count whitespace-separated words, so "
-        "this unspaced text is far under 200 tokens even though it is a real article.",
+        "japanese_article", ["gopher.median_word_length"], "Japanese news in Shift_JIS with no charset "
+        "declaration anywhere (detection needed). It passes length.tokens (each CJK character is a token), "
+        "but Gopher's word rules split on whitespace, so this unspaced text has a few very long 'words': a "
+        "known limitation of the Gopher rules for scripts without spaces (switch them off in params).",
         "charset:shift_jis-undeclared", "lang:ja"))
 
 

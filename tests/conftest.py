@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import sys
 from pathlib import Path
 
@@ -26,14 +27,36 @@ ARTICLE = (
     "<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head><body>"
     "<nav><a href='/'>Home</a></nav><article><h1>{title}</h1>{paragraphs}</article></body></html>"
 )
+_VOCABULARY = (
+    "the river town council market bridge morning evening winter summer harbour library school garden "
+    "road station farmer baker teacher doctor visitor neighbour family children history museum festival "
+    "rain wind sun stone timber window street square church mill orchard meadow valley hill forest path "
+    "walked built opened closed visited remembered painted repaired carried watched planted crossed "
+    "quiet busy old new narrow wide early late small large bright dark careful patient generous local "
+    "slowly quickly often rarely together again during before after between across along beside under"
+).split()
+_GLUE = ("the", "and", "of", "to", "with", "that", "in", "a")
 
 
-def article_html(title: str = "A walk along the river", paragraphs: int = 6) -> bytes:
-    body = "".join(
-        f"<p>Paragraph {i}: the river bends past the old mill, where herons wait in the shallows "
-        f"and the towpath narrows between willows that lean over the slow brown water.</p>"
-        for i in range(paragraphs)
-    )
+def prose(seed: str, paragraphs: int = 8, sentences: int = 5) -> list[str]:
+    """Deterministic, varied, punctuated filler text: every seed gives different sentences.
+
+    Realistic enough for the text filters (stop words, sentence ends, long paragraphs) and
+    different enough between seeds that the duplicate rules do not link test pages.
+    """
+    rng = random.Random(seed)
+    result = []
+    for _ in range(paragraphs):
+        parts = []
+        for _ in range(sentences):
+            words = [rng.choice(_VOCABULARY if i % 3 else _GLUE) for i in range(rng.randint(12, 20))]
+            parts.append(" ".join(words).capitalize() + ".")
+        result.append(" ".join(parts))
+    return result
+
+
+def article_html(title: str = "A walk along the river", paragraphs: int = 8) -> bytes:
+    body = "".join(f"<p>{text}</p>" for text in prose(title, paragraphs))
     return ARTICLE.format(title=title, paragraphs=body).encode("utf-8")
 
 

@@ -22,6 +22,11 @@ CONTRACT_REASONS = {
     "page.js_shell", "page.cookie_wall", "page.paywall", "extract.empty", "lang.not_allowed",
     "length.tokens", "block.link_code", "block.no_long_block", "block.large_block_share", "block.list_table",
     "c4.nopunc_lines", "dup.cdc", "dup.exact", "dup.near", "dup.url", "date.out_of_range",
+    "gopher.word_count", "gopher.median_word_length", "gopher.symbol_ratio", "gopher.alpha_words",
+    "gopher.stop_words", "gopher.bullet_lines", "gopher.ellipsis_lines", "gopher.dup_lines", "gopher.dup_line_chars",
+    "gopher.top_2gram", "gopher.top_3gram", "gopher.top_4gram", "gopher.repeated_sequence",
+    *(f"gopher.dup_{n}gram" for n in range(5, 11)),
+    "quality.link_density", "quality.paragraphs", "quality.text_density", "quality.metadata",
 }
 REQUIRED_KINDS = {
     "article_jsonld", "article_opengraph", "article_twitter_card", "short_post", "blog_listing", "tag_page",

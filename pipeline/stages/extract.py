@@ -27,14 +27,19 @@ import pyarrow.parquet as pq
 from filters import reasons as decisions
 from filters.article_score import article_score
 from filters.blocks import block_signals
+from filters.c4 import nopunc_clean
 from filters.cascade import run_cascade
 from filters.cleanup import remove_cookie_overlays
 from filters.content_type import is_html_media_type, resolve_media_type
+from filters.gopher import gopher_signals
 from filters.html import host_of, parse_html, url_hint
+from filters.language_id import language_signals
 from filters.metadata import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
 from filters.page import Page
 from filters.page_signals import classify, needs_js
+from filters.quality import quality_signals
 from filters.signals import check_signal_names
+from filters.text import token_count
 from filters.url_rules import normalize_url, url_signals
 from pipeline import __version__
 from pipeline.decode import decode_html
@@ -46,7 +51,7 @@ from pipeline.writers import atomic_write_text
 EXTRACT_DIR = "extract"
 MANIFEST = "manifest.json"
 # Bump when rows written by this stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -258,7 +263,29 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
             signals.update(block_signals(result.blocks))
             signals["reading_time_minutes"] = reading_time_minutes(result.word_count)
         _add_page_text_signals(signals, result.word_count)
+    if row["text"]:
+        with _step(row, timings, "text_filters"):
+            signals.update(text_signals(row["text"]))
+            signals.update(quality_signals(result.blocks, len(decoded.text), row["title"], row["author"],
+                                           row["published"]))
     return _finish(row, params)
+
+
+def text_signals(text: str) -> dict[str, Any]:
+    """Issue #5's text signals, computed once per extracted page; thresholds are select-stage rules.
+
+    C4 NoPunc removes lines first and Gopher sees the cleaned text (../shared/README.md); the
+    stored `text` stays as extracted. Gopher's required words are English, so that signal is
+    left null for text identified as another language (the allow-list decides languages).
+    """
+    signals: dict[str, Any] = {"token_count": token_count(text)}
+    signals.update(language_signals(text))
+    cleaned, c4 = nopunc_clean(text)
+    signals.update(c4)
+    signals.update(gopher_signals(cleaned))
+    if signals["text_language"] != "en":
+        signals["gopher_stop_word_count"] = None
+    return signals
 
 
 def _add_url_signals(row: dict[str, Any], params: Params) -> None:

@@ -70,7 +70,7 @@ def apply_rules(frame: pl.DataFrame, rules: tuple[decisions.Rule, ...], params: 
     """
     gated = pl.col("signals").struct.field("extraction_gated").fill_null(False)
     fired = [pl.when(_rule_expr(rule, params, frame) & ~gated).then(pl.lit(rule.code)) for rule in rules
-             if rule.op in ("is_true", "is_false") or rule.threshold(params) is not None]
+             if rule.enabled(params)]
     reasons = pl.col("reasons")
     if fired:
         reasons = pl.concat_list([reasons, pl.concat_list(fired).list.drop_nulls()])
@@ -79,20 +79,30 @@ def apply_rules(frame: pl.DataFrame, rules: tuple[decisions.Rule, ...], params: 
 
 
 def _rule_expr(rule: decisions.Rule, params: Params, frame: pl.DataFrame) -> pl.Expr:
+    """The polars twin of `Rule.fires` (a null signal never fires)."""
     value = pl.col(rule.signal) if rule.signal in frame.columns else \
         pl.col("signals").struct.field(rule.signal)
     threshold = rule.threshold(params)
-    comparisons = {
-        ">": lambda: value > threshold,
-        ">=": lambda: value >= threshold,
-        "<": lambda: value < threshold,
-        "<=": lambda: value <= threshold,
-        "==": lambda: value == threshold,
-        "is_true": lambda: value,
-        "is_false": lambda: ~value,
-        "outside": lambda: (value < threshold[0]) | (value > threshold[1]),
-    }
-    return comparisons[rule.op]().fill_null(False)
+    if rule.op == "outside":
+        low, high = threshold
+        expr = pl.lit(False)
+        if low is not None:
+            expr = expr | (value < low)
+        if high is not None:
+            expr = expr | (value > high)
+    elif rule.op == "not_in":
+        expr = ~value.is_in(list(threshold))
+    else:
+        expr = {
+            ">": lambda: value > threshold,
+            ">=": lambda: value >= threshold,
+            "<": lambda: value < threshold,
+            "<=": lambda: value <= threshold,
+            "==": lambda: value == threshold,
+            "is_true": lambda: value,
+            "is_false": lambda: ~value,
+        }[rule.op]()
+    return (value.is_not_null() & expr).fill_null(False)
 
 
 class _Counts:

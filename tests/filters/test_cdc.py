@@ -26,11 +26,19 @@ def random_bytes(n: int, seed: int = 0) -> bytes:
     return np.random.default_rng(seed).integers(0, 256, n, dtype=np.uint8).tobytes()
 
 
-def random_text(n_words: int, seed: int) -> str:
-    rng = np.random.default_rng(seed)
+def _vocabulary(size: int = 3000) -> list[str]:
+    rng = np.random.default_rng(0)
     letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
-    vocabulary = ["".join(rng.choice(letters, size=rng.integers(2, 10))) for _ in range(3000)]
-    return " ".join(vocabulary[i] for i in rng.integers(0, len(vocabulary), n_words))
+    return ["".join(rng.choice(letters, size=rng.integers(2, 10))) for _ in range(size)]
+
+
+VOCABULARY = _vocabulary()
+
+
+def random_text(n_words: int, seed: int) -> str:
+    """Words drawn at random from a fixed invented vocabulary: unrelated texts share words, not runs."""
+    rng = np.random.default_rng(seed)
+    return " ".join(VOCABULARY[i] for i in rng.integers(0, len(VOCABULARY), n_words))
 
 
 def reference_boundaries(data: bytes) -> list[int]:
@@ -182,3 +190,5 @@ def test_fastcdc_chunks_are_larger_and_cover_the_input(megabyte):
 def test_unknown_algorithm_is_rejected():
     with pytest.raises(ValueError, match="unknown CDC algorithm"):
         chunk_hashes("text", "gear")
+    with pytest.raises(ValueError, match=">= 256"):
+        chunk_hashes("text", "fastcdc", fastcdc_avg=128)

@@ -51,8 +51,33 @@ def test_extract_stage_groups_precede_select_stage_groups():
 
 def test_every_params_key_exists():
     for rule in RULES:
-        if rule.params_key:
-            Params().get(rule.params_key)
+        keys = rule.params_key if isinstance(rule.params_key, tuple) else (rule.params_key, rule.enabled_key)
+        for key in keys:
+            if key:
+                Params().get(key)
+
+
+def test_outside_with_open_bounds_and_not_in():
+    from pipeline.params import params_from_dict
+
+    rule = reasons.RULES_BY_CODE["gopher.word_count"]
+    assert rule.fires(49, Params()) and not rule.fires(50, Params()) and rule.fires(100_001, Params())
+    no_max = params_from_dict({"select": {"gopher": {"max_words": None}}})
+    assert not rule.fires(10**9, no_max) and rule.fires(49, no_max)
+    both_off = params_from_dict({"select": {"gopher": {"max_words": None, "min_words": None}}})
+    assert not rule.enabled(both_off)
+    lang = reasons.RULES_BY_CODE["lang.not_allowed"]
+    assert not lang.enabled(Params()) and not lang.fires("xx", Params())
+    only_en = params_from_dict({"select": {"lang": {"allowed": ["en"]}}})
+    assert lang.fires("de", only_en) and not lang.fires("en", only_en) and not lang.fires(None, only_en)
+
+
+def test_flag_rule_with_switch():
+    from pipeline.params import params_from_dict
+
+    rule = reasons.RULES_BY_CODE["quality.metadata"]
+    assert not rule.fires(False, Params())
+    assert rule.fires(False, params_from_dict({"select": {"quality": {"require_metadata": True}}}))
 
 
 def test_readme_reason_table_is_the_registry():
