@@ -7,7 +7,8 @@ Candidates, computed lazily (a candidate a policy never asks for never runs):
 * `trafilatura` — `bare_extraction` on the shared tree (trafilatura copies it);
   **precision retry** (seed 002): if more than 20 % of its characters are in links or code, it is
   run again with `favor_precision=True` and that result (`trafilatura_precision`) replaces it
-  when it found any text;
+  when its share of link/code text is lower (the retry's purpose; a retry that is no cleaner is
+  dropped, which measured better than always taking it);
 * `readability` — readability-lxml on the shared tree (runs after trafilatura: it removes
   hidden elements in place, and nothing else needs them afterwards);
 * `dom` — the seed 000 §5 heuristic on a copy (only when a policy reaches it).
@@ -118,7 +119,9 @@ class Candidates:
         self.trace["cascade_trafilatura_recall_words"] = first.words
         precise = _run_trafilatura(self.page, favor_precision=True)
         self.trace["cascade_trafilatura_precision_words"] = precise.words
-        return precise if precise.blocks else first
+        # The retry exists to get rid of link/code text; keep it only if it did.
+        precise_link_code = block_signals(precise.blocks)["link_code_char_fraction"] if precise.blocks else 1.0
+        return precise if precise_link_code < link_code else first
 
     def _readability(self) -> Candidate:
         summary = ReadabilityDocument(self.page.tree, url=self.page.url).summary(html_partial=True)

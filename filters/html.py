@@ -16,15 +16,32 @@ from filters.cleanup import strip_templates
 
 # lxml refuses str input that still carries an XML encoding declaration.
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+# libxml2 loses most of a document parsed from a str when its first line holds a DOCTYPE with a
+# system identifier (https://bugs.launchpad.net/lxml/+bug/1955915). trafilatura strips it before
+# parsing for this reason; we do the same, or every extractor sharing our tree sees an empty page.
+_DOCTYPE = re.compile(r"^\s*< ?! ?DOCTYPE[^>]*/[^<>]*>", re.IGNORECASE)
+# Characters XML cannot hold; libxml2 stops or mangles text at them.
+_INVALID_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# Comments and processing instructions are never content; dropping them at parse time spares
+# every later walk over the tree.
+_PARSER = lxml.html.HTMLParser(collect_ids=False, default_doctype=False, remove_comments=True, remove_pis=True)
 
 
 def parse_html(text: str) -> HtmlElement | None:
-    """Parse decoded HTML (templates stripped first, seed 000 §4); None when there is no document."""
+    """Parse decoded HTML once for every filter and extractor; None when there is no document.
+
+    Before parsing: the XML declaration, `<template>` elements (seed 000 §4), a first-line
+    DOCTYPE (libxml2 bug above) and XML-invalid control characters are removed.
+    """
     text = strip_templates(_XML_DECLARATION.sub("", text, count=1))
+    first_line, newline, rest = text.partition("\n")
+    if "doctype" in first_line[:200].lower():
+        text = _DOCTYPE.sub("", first_line, count=1) + newline + rest
+    text = _INVALID_XML_CHARS.sub("", text)
     if not text.strip():
         return None
     try:
-        return lxml.html.document_fromstring(text)
+        return lxml.html.document_fromstring(text, parser=_PARSER)
     except (etree.ParserError, ValueError):
         return None
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Stage = Literal["extract", "select"]
+Stage = Literal["extract", "select", "dedup"]
 
 # `error` (an exception inside one filter, or the page's time budget) is raised while
 # extracting, so it sits with the extract-stage groups; every extract-stage group comes before
@@ -182,6 +182,15 @@ RULES: tuple[Rule, ...] = (
          "quality_text_html_ratio", "<=", "select", params_key="select.quality.min_text_html_ratio"),
     Rule("quality.metadata", "no title, or neither author nor date (seed 001 §6; off by default)",
          "quality_metadata_complete", "is_false", "select", enabled_key="select.quality.require_metadata"),
+    # ---- dedup (select stage, after every other rule: candidates are the pages that pass them all)
+    Rule("dup.cdc", "more than half of the text's bytes are in Rabin-CDC chunks already seen on the same host "
+         "(seed 002)", "cdc_duplicated_fraction", ">", "dedup", params_key="select.dedup.cdc.max_duplicated_fraction"),
+    Rule("dup.exact", "same content hash (SHA-256 of the first 5 000 characters) as an earlier page (seed 000 §9)",
+         "exact_duplicate", "is_true", "dedup", enabled_key="select.dedup.exact"),
+    Rule("dup.near", "64-bit simhash within the Hamming distance of an earlier kept page", "near_duplicate_distance",
+         "<=", "dedup", params_key="select.dedup.near.max_hamming_distance"),
+    Rule("dup.url", "same normalised URL or canonical URL as an earlier page (seed 003)", "url_duplicate",
+         "is_true", "dedup", enabled_key="select.dedup.url"),
 )
 
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}

@@ -107,6 +107,13 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("quality_text_html_ratio", pa.float64(), "extracted characters / decoded HTML characters (seed 001 §6)"),
     Signal("quality_link_density", pa.float64(), "characters inside links / extracted characters (seed 001 §6)"),
     Signal("quality_metadata_complete", pa.bool_(), "title and (author or date) present (seed 001 §6)"),
+    # duplication: hashes at extract, decisions at select (issue 6)
+    Signal("content_hash", pa.string(), "SHA-256 of the first 5 000 characters, 16 hex (seed 000 §9; null: short)"),
+    Signal("simhash64", pa.int64(), "64-bit simhash over 2-word shingles, stored as signed int64"),
+    Signal("cdc_duplicated_fraction", pa.float64(), "share of text bytes in CDC chunks seen earlier on the host"),
+    Signal("exact_duplicate", pa.bool_(), "an earlier candidate has the same content hash"),
+    Signal("url_duplicate", pa.bool_(), "an earlier candidate has the same normalised or canonical URL"),
+    Signal("near_duplicate_distance", pa.int32(), "Hamming distance to the earlier kept near-duplicate (null: none)"),
     Signal("reading_time_minutes", pa.int32(), "max(1, ceil(words / 200)) of the extracted text (seed 000 §7)"),
     Signal("js_shell_extracted_words", pa.int32(), "extracted words, set only for JS shells (page.js_shell)"),
     Signal("cookie_wall_extracted_words", pa.int32(), "extracted words, set only for cookie walls"),

@@ -151,6 +151,32 @@ class QualityParams:
 
 
 @dataclass(frozen=True)
+class CdcParams:
+    # seed 002: Rabin-fingerprint CDC, 32-byte window, 1/64 boundaries (~96-byte chunks);
+    # "fastcdc" (gear hash, >= 256-byte chunks) for users who want larger chunks.
+    algorithm: str = "rabin"
+    fastcdc_avg_bytes: int = 256
+    # "discard pages with > 50 % text duplicated relative to previous pages of the same subdomain"
+    max_duplicated_fraction: float | None = 0.5
+
+
+@dataclass(frozen=True)
+class NearParams:
+    max_hamming_distance: int | None = 3  # 64-bit simhash over word shingles
+
+
+@dataclass(frozen=True)
+class DedupParams:
+    cdc: CdcParams = field(default_factory=CdcParams)
+    near: NearParams = field(default_factory=NearParams)
+    exact: bool = True   # seed 000 §9 content hash
+    url: bool = True     # seed 003: same normalised URL or canonical URL
+    # Hosts are split into this many independent partitions for the CDC pass (memory is bounded
+    # by the largest partition, not the corpus).
+    partitions: int = 1
+
+
+@dataclass(frozen=True)
 class SelectParams:
     lang: LangParams = field(default_factory=LangParams)
     length: LengthParams = field(default_factory=LengthParams)
@@ -158,6 +184,7 @@ class SelectParams:
     c4: C4Params = field(default_factory=C4Params)
     gopher: GopherParams = field(default_factory=GopherParams)
     quality: QualityParams = field(default_factory=QualityParams)
+    dedup: DedupParams = field(default_factory=DedupParams)
     output: OutputParams = field(default_factory=OutputParams)
 
 
@@ -186,6 +213,11 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
         raise ParamsError(f"'extract.url.exclude_regex': {exc}") from exc
     from filters.cascade import POLICIES  # imported here: the cascade pulls in the extractors
 
+    if params.select.dedup.cdc.algorithm not in ("rabin", "fastcdc"):
+        raise ParamsError(f"'select.dedup.cdc.algorithm' must be rabin or fastcdc, got "
+                          f"{params.select.dedup.cdc.algorithm!r}")
+    if params.select.dedup.partitions < 1:
+        raise ParamsError("'select.dedup.partitions' must be at least 1")
     if params.extract.cascade.selection not in POLICIES:
         raise ParamsError(f"'extract.cascade.selection' must be one of {', '.join(sorted(POLICIES))}, "
                           f"got {params.extract.cascade.selection!r}")

@@ -31,6 +31,7 @@ from filters.c4 import nopunc_clean
 from filters.cascade import run_cascade
 from filters.cleanup import remove_cookie_overlays
 from filters.content_type import is_html_media_type, resolve_media_type
+from filters.dedup import content_hash, simhash64, to_int64
 from filters.gopher import gopher_signals
 from filters.html import host_of, parse_html, url_hint
 from filters.language_id import language_signals
@@ -51,7 +52,7 @@ from pipeline.writers import atomic_write_text
 EXTRACT_DIR = "extract"
 MANIFEST = "manifest.json"
 # Bump when rows written by this stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -278,7 +279,8 @@ def text_signals(text: str) -> dict[str, Any]:
     stored `text` stays as extracted. Gopher's required words are English, so that signal is
     left null for text identified as another language (the allow-list decides languages).
     """
-    signals: dict[str, Any] = {"token_count": token_count(text)}
+    signals: dict[str, Any] = {"token_count": token_count(text), "content_hash": content_hash(text),
+                               "simhash64": to_int64(simhash64(text)) if text.split() else None}
     signals.update(language_signals(text))
     cleaned, c4 = nopunc_clean(text)
     signals.update(c4)

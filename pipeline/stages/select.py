@@ -22,6 +22,7 @@ import polars as pl
 from filters import reasons as decisions
 from pipeline.params import Params
 from pipeline.schema import ROW_SCHEMA
+from pipeline.stages.dedup import compact_columns, find_duplicates
 from pipeline.stages.extract import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
 from pipeline.writers import ShardWriter, atomic_write_text, swap_directory
 
@@ -33,9 +34,28 @@ class SelectError(Exception):
 
 
 def select(workdir: str, out: str, params: Params, extract_timings: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Decide every row, write shards and stats.json; returns the stats."""
+    """Decide every row, write shards and stats.json; returns the stats.
+
+    Two passes over the extract output: the first applies the threshold rules and keeps only
+    compact columns (keys, hashes, order) for the duplicate passes; the second re-reads each
+    file, attaches the duplication signals and writes the shards.
+    """
     started = time.perf_counter()
     manifest, summaries = _load_workdir(workdir, params)
+    summaries = sorted(summaries, key=lambda s: s["path"])
+    files = [str(outputs_for(workdir, summary["path"])[0]) for summary in summaries]
+    rules = decisions.rules_for("select")
+    timings: dict[str, Any] = {}
+
+    step = time.perf_counter()
+    compact = [compact_columns(apply_rules(_scan(path), rules, params), index).collect()
+               for index, path in enumerate(files)]
+    timings["select.rules"] = _since(step)
+    step = time.perf_counter()
+    duplicates = find_duplicates(pl.concat(compact) if compact else pl.DataFrame(), files, params)
+    timings["select.dedup"] = _since(step)
+
+    step = time.perf_counter()
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     output = params.select.output
@@ -43,10 +63,9 @@ def select(workdir: str, out: str, params: Params, extract_timings: dict[str, An
     writers = {name: ShardWriter(path, ROW_SCHEMA, output.shard_max_rows, output.shard_max_bytes)
                for name, path in staging.items()}
     counts = _Counts()
-    rules = decisions.rules_for("select")
-    for summary in sorted(summaries, key=lambda s: s["path"]):
-        parquet_path, _ = outputs_for(workdir, summary["path"])
-        frame = apply_rules(pl.read_parquet(parquet_path), rules, params)
+    for index, path in enumerate(files):
+        lazy = apply_rules(_scan(path), rules, params)
+        frame = attach_duplicates(lazy, duplicates.filter(pl.col("file") == index), params).collect()
         counts.add(frame)
         for name, kept in (("accepted", True), ("rejected", False)):
             part = frame.filter(pl.col("kept") == kept)
@@ -55,21 +74,45 @@ def select(workdir: str, out: str, params: Params, extract_timings: dict[str, An
     for name, writer in writers.items():
         writer.close()
         swap_directory(staging[name], out_dir / name)
-    timings = _merge_timings(summaries, extract_timings)
+    timings["select.write"] = _since(step)
+    timings = {**_merge_timings(summaries, extract_timings), **timings}
     timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
     stats = counts.to_stats(summaries, manifest, params, timings)
     atomic_write_text(out_dir / STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n")
     return stats
 
 
-def apply_rules(frame: pl.DataFrame, rules: tuple[decisions.Rule, ...], params: Params) -> pl.DataFrame:
+def _scan(path: str) -> pl.LazyFrame:
+    return pl.scan_parquet(path).with_row_index("row")
+
+
+def _since(started: float) -> dict[str, float | int]:
+    return {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
+
+
+def attach_duplicates(frame: pl.LazyFrame, duplicates: pl.DataFrame, params: Params) -> pl.LazyFrame:
+    """Write the duplication signals into `signals`, apply the dup.* rules, set `kept`."""
+    names = [n for n in duplicates.columns if n not in ("file", "row")]
+    joined = frame.join(duplicates.drop("file").lazy(), on="row", how="left", maintain_order="left")
+    joined = joined.with_columns(pl.col("signals").struct.with_fields([pl.col(n) for n in names])).drop(names)
+    dup_rules = [rule for rule in decisions.rules_for("dedup") if rule.enabled(params)]
+    fired = [pl.when(_rule_expr(rule, params, [])).then(pl.lit(rule.code)) for rule in dup_rules]
+    reasons = pl.col("reasons")
+    if fired:
+        reasons = pl.concat_list([reasons, pl.concat_list(fired).list.drop_nulls()])
+    return joined.with_columns(reasons.alias("reasons")).with_columns(
+        (pl.col("reasons").list.len() == 0).alias("kept")).drop("row")
+
+
+def apply_rules(frame: pl.LazyFrame, rules: tuple[decisions.Rule, ...], params: Params) -> pl.LazyFrame:
     """Append the reasons of `rules` (select stage) to each row's reasons and set `kept`.
 
     Pages the pre-extraction rules rejected (`extraction_gated`) keep only those reasons: with
     --extract-all their text exists for analysis, but must not change their reasons.
     """
+    columns = frame.collect_schema().names()
     gated = pl.col("signals").struct.field("extraction_gated").fill_null(False)
-    fired = [pl.when(_rule_expr(rule, params, frame) & ~gated).then(pl.lit(rule.code)) for rule in rules
+    fired = [pl.when(_rule_expr(rule, params, columns) & ~gated).then(pl.lit(rule.code)) for rule in rules
              if rule.enabled(params)]
     reasons = pl.col("reasons")
     if fired:
@@ -78,10 +121,9 @@ def apply_rules(frame: pl.DataFrame, rules: tuple[decisions.Rule, ...], params: 
         (pl.col("reasons").list.len() == 0).alias("kept"))
 
 
-def _rule_expr(rule: decisions.Rule, params: Params, frame: pl.DataFrame) -> pl.Expr:
+def _rule_expr(rule: decisions.Rule, params: Params, columns: list[str]) -> pl.Expr:
     """The polars twin of `Rule.fires` (a null signal never fires)."""
-    value = pl.col(rule.signal) if rule.signal in frame.columns else \
-        pl.col("signals").struct.field(rule.signal)
+    value = pl.col(rule.signal) if rule.signal in columns else pl.col("signals").struct.field(rule.signal)
     threshold = rule.threshold(params)
     if rule.op == "outside":
         low, high = threshold

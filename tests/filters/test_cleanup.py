@@ -23,7 +23,7 @@ def test_html_without_templates_is_untouched():
 
 def test_at_least_thirty_named_selectors():
     assert len(COOKIE_SELECTORS) >= 30
-    platforms = " ".join(name for name, _ in COOKIE_SELECTORS)
+    platforms = " ".join(entry[0] for entry in COOKIE_SELECTORS)
     for name in ("CookieYes", "Cookiebot", "OneTrust", "Complianz", "Borlabs", "WP GDPR"):
         assert name in platforms
 

@@ -43,7 +43,8 @@ def broken_inputs(tmp_path: Path) -> Path:
     for i in range(offsets[1] + 40, offsets[1] + 60):
         data[i] ^= 0xFF
     (root / "flipped.warc.gz").write_bytes(bytes(data))
-    offsets = write_warc(root / "truncated.warc.gz", records)
+    other = [(f"http://other.example/post/{i}", article_html(f"Other {i}"), {}) for i in range(3)]
+    offsets = write_warc(root / "truncated.warc.gz", other)
     (root / "truncated.warc.gz").write_bytes((root / "truncated.warc.gz").read_bytes()[: offsets[2] + 30])
     (root / "garbage.warc.gz").write_bytes(b"\x89garbage\x00" * 50)
     (root / "zero.warc").write_bytes(b"")

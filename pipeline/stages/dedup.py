@@ -1,0 +1,159 @@
+"""De-duplication pass of the select stage (issue #6).
+
+Candidates are the rows that pass every other rule. They are put in one deterministic global
+order (capture time, then URL, then id; unknown capture times last), and:
+
+* **URL** (seed 003): a candidate whose normalised URL or normalised canonical URL was seen on
+  an earlier candidate is `url_duplicate`;
+* **exact** (seed 000 §9): a candidate whose content hash appeared on an earlier candidate is
+  `exact_duplicate` (the first occurrence wins);
+* **CDC** (seed 002): per host, in the same order, `cdc_duplicated_fraction` is the share of the
+  candidate's text bytes in chunks already seen on that host; every candidate's chunks join the
+  host's set after it is scored. Hosts are independent, so they are processed in `partitions`
+  groups by host hash, reading texts only for that partition's candidates;
+* **near** (simhash): a candidate within the Hamming distance of an earlier *kept* candidate
+  (one no other duplicate rule rejected) gets `near_duplicate_distance`.
+
+URL and exact work on compact columns (hashes, keys, order); only CDC reads texts.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import polars as pl
+
+from filters.cdc import chunk_hashes, duplicated_fraction, mark_seen
+from filters.dedup import NearDuplicateIndex, from_int64
+from filters.url_rules import normalize_url
+from pipeline.params import Params
+
+ORDER_COLUMNS = ("warc_date", "url", "id")
+
+
+def host_partition(host: str | None, partitions: int) -> int:
+    """Stable partition of a host (crc32, not Python's salted hash)."""
+    return zlib.crc32((host or "").encode("utf-8", "surrogateescape")) % partitions
+
+
+def order_candidates(compact: pl.DataFrame) -> pl.DataFrame:
+    """Candidates in the global order, numbered by `order`."""
+    candidates = compact.filter(pl.col("candidate"))
+    return candidates.sort(list(ORDER_COLUMNS), nulls_last=True).with_row_index("order")
+
+
+def url_duplicates(ordered: pl.DataFrame) -> pl.Series:
+    """True for candidates whose normalised or canonical URL appeared on an earlier candidate."""
+    keys = ordered.select(
+        "order",
+        pl.concat_list([pl.col("normalized_url"), pl.col("canonical_key")]).list.drop_nulls().list.unique()
+        .alias("key"),
+    ).explode("key").drop_nulls("key")
+    first = keys.group_by("key").agg(pl.col("order").min().alias("first"))
+    earlier = keys.join(first, on="key").filter(pl.col("first") < pl.col("order"))["order"].unique()
+    return ordered["order"].is_in(earlier.implode())
+
+
+def exact_duplicates(ordered: pl.DataFrame) -> pl.Series:
+    first = ordered.filter(pl.col("content_hash").is_not_null()).group_by("content_hash").agg(
+        pl.col("order").min().alias("first"))
+    joined = ordered.select("order", "content_hash").join(first, on="content_hash", how="left")
+    return joined.sort("order").select((pl.col("first").is_not_null() & (pl.col("first") < pl.col("order")))
+                                       .alias("exact"))["exact"]
+
+
+def cdc_fractions(ordered: pl.DataFrame, files: list[str], params: Params) -> dict[int, float]:
+    """`order` -> duplicated fraction, host by host, one partition of hosts at a time."""
+    cdc = params.select.dedup.cdc
+    partitions = params.select.dedup.partitions
+    fractions: dict[int, float] = {}
+    keyed = ordered.select("order", "file", "row", "host").with_columns(
+        pl.col("host").map_elements(lambda h: host_partition(h, partitions), return_dtype=pl.Int64)
+        .alias("partition"))
+    for partition in range(partitions):
+        members = keyed.filter(pl.col("partition") == partition)
+        if members.is_empty():
+            continue
+        texts = _read_texts(members, files)
+        for _host, group in members.join(texts, on=["file", "row"]).sort("order").group_by(
+                "host", maintain_order=True):
+            seen: set[int] = set()
+            for order, text in zip(group["order"], group["text"], strict=True):
+                hashes, sizes = chunk_hashes(text or "", cdc.algorithm, fastcdc_avg=cdc.fastcdc_avg_bytes)
+                fractions[order] = duplicated_fraction(hashes, sizes, seen)
+                mark_seen(seen, hashes)
+    return fractions
+
+
+def _read_texts(members: pl.DataFrame, files: list[str]) -> pl.DataFrame:
+    """Texts of the given (file, row) pairs only: one lazy scan per file with row filtering."""
+    parts = []
+    for file_index, rows in members.group_by("file"):
+        wanted = rows["row"]
+        parts.append(pl.scan_parquet(files[file_index[0]]).with_row_index("row").filter(
+            pl.col("row").is_in(wanted.implode())).select(
+            pl.lit(file_index[0], dtype=pl.UInt32).alias("file"), pl.col("row"), pl.col("text")).collect())
+    return pl.concat(parts) if parts else pl.DataFrame(schema={"file": pl.UInt32, "row": pl.UInt32, "text": pl.String})
+
+
+def near_duplicates(ordered: pl.DataFrame, blocked: pl.Series, max_distance: int | None) -> list[int | None]:
+    """Hamming distance to an earlier kept candidate within `max_distance`, per candidate in order."""
+    if max_distance is None:
+        return [None] * ordered.height
+    index = NearDuplicateIndex(max_distance)
+    distances: list[int | None] = []
+    for value, is_blocked in zip(ordered["simhash64"], blocked, strict=True):
+        if value is None:
+            distances.append(None)
+            continue
+        unsigned = from_int64(value)
+        match = index.find(unsigned)
+        if match is not None:
+            distances.append(bin(match ^ unsigned).count("1"))
+            continue
+        distances.append(None)
+        if not is_blocked:
+            index.add(unsigned)
+    return distances
+
+
+def find_duplicates(compact: pl.DataFrame, files: list[str], params: Params) -> pl.DataFrame:
+    """Per candidate (file, row): the duplication signals."""
+    dedup = params.select.dedup
+    ordered = order_candidates(compact)
+    if ordered.is_empty():
+        return pl.DataFrame(schema={"file": pl.UInt32, "row": pl.UInt32, "cdc_duplicated_fraction": pl.Float64,
+                                    "exact_duplicate": pl.Boolean, "url_duplicate": pl.Boolean,
+                                    "near_duplicate_distance": pl.Int32})
+    url = url_duplicates(ordered)
+    exact = exact_duplicates(ordered)
+    fractions = cdc_fractions(ordered, files, params)
+    cdc = pl.Series([fractions.get(order, 0.0) for order in ordered["order"]], dtype=pl.Float64)
+    limit = dedup.cdc.max_duplicated_fraction
+    over_limit = (cdc > limit) if limit is not None else pl.Series([False] * len(cdc))
+    blocked = (url & dedup.url) | (exact & dedup.exact) | over_limit
+    near = near_duplicates(ordered, blocked, dedup.near.max_hamming_distance)
+    return ordered.select("file", "row").with_columns(
+        cdc.alias("cdc_duplicated_fraction"),
+        exact.alias("exact_duplicate"),
+        url.alias("url_duplicate"),
+        pl.Series(near, dtype=pl.Int32).alias("near_duplicate_distance"),
+    )
+
+
+def canonical_key(canonical_url: str | None) -> str | None:
+    return normalize_url(canonical_url) if canonical_url else None
+
+
+def compact_columns(frame: pl.LazyFrame, file_index: int) -> pl.LazyFrame:
+    """The few columns the global passes need: keys, hashes and order, never the text."""
+    signals = pl.col("signals")
+    return frame.select(
+        pl.lit(file_index, dtype=pl.UInt32).alias("file"),
+        pl.col("row"),
+        pl.col("id"), pl.col("host"), pl.col("warc_date"), pl.col("url"), pl.col("normalized_url"),
+        pl.col("canonical_url").map_elements(canonical_key, return_dtype=pl.String).alias("canonical_key"),
+        signals.struct.field("content_hash").alias("content_hash"),
+        signals.struct.field("simhash64").alias("simhash64"),
+        (pl.col("reasons").list.len() == 0).alias("candidate"),
+    )
