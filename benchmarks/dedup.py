@@ -98,6 +98,8 @@ def main() -> int:
     parser.add_argument("warc", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--random-mb", type=int, default=64)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-stages", action="store_true", help="skip the extract/select wall-time comparison")
+    parser.add_argument("--workers", type=int, default=1, help="extract workers for the stage comparison")
     args = parser.parse_args()
 
     print(f"target: Rabin CDC >= {TARGET_MB_PER_S:.0f} MB/s per core (single process, best of {args.repeat})")
@@ -112,16 +114,36 @@ def main() -> int:
         report(f"(b) tag-stripped text of {len(texts)} HTML pages of {args.warc.name}", b"\n".join(texts), args.repeat)
         report_per_page(texts, args.repeat)
 
-    select_stage_ratio()
+    if args.warc.is_file() and not args.skip_stages:
+        select_stage_ratio(args.warc, args.workers)
     return 0
 
 
 # --- select-stage integration -------------------------------------------------------------------
-# Placeholder: the lead engineer fills this with `pipeline select` wall time on the
-# trafilatura-eval extract output as a ratio to the extract stage's (issue #6 target: <= 5 %).
-def select_stage_ratio() -> None:
-    print("\nselect/extract ratio: run with --workdir (added by the select-stage integration)")
+def select_stage_ratio(warc: Path, workers: int) -> None:
+    """`pipeline select` wall time on the WARC's extract output, as a ratio to `pipeline extract`'s.
 
+    Target (issue #6): select <= 5 % of extract. Both run as the CLI would, in this process.
+    """
+    import tempfile
+    import time
+
+    from pipeline.cli import main as cli
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work, out = Path(tmp) / "work", Path(tmp) / "out"
+        started = time.perf_counter()
+        assert cli(["extract", str(warc), "--out", str(work), "--workers", str(workers)]) == 0
+        extract_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        assert cli(["select", str(work), "--out", str(out)]) == 0
+        select_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        assert cli(["select", str(work), "--out", str(out)]) == 0
+        reselect_seconds = time.perf_counter() - started
+    print(f"\nextract stage: {extract_seconds:.1f} s ({workers} worker(s)); select stage: {select_seconds:.2f} s "
+          f"(again: {reselect_seconds:.2f} s)")
+    print(f"select / extract: {select_seconds / extract_seconds:.1%}  (target <= 5 %)")
 
 if __name__ == "__main__":
     sys.exit(main())

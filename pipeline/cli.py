@@ -48,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     sel.add_argument("--out", required=True, metavar="DIR")
     sel.add_argument("--params", type=Path, metavar="FILE")
 
+    report = commands.add_parser("report", help="stage 3: figures (PNG), CSVs and index.html for a run")
+    report.add_argument("run_dir", metavar="DIR")
+    report.add_argument("--out", metavar="DIR", help="where to write (default DIR/report)")
+
     explain = commands.add_parser("explain", help="one page: every signal, reason and extractor trace")
     explain.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR",
                          help="an HTML file, or WARC/ARC files or directories to search with --url")
@@ -111,6 +115,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         entries = write_sample(Path(args.out))
         print(f"wrote {len(entries)} manifest entries to {args.out}")
         return 0
+    if args.command == "report":
+        _require_dir(args.run_dir, "run directory")
+        index = _report(Path(args.run_dir), Path(args.out) if args.out else None)
+        print(f"report: {index}")
+        return 0
     params = load_params(args.params)
     if args.command == "explain":
         return _explain(args, params)
@@ -128,7 +137,19 @@ def _dispatch(args: argparse.Namespace) -> int:
     timings = _extract(args, params, workdir)
     stats = select(workdir, args.out, params, extract_timings=timings)
     _print_summary(stats, args.out)
+    print(f"report: {_report(Path(args.out), None)}")
     return 0
+
+
+def _report(run_dir: Path, out: Path | None) -> Path:
+    from pipeline.report import write_report
+
+    out_dir = out or run_dir / "report"
+    try:
+        write_report(run_dir, out_dir)
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    return out_dir / "index.html"
 
 
 def _extract(args: argparse.Namespace, params: Params, workdir: str) -> dict[str, Any]:
@@ -173,9 +194,9 @@ def _size(path: str) -> int:
         return 1
 
 
-def _require_dir(path: str) -> None:
+def _require_dir(path: str, what: str = "work directory") -> None:
     if not Path(path).is_dir():
-        raise UsageError(f"work directory not found: {path}")
+        raise UsageError(f"{what} not found: {path}")
 
 
 def _print_summary(stats: dict[str, Any], out: str) -> None:

@@ -146,9 +146,10 @@ def canonical_key(canonical_url: str | None) -> str | None:
 
 
 def compact_columns(frame: pl.LazyFrame, file_index: int) -> pl.LazyFrame:
-    """The few columns the global passes need: keys, hashes and order, never the text."""
+    """The few columns the global passes need (keys, hashes, order; never the text), for
+    candidates only: rows another rule rejected take no part in de-duplication."""
     signals = pl.col("signals")
-    return frame.select(
+    return frame.filter(pl.col("reasons").list.len() == 0).select(
         pl.lit(file_index, dtype=pl.UInt32).alias("file"),
         pl.col("row"),
         pl.col("id"), pl.col("host"), pl.col("warc_date"), pl.col("url"), pl.col("normalized_url"),
