@@ -100,7 +100,8 @@ def all_policies(html: str, url: str) -> dict[str, str | None]:
         candidates.get(name)
     for policy, choose in POLICIES.items():
         winner, _ = choose(candidates)
-        blocks, _ = remove_boilerplate(candidates.get(winner).blocks)
+        chosen = candidates.derived.get(winner) or candidates.get(winner)
+        blocks, _ = remove_boilerplate(chosen.blocks)
         texts[policy] = "\n\n".join(b.text for b in blocks) or None
     return texts
 

@@ -16,7 +16,8 @@ Candidates, computed lazily (a candidate a policy never asks for never runs):
 An exception inside one extractor is recorded in the trace and that candidate counts as empty;
 the cascade goes on. Word counts are whitespace tokens, as in the seed.
 
-Selection policies (`extract.cascade.selection`); `seed` is seed 000 §4 to the letter:
+Selection policies (`extract.cascade.selection`); the default, `agreement`, was chosen by
+measurement (README, "Extraction"); `seed` is seed 000 §4 to the letter:
 readability ≥ 50 words and trafilatura ≥ 30 → trafilatura only with ≥ 1.4× readability's
 words, else readability; then readability ≥ 50; then trafilatura ≥ 30; then the DOM heuristic
 (which always returns something: the best element, the body, or the document).
@@ -78,6 +79,7 @@ class Candidates:
         self.precision_threshold = precision_threshold
         self.on_time = on_time
         self._done: dict[str, Candidate] = {}
+        self.derived: dict[str, Candidate] = {}  # candidates a policy built from others
         self.errors: dict[str, str] = {}
         self.trace: dict[str, Any] = {}
 
@@ -190,7 +192,48 @@ def readability_first_policy(c: Candidates) -> tuple[str, str]:
     return "dom", f"readability {r} < 50 and trafilatura {t} < 30: DOM heuristic"
 
 
+AGREEMENT_SHORT_BLOCK_CHARS = 60
+AGREEMENT_MIN_READABILITY_SHARE = 0.5
+AGREEMENT_MIN_KEPT_SHARE = 0.5
+
+
+def agreement_blocks(c: Candidates) -> list[Block] | None:
+    """trafilatura's blocks minus its short ones (< 60 characters) that readability's output does not
+    contain, when readability is a credible second opinion (>= 50 words and >= half trafilatura's);
+    None when the rule does not apply or would drop more than half of trafilatura's words.
+
+    Short blocks are where trafilatura's boilerplate hides (share buttons, bylines, "Impressum",
+    dates); readability, which keeps one dense subtree, rarely has them. Measured on
+    trafilatura-eval (README): it raises the share of `without` snippets kept out from 0.899 to
+    0.915 for a small loss of `with` snippets.
+    """
+    t_blocks = c.get("trafilatura").blocks
+    t, r = c.words("trafilatura"), c.words("readability")
+    if t < TRAFILATURA_MIN_WORDS or r < READABILITY_MIN_WORDS or r < AGREEMENT_MIN_READABILITY_SHARE * t:
+        return None
+    other = " ".join(" ".join(block.text.split()) for block in c.get("readability").blocks)
+    kept = [block for block in t_blocks
+            if block.chars >= AGREEMENT_SHORT_BLOCK_CHARS or " ".join(block.text.split()) in other]
+    if sum(len(block.text.split()) for block in kept) < AGREEMENT_MIN_KEPT_SHARE * t:
+        return None
+    return kept
+
+
+def agreement_policy(c: Candidates) -> tuple[str, str]:
+    """trafilatura first, cleaned by agreement with readability (see `agreement_blocks`)."""
+    kept = agreement_blocks(c)
+    if kept is None:
+        return trafilatura_first_policy(c)
+    dropped = len(c.get("trafilatura").blocks) - len(kept)
+    if dropped == 0:
+        return "trafilatura", f"trafilatura {c.words('trafilatura')} words; readability agrees on every short block"
+    c.derived["agreement"] = Candidate(c.get("trafilatura").name, kept)
+    return "agreement", (f"trafilatura {c.words('trafilatura')} words, readability {c.words('readability')}: "
+                         f"dropped {dropped} short trafilatura blocks readability does not have")
+
+
 POLICIES: dict[str, Policy] = {
+    "agreement": agreement_policy,
     "seed": seed_policy,
     "jsonld_first": jsonld_first_policy,
     "trafilatura_first": trafilatura_first_policy,
@@ -198,7 +241,7 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-def run_cascade(page: Page, policy: str = "seed", precision_threshold: float = 0.20,
+def run_cascade(page: Page, policy: str = "agreement", precision_threshold: float = 0.20,
                 on_time: Callable[[str, float], None] | None = None) -> CascadeResult:
     """Pick the main text of `page` by `policy`; never raises for a bad page.
 
@@ -206,7 +249,7 @@ def run_cascade(page: Page, policy: str = "seed", precision_threshold: float = 0
     """
     candidates = Candidates(page, precision_threshold, on_time)
     name, reason = POLICIES[policy](candidates)
-    winner = candidates.get(name)
+    winner = candidates.derived[name] if name in candidates.derived else candidates.get(name)
     blocks, removed = remove_boilerplate(winner.blocks)
     text = "\n\n".join(block.text for block in blocks) or None
     trace = dict(candidates.trace)
@@ -217,6 +260,8 @@ def run_cascade(page: Page, policy: str = "seed", precision_threshold: float = 0
         boilerplate_blocks_removed_count=sum(removed.values()),
     )
     extractor = winner.name if winner.name != "trafilatura" else _trafilatura_name(candidates)
+    if name == "agreement":
+        extractor = f"{extractor}+readability"
     return CascadeResult(text, extractor if text else None, blocks, len(text.split()) if text else 0, trace)
 
 

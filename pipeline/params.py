@@ -62,7 +62,7 @@ class PageParams:
 class CascadeParams:
     # Which rule picks the winner among the candidates (filters/cascade.py POLICIES); chosen
     # by measurement on trafilatura's evaluation pages (README, "Extraction").
-    selection: str = "seed"
+    selection: str = "agreement"
     # Seed 002: re-run trafilatura with favor_precision when more than this share of its
     # text is in links or code.
     precision_link_code_fraction: float = 0.20

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import lxml.html
 
 from filters.page import Page
@@ -16,7 +18,13 @@ def words(n: int) -> str:
 
 
 def paragraphs(count: int, words_each: int) -> str:
-    return "".join(f"<p>{words(words_each)}.</p>" for _ in range(count))
+    """`count` different paragraphs of `words_each` words (extractors drop repeated paragraphs)."""
+    base = SENTENCE.split()
+    out = []
+    for i in range(count):
+        rng = random.Random(i)
+        out.append("<p>" + " ".join(rng.choice(base) for _ in range(words_each)) + ".</p>")
+    return "".join(out)
 
 
 def page(html: str, url: str | None = "https://blog.example.org/blog/cycling-lanes") -> Page:

@@ -43,6 +43,45 @@ def test_jsonld_first_uses_article_body_when_long_enough():
         == "readability"
 
 
+class BlockCandidates(Candidates):
+    """Candidates with given blocks, to test the agreement policy."""
+
+    def __init__(self, trafilatura: list[str], readability: list[str]) -> None:
+        super().__init__(page(html("")))
+        for name, texts in (("trafilatura", trafilatura), ("readability", readability)):
+            self._done[name] = Candidate(name, [Block("paragraph", t, len(t), 0, 0) for t in texts])
+
+
+LONG = [words(60) + f" number {i}." for i in range(4)]
+
+
+def test_agreement_drops_short_blocks_readability_lacks():
+    c = BlockCandidates(["Share on Twitter", *LONG, "By Jane Doe, 3 May"], [*LONG, "By Jane Doe, 3 May"])
+    assert cascade.agreement_policy(c)[0] == "agreement"
+    assert [b.text for b in c.derived["agreement"].blocks] == [*LONG, "By Jane Doe, 3 May"]
+
+
+def test_agreement_keeps_long_blocks_even_if_readability_lacks_them():
+    c = BlockCandidates([*LONG, words(70)], LONG)
+    assert cascade.agreement_policy(c)[0] == "trafilatura"  # nothing short to drop
+    c = BlockCandidates(["Share on Twitter", *LONG, words(70)], LONG)
+    assert cascade.agreement_policy(c)[0] == "agreement"
+    assert len(c.derived["agreement"].blocks) == 5  # the long block readability lacks stays
+
+
+def test_agreement_needs_a_credible_second_opinion():
+    c = BlockCandidates(["Share on Twitter", *LONG], [LONG[0]])  # readability < half of trafilatura
+    assert cascade.agreement_policy(c)[0] == "trafilatura" and "agreement" not in c.derived
+    c = BlockCandidates(["Share", *LONG], [])
+    assert cascade.agreement_policy(c)[0] == "trafilatura"
+
+
+def test_agreement_never_drops_more_than_half():
+    shorts = [f"tiny line {i} here" for i in range(80)]
+    c = BlockCandidates([*shorts, LONG[0]], [LONG[0], *LONG[1:]])
+    assert cascade.agreement_policy(c)[0] == "trafilatura"
+
+
 def test_every_policy_returns_a_known_candidate():
     for policy in cascade.POLICIES.values():
         name, reason = policy(FakeCandidates({"jsonld": 0, "readability": 10, "trafilatura": 10, "dom": 5}))
@@ -55,13 +94,15 @@ ARTICLE_PAGE = html(f"<nav><a href='/'>Home</a><a href='/about'>About</a></nav><
 
 def test_real_article_through_the_cascade():
     result = run_cascade(page(ARTICLE_PAGE))
-    assert result.extractor in ("readability", "trafilatura")
+    assert result.extractor in ("trafilatura", "trafilatura+readability")
     assert result.word_count >= 300 and "\n\n" in result.text
     assert "Home" not in result.text.split("\n\n")[0]
     trace = result.trace
     assert trace["cascade_readability_words"] > 0 and trace["cascade_trafilatura_words"] > 0
-    assert trace["cascade_policy"] == "seed" and "trafilatura" in trace["cascade_reason"]
+    assert trace["cascade_policy"] == "agreement" and "trafilatura" in trace["cascade_reason"]
     assert "cascade_dom_words" not in trace  # never needed, never run
+    seed = run_cascade(page(ARTICLE_PAGE), policy="seed")
+    assert seed.trace["cascade_policy"] == "seed" and seed.extractor in ("readability", "trafilatura")
 
 
 def test_precision_retry_when_links_dominate(monkeypatch):
