@@ -29,7 +29,8 @@ def dvc(copy: Path, *args: str) -> str:
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory) -> Path:
     target = tmp_path_factory.mktemp("repo") / "corpus-filter"
-    shutil.copytree(ROOT, target, ignore=lambda _d, names: [n for n in names if n in IGNORED or n.endswith(".egg-info")])
+    shutil.copytree(ROOT, target,
+                    ignore=lambda _d, names: [n for n in names if n in IGNORED or n.endswith(".egg-info")])
     dvc(target, "init", "--no-scm", "-q")
     return target
 
