@@ -63,3 +63,12 @@ def test_tail_text_survives_removal():
     tree = tree_of("<p>before<span id='cookie-notice'>We use cookies</span> after</p>")
     remove_cookie_overlays(tree)
     assert " ".join(tree.text_content().split()) == "before after"
+
+
+def test_parse_strips_first_line_doctype_and_control_characters():
+    doctype = ('<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" '
+               '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">\n')
+    body = "<html><head><title>T</title></head><body><article>" + paragraphs(4, 40) + "</article></body></html>"
+    tree = parse_html(doctype + body.replace("committee", "comm\x0bittee", 1))
+    assert tree is not None and len(tree.text_content().split()) >= 150
+    assert "\x0b" not in tree.text_content()
