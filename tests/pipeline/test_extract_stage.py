@@ -97,3 +97,26 @@ def test_published_date_after_capture_is_dropped(capture, kept):
     raw = record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE.replace(b"<head>", b"<head>" + head))
     raw.warc_date = capture
     assert (row_of(raw)["published"] is not None) is kept
+
+
+def test_time_budget_gives_error_timeout(monkeypatch):
+    import time as time_module
+
+    def slow(*_args, **_kwargs):
+        time_module.sleep(5)
+
+    monkeypatch.setattr(stage, "run_cascade", slow)
+    params = params_from_dict({"extract": {"page_time_budget_seconds": 0.2}})
+    started = time_module.perf_counter()
+    row = stage.record_to_row_within_budget(record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE),
+                                            params, stage.Timings())
+    assert time_module.perf_counter() - started < 2
+    assert row["reasons"] == ["error.timeout"] and "0.2 s" in row["error"]
+    assert row["url"] == "https://news.example.org/news/2024/05/cycling-lanes"
+
+
+def test_no_budget_when_switched_off(monkeypatch):
+    params = params_from_dict({"extract": {"page_time_budget_seconds": None}})
+    row = stage.record_to_row_within_budget(record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE),
+                                            params, stage.Timings())
+    assert "error.timeout" not in row["reasons"]
