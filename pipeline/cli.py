@@ -163,7 +163,8 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str) -> dict[str
         sys.stderr.write(f"pipeline: skipped {len(skipped)} file(s) in input directories whose names are not "
                          f"WARC/ARC/HTML (first: {skipped[0]}); all are listed in stats.json\n")
     started = time.perf_counter()
-    tasks = [ExtractTask(path, workdir, params, args.extract_all, args.resume) for path in inputs]
+    progress = args.workers == 1 and sys.stderr.isatty()
+    tasks = [ExtractTask(path, workdir, params, args.extract_all, args.resume, progress) for path in inputs]
     weights = [_size(path) for path in inputs]
     summaries = run_local(extract_file, tasks, args.workers, label="extract", weights=weights)
     write_manifest(workdir, inputs, skipped, params, args.extract_all)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+from tqdm import tqdm
 
 from filters import reasons as decisions
 from filters.article_score import article_score
@@ -62,6 +63,9 @@ class ExtractTask:
     params: Params
     extract_all: bool = False
     resume: bool = False
+    # Show a per-file progress bar (bytes of the file read). Only the CLI sets it, for a single
+    # worker on a terminal: a large WARC otherwise shows nothing until it is finished.
+    progress: bool = False
 
 
 class Timings:
@@ -130,11 +134,15 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
     tmp_path = parquet_path.with_name(f".{parquet_path.name}.tmp-{os.getpid()}")
     batch: list[dict[str, Any]] = []
     rows = 0
+    bar = tqdm(total=_file_size(task.path), desc=os.path.basename(task.path), unit="B", unit_scale=True,
+               leave=False, disable=not task.progress)
     try:
         with pq.ParquetWriter(tmp_path, ROW_SCHEMA, compression="zstd") as writer:
             started = time.perf_counter()
             for raw in records:
                 timings.add("read", started)
+                if raw.source_offset > bar.n and not streaming:
+                    bar.update(raw.source_offset - bar.n)
                 batch.append(record_to_row_within_budget(raw, task.params, timings, task.extract_all))
                 if len(batch) >= task.params.extract.rows_per_row_group:
                     writer.write_table(rows_to_table(batch))
@@ -146,6 +154,7 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
                 rows += len(batch)
         os.replace(tmp_path, parquet_path)
     finally:
+        bar.close()
         if tmp_path.exists():
             tmp_path.unlink()
     summary = report.to_dict()
@@ -381,6 +390,13 @@ def _finished(task: ExtractTask, parquet_path: Path, json_path: Path) -> dict[st
             or summary.get("input") != _input_identity(task.path) or summary.get("rows") != rows):
         return None
     return summary
+
+
+def _file_size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def _input_identity(path: str) -> dict[str, int] | None:
