@@ -23,12 +23,12 @@ class NotFound(Exception):
 
 
 def find_record(inputs: list[str], url: str | None, params: Params) -> RawRecord:
+    """The first record whose target URI is `url` (a trailing slash aside); without `url`, the
+    first record of the first input (the usual case: one HTML file)."""
     files, _ = discover_inputs(inputs)
     for path in files:
         for raw in read_file(path, params.extract.read.max_payload_bytes, FileReport(path)):
-            if url is None or raw.url == url or (raw.url or "").rstrip("/") == url.rstrip("/"):
-                return raw
-            if raw.record_type == "file" and url is None:
+            if url is None or (raw.url or "").rstrip("/") == url.rstrip("/"):
                 return raw
     where = ", ".join(inputs)
     raise NotFound(f"no record with URL {url} in {where}" if url else f"no record in {where}")
