@@ -32,9 +32,9 @@ from readability import Document as ReadabilityDocument  # noqa: E402
 from filters.blocks import blocks_from_element  # noqa: E402
 from filters.boilerplate import remove_boilerplate  # noqa: E402
 from filters.cascade import POLICIES, Candidates, run_cascade  # noqa: E402
-from filters.cleanup import remove_cookie_overlays, strip_templates  # noqa: E402
+from filters.cleanup import remove_cookie_overlays  # noqa: E402
 from filters.content_type import is_html_media_type, resolve_media_type  # noqa: E402
-from filters.html import parse_html  # noqa: E402
+from filters.html import parse_html_bytes  # noqa: E402
 from filters.page import Page  # noqa: E402
 from pipeline.decode import decode_html  # noqa: E402
 from pipeline.params import Params  # noqa: E402
@@ -52,7 +52,7 @@ def load(limit: int | None) -> list[tuple[str, str, dict]]:
             continue
         if not is_html_media_type(resolve_media_type(raw.http_content_type, raw.identified_payload_type, raw.payload)):
             continue
-        pages.append((raw.url, decode_html(raw.payload, raw.http_content_type).text, snippets[raw.url]))
+        pages.append((raw.url, decode_html(raw.payload, raw.http_content_type), snippets[raw.url]))
         if limit and len(pages) >= limit:
             break
     return pages
@@ -80,18 +80,19 @@ def trafilatura_alone(html: str, url: str, precision: bool = False) -> str | Non
                                favor_precision=precision)
 
 
-def cascade(html: str, url: str, policy: str) -> str | None:
-    tree = parse_html(strip_templates(html))
+def cascade(decoded, url: str, policy: str) -> str | None:  # type: ignore[no-untyped-def]
+    """The pipeline's path: one parse of the payload bytes, overlay removal, the cascade."""
+    tree = parse_html_bytes(decoded.data, decoded.encoding)
     if tree is None:
         return None
     remove_cookie_overlays(tree)
     return run_cascade(Page(tree, url), policy).text
 
 
-def all_policies(html: str, url: str) -> dict[str, str | None]:
+def all_policies(decoded, url: str) -> dict[str, str | None]:  # type: ignore[no-untyped-def]
     """Every policy's text from one computation of the candidates."""
     texts: dict[str, str | None] = {}
-    tree = parse_html(strip_templates(html))
+    tree = parse_html_bytes(decoded.data, decoded.encoding)
     if tree is None:
         return dict.fromkeys(POLICIES)
     remove_cookie_overlays(tree)
@@ -124,17 +125,18 @@ def main() -> None:
     systems = ["readability", "trafilatura", "trafilatura_precision", *(f"cascade:{p}" for p in POLICIES)]
     scores: dict[str, list[tuple[float | None, float | None]]] = {s: [] for s in systems}
     seconds = {"readability": 0.0, "trafilatura": 0.0, "cascade": 0.0}
-    for url, html, expected in pages:
+    for url, decoded, expected in pages:
+        html = decoded.text  # what a user hands to readability and trafilatura
         t_r, r_text = timed(readability_alone, html, url)
         t_t, t_text = timed(trafilatura_alone, html, url)
-        t_c, _ = timed(cascade, html, url, args.policy)
+        t_c, _ = timed(cascade, decoded, url, args.policy)
         seconds["readability"] += t_r
         seconds["trafilatura"] += t_t
         seconds["cascade"] += t_c
         scores["readability"].append(snippet_scores(r_text, expected))
         scores["trafilatura"].append(snippet_scores(t_text, expected))
         scores["trafilatura_precision"].append(snippet_scores(trafilatura_alone(html, url, True), expected))
-        for policy, text in all_policies(html, url).items():
+        for policy, text in all_policies(decoded, url).items():
             scores[f"cascade:{policy}"].append(snippet_scores(text, expected))
     print(f"pages: {len(pages)} (trafilatura-eval), default policy: {args.policy}")
     print(f"{'system':32} {'with found':>10} {'without absent':>15} {'harmonic':>9}")

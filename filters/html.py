@@ -5,6 +5,7 @@ Every later filter works on the tree this module returns, so a page is parsed on
 
 from __future__ import annotations
 
+import functools
 import re
 from urllib.parse import urlsplit
 
@@ -48,6 +49,52 @@ def parse_html(text: str) -> HtmlElement | None:
         return lxml.html.document_fromstring(text, parser=_PARSER)
     except (etree.ParserError, ValueError):
         return None
+
+
+_TEMPLATE_BYTES = re.compile(rb"<template\b[^>]*>.*?</template\s*>", re.IGNORECASE | re.DOTALL)
+_XML_DECLARATION_BYTES = re.compile(rb"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+_DOCTYPE_BYTES = re.compile(rb"^\s*< ?! ?DOCTYPE[^>]*/[^<>]*>", re.IGNORECASE)
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
+# Encodings whose bytes below 0x80 are ASCII, so tags and the clean-ups above can be matched on
+# bytes; everything else (UTF-16/32) goes through Python's decoder.
+_NOT_ASCII_COMPATIBLE = ("utf_16", "utf_32", "utf-16", "utf-32")
+
+
+def parse_html_bytes(data: bytes, encoding: str) -> HtmlElement | None:
+    """`parse_html` for a payload and its encoding: libxml2 decodes in C, invalid sequences
+    becoming U+FFFD; the same clean-ups are applied to the bytes. Encodings libxml2 does not
+    know, or that are not ASCII-compatible, are decoded in Python and parsed as text."""
+    parser = _parser_for(encoding)
+    if parser is None:
+        return parse_html(data.decode(encoding, errors="replace"))
+    data = _XML_DECLARATION_BYTES.sub(b"", data, count=1)
+    if b"<template" in data or b"<TEMPLATE" in data:
+        data = _TEMPLATE_BYTES.sub(b"", data)
+    first_line, newline, rest = data.partition(b"\n")
+    if b"doctype" in first_line[:200].lower():
+        data = _DOCTYPE_BYTES.sub(b"", first_line, count=1) + newline + rest
+    if len(data.translate(None, _CONTROL_BYTES)) != len(data):
+        data = data.translate(None, _CONTROL_BYTES)
+    if not data.strip():
+        return None
+    try:
+        return lxml.html.document_fromstring(data, parser=parser)
+    except (etree.ParserError, ValueError):
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _parser_for(encoding: str) -> lxml.html.HTMLParser | None:
+    """An HTML parser fixed to `encoding` (libxml2 name), or None when libxml2 does not know it."""
+    if encoding.lower().startswith(_NOT_ASCII_COMPATIBLE):
+        return None
+    for name in dict.fromkeys((encoding, encoding.replace("_", "-"), encoding.upper().replace("_", "-"))):
+        try:
+            return lxml.html.HTMLParser(encoding=name, collect_ids=False, default_doctype=False,
+                                        remove_comments=True, remove_pis=True)
+        except LookupError:
+            continue
+    return None
 
 
 def url_hint(tree: HtmlElement) -> str | None:

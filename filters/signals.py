@@ -34,7 +34,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("warc_truncated", pa.bool_(), "the crawler truncated the payload (WARC-Truncated header)"),
     Signal("is_html", pa.bool_(), "media type (HTTP, WARC-Identified-Payload-Type or sniffed) is HTML"),
     Signal("undecodable_char_fraction", pa.float64(), "share of U+FFFD and control chars after decoding"),
-    Signal("decoded_chars", pa.int64(), "characters in the decoded HTML"),
+    Signal("html_bytes", pa.int64(), "bytes of the HTML handed to the parser (payload without BOM)"),
     # seed 000 §6 URL rules
     Signal("url_hard_excluded", pa.bool_(), "URL path matches a hard-exclude pattern (seed 000 §6)"),
     Signal("url_excluded_extension", pa.bool_(), "URL ends in an excluded file extension (seed 000 §6)"),

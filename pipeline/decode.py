@@ -2,10 +2,16 @@
 
 Order (issue #2): HTTP `charset` -> byte-order mark -> `<meta charset>` / http-equiv in the
 first 4 KB -> detection (strict UTF-8 first, then charset-normalizer) -> UTF-8 with
-replacement. A declared encoding is used only if the bytes decode with it strictly;
+replacement. A declared encoding is used only if the first 64 KiB decode with it strictly;
 declarations are wrong often enough on the web that a failing one falls through to the next
 source. If nothing decodes strictly, the first declared encoding (or UTF-8) is used with
-replacement characters, and the share of those is the `undecodable_char_fraction` signal.
+replacement characters; the share of replacement and control characters in the first 16 KiB
+is the `undecodable_char_fraction` signal.
+
+The whole payload is not turned into a Python str here: the parser gets the bytes and the
+chosen encoding and decodes in C (libxml2), invalid sequences becoming U+FFFD as in browsers.
+Building a str of every page first cost more than reading the WARC (benchmarks/read.py).
+`Decoded.text` decodes on demand for callers that want the text.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from charset_normalizer import from_bytes
 
@@ -37,12 +44,20 @@ _SAMPLE_CHARS = 16 * 1024
 _UTF8_MAX_BROKEN_FRACTION = 0.001
 
 
+_CHECK_BYTES = 64 * 1024
+
+
 @dataclass(frozen=True)
 class Decoded:
-    text: str
+    data: bytes  # the payload without its byte-order mark
     encoding: str
     source: str  # http | bom | meta | detected | fallback
     undecodable_char_fraction: float
+
+    @cached_property
+    def text(self) -> str:
+        """The whole payload as text (invalid sequences replaced), decoded on first use."""
+        return self.data.decode(self.encoding, errors="replace")
 
 
 def decode_html(payload: bytes, http_content_type: str | None) -> Decoded:
@@ -58,14 +73,13 @@ def decode_html(payload: bytes, http_content_type: str | None) -> Decoded:
     if meta_label:
         declared.append((meta_label, "meta", payload))
     for encoding, source, data in declared:
-        text = _strict(data, encoding)
-        if text is not None:
-            return _result(text, data, encoding, source)
+        if _valid_prefix(data, encoding):
+            return _result(data, encoding, source)
     detected = _detect(payload)
     if detected is not None:
-        return _result(detected[1], payload, detected[0], "detected")
+        return _result(payload, detected, "detected")
     encoding, _source, data = declared[0] if declared else ("utf-8", "fallback", payload)
-    return _result(data.decode(encoding, errors="replace"), data, encoding, "fallback")
+    return _result(data, encoding, "fallback")
 
 
 def undecodable_fraction(text: str, data: bytes | None = None, encoding: str = "") -> float:
@@ -96,8 +110,22 @@ def normalise_label(label: str) -> str | None:
         return None
 
 
-def _result(text: str, data: bytes, encoding: str, source: str) -> Decoded:
-    return Decoded(text, encoding, source, undecodable_fraction(text, data, encoding))
+def _result(data: bytes, encoding: str, source: str) -> Decoded:
+    head = _decode_prefix(data, encoding, _SAMPLE_CHARS, errors="replace") or ""
+    return Decoded(data, encoding, source, undecodable_fraction(head, data, encoding))
+
+
+def _decode_prefix(data: bytes, encoding: str, size: int, errors: str = "strict") -> str | None:
+    """The first `size` bytes decoded; a character cut at the end is left out, not an error."""
+    try:
+        decoder = codecs.getincrementaldecoder(encoding)(errors=errors)
+        return decoder.decode(data[:size], final=len(data) <= size)
+    except (UnicodeDecodeError, LookupError):
+        return None
+
+
+def _valid_prefix(data: bytes, encoding: str) -> bool:
+    return _decode_prefix(data, encoding, _CHECK_BYTES) is not None
 
 
 def _http_charset(content_type: str | None) -> str | None:
@@ -125,26 +153,14 @@ def _meta_charset(payload: bytes) -> str | None:
     return label
 
 
-def _strict(data: bytes, encoding: str) -> str | None:
-    try:
-        return data.decode(encoding)
-    except (UnicodeDecodeError, LookupError):
-        return None
-
-
-def _detect(payload: bytes) -> tuple[str, str] | None:
-    text = _strict(payload, "utf-8")
-    if text is not None:
-        return "utf-8", text
-    text = payload.decode("utf-8", errors="replace")
-    if text.count("\ufffd") <= _UTF8_MAX_BROKEN_FRACTION * len(text):
-        return "utf-8", text
+def _detect(payload: bytes) -> str | None:
+    """The encoding of an undeclared payload, judged on its first 64 KiB (256 KiB for the detector)."""
+    if _valid_prefix(payload, "utf-8"):
+        return "utf-8"
+    head = _decode_prefix(payload, "utf-8", _CHECK_BYTES, errors="replace") or ""
+    if head.count("\ufffd") <= _UTF8_MAX_BROKEN_FRACTION * max(len(head), 1):
+        return "utf-8"
     best = from_bytes(payload[:_DETECT_BYTES]).best()
     if best is None or best.encoding is None:
         return None
-    encoding = normalise_label(best.encoding) or best.encoding
-    text = _strict(payload, encoding)
-    if text is None:
-        # The sample decoded but the whole payload does not (the cut fell mid-character).
-        text = payload.decode(encoding, errors="replace")
-    return encoding, text
+    return normalise_label(best.encoding) or best.encoding

@@ -34,7 +34,7 @@ from filters.cleanup import remove_cookie_overlays
 from filters.content_type import is_html_media_type, resolve_media_type
 from filters.dedup import content_hash, simhash64, to_int64
 from filters.gopher import gopher_signals
-from filters.html import host_of, parse_html, url_hint
+from filters.html import host_of, parse_html_bytes, url_hint
 from filters.language_id import language_signals
 from filters.metadata import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
 from filters.page import Page
@@ -53,7 +53,7 @@ from pipeline.writers import atomic_write_text
 EXTRACT_DIR = "extract"
 MANIFEST = "manifest.json"
 # Bump when rows written by this stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 
 
 @dataclass(frozen=True)
@@ -231,12 +231,12 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
     timings.add("decode", started)
     row.update(encoding=decoded.encoding, encoding_source=decoded.source)
     signals.update(undecodable_char_fraction=round(decoded.undecodable_char_fraction, 6),
-                   decoded_chars=len(decoded.text))
+                   html_bytes=len(decoded.data))
     if _fires(row, params, ("record",)):
         return _finish(row, params)
 
     started = time.perf_counter()
-    tree = parse_html(decoded.text)
+    tree = parse_html_bytes(decoded.data, decoded.encoding)
     timings.add("parse", started)
     if tree is None:
         row["word_count"] = 0
@@ -276,7 +276,7 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
     if row["text"]:
         with _step(row, timings, "text_filters"):
             signals.update(text_signals(row["text"]))
-            signals.update(quality_signals(result.blocks, len(decoded.text), row["title"], row["author"],
+            signals.update(quality_signals(result.blocks, len(decoded.data), row["title"], row["author"],
                                            row["published"]))
     return _finish(row, params)
 
