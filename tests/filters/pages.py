@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import lxml.html
+import numpy as np
 
 from filters.page import Page
 
@@ -42,3 +43,18 @@ JSON_LD_POST = ('<script type="application/ld+json">{"@context":"https://schema.
                 '"headline":"Cycling lanes","author":{"@type":"Person","name":"Ada Byron"},'
                 '"datePublished":"2024-05-01T08:00:00Z"}</script>')
 OG_ARTICLE = '<meta property="og:type" content="article"><meta property="og:title" content="Cycling lanes">'
+
+
+def _vocabulary(size: int = 3000) -> list[str]:
+    rng = np.random.default_rng(0)
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    return ["".join(rng.choice(letters, size=rng.integers(2, 10))) for _ in range(size)]
+
+
+VOCABULARY = _vocabulary()
+
+
+def random_text(n_words: int, seed: int) -> str:
+    """Words drawn at random from a fixed invented vocabulary: unrelated texts share words, not runs."""
+    rng = np.random.default_rng(seed)
+    return " ".join(VOCABULARY[i] for i in rng.integers(0, len(VOCABULARY), n_words))

@@ -18,6 +18,7 @@ from filters.cdc import (
     rabin_chunks,
     window_fingerprints,
 )
+from pages import random_text
 
 MOD = 1 << 64
 
@@ -26,19 +27,6 @@ def random_bytes(n: int, seed: int = 0) -> bytes:
     return np.random.default_rng(seed).integers(0, 256, n, dtype=np.uint8).tobytes()
 
 
-def _vocabulary(size: int = 3000) -> list[str]:
-    rng = np.random.default_rng(0)
-    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
-    return ["".join(rng.choice(letters, size=rng.integers(2, 10))) for _ in range(size)]
-
-
-VOCABULARY = _vocabulary()
-
-
-def random_text(n_words: int, seed: int) -> str:
-    """Words drawn at random from a fixed invented vocabulary: unrelated texts share words, not runs."""
-    rng = np.random.default_rng(seed)
-    return " ".join(VOCABULARY[i] for i in rng.integers(0, len(VOCABULARY), n_words))
 
 
 def reference_boundaries(data: bytes) -> list[int]:

@@ -18,21 +18,7 @@ from filters.dedup import (
     to_int64,
     word_shingles,
 )
-
-
-def _vocabulary(size: int = 3000) -> list[str]:
-    rng = np.random.default_rng(0)
-    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
-    return ["".join(rng.choice(letters, size=rng.integers(2, 10))) for _ in range(size)]
-
-
-VOCABULARY = _vocabulary()
-
-
-def random_text(n_words: int, seed: int) -> str:
-    """Words drawn at random from a fixed invented vocabulary: unrelated texts share words, not runs."""
-    rng = np.random.default_rng(seed)
-    return " ".join(VOCABULARY[i] for i in rng.integers(0, len(VOCABULARY), n_words))
+from pages import random_text
 
 
 def with_changed_words(text: str, count: int, seed: int) -> str:
