@@ -25,7 +25,7 @@ from filters.blocks import block_signals  # noqa: E402
 from filters.cascade import run_cascade  # noqa: E402
 from filters.cleanup import remove_cookie_overlays  # noqa: E402
 from filters.content_type import is_html_media_type, resolve_media_type  # noqa: E402
-from filters.html import parse_html  # noqa: E402
+from filters.html import parse_html_bytes  # noqa: E402
 from filters.metadata import extract_metadata  # noqa: E402
 from filters.page import Page  # noqa: E402
 from filters.quality import quality_signals  # noqa: E402
@@ -53,8 +53,8 @@ def main() -> None:
         if raw.payload is None or not is_html_media_type(
                 resolve_media_type(raw.http_content_type, raw.identified_payload_type, raw.payload)):
             continue
-        html = decode_html(raw.payload, raw.http_content_type).text
-        tree = parse_html(html)
+        decoded = decode_html(raw.payload, raw.http_content_type)
+        tree = parse_html_bytes(decoded.data, decoded.encoding)
         if tree is None:
             continue
         pages += 1
@@ -70,7 +70,8 @@ def main() -> None:
         started = time.perf_counter()
         signals = text_signals(result.text)
         signals.update(block_signals(result.blocks))
-        signals.update(quality_signals(result.blocks, len(html), metadata.title, metadata.author, metadata.published))
+        signals.update(quality_signals(result.blocks, len(decoded.data), metadata.title, metadata.author,
+                                       metadata.published))
         filter_seconds += time.perf_counter() - started
         all_signals.append(signals)
         if args.limit and pages >= args.limit:

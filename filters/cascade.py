@@ -259,13 +259,9 @@ def run_cascade(page: Page, policy: str = "agreement", precision_threshold: floa
         cascade_errors="; ".join(f"{k}: {v}" for k, v in sorted(candidates.errors.items())) or None,
         boilerplate_blocks_removed_count=sum(removed.values()),
     )
-    extractor = winner.name if winner.name != "trafilatura" else _trafilatura_name(candidates)
+    # The trafilatura candidate is named after the run that produced it (the precision retry or not).
+    extractor = winner.name
     if name == "agreement":
         extractor = f"{extractor}+readability"
     return CascadeResult(text, extractor if text else None, blocks, len(text.split()) if text else 0, trace)
 
-
-def _trafilatura_name(candidates: Candidates) -> str:
-    precise = "cascade_trafilatura_precision_words" in candidates.trace and \
-        candidates.get("trafilatura").name == "trafilatura_precision"
-    return "trafilatura_precision" if precise else "trafilatura"

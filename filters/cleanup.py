@@ -1,9 +1,6 @@
-"""Pre-processing before any extractor (seed 000 §4): `<template>` removal and cookie-consent
-overlay removal.
+"""Pre-processing before any extractor (seed 000 §4), point 2: cookie-consent overlay removal.
+(Point 1, `<template>` removal, has to happen before the parse: `filters.html.parse_html_bytes`.)
 
-* `<template>` is stripped from the HTML text *before* parsing (`strip_templates`): lxml
-  re-parents a template's children into the body, so removing the element after parsing is not
-  enough (seed 000 §4, point 1).
 * Cookie-consent and GDPR overlays are removed from the parsed tree by named selectors of the
   common consent platforms (CookieYes, Cookiebot, OneTrust, Complianz, Borlabs, WP GDPR
   plugins, Osano, Quantcast, Didomi, Usercentrics, TrustArc, Klaro, …) plus a keyword sweep for
@@ -21,8 +18,6 @@ import re
 
 from lxml import etree
 from lxml.html import HtmlElement
-
-_TEMPLATE = re.compile(r"<template\b[^>]*>.*?</template\s*>", re.IGNORECASE | re.DOTALL)
 
 # (description, XPath) — the selectors of the consent platforms, as XPath (no cssselect needed).
 # (platform, ids, class tokens, id prefixes): the named selectors of the consent platforms.
@@ -78,13 +73,6 @@ _SWEEP_WORDS = ("cookie", "consent", "gdpr")
 _COOKIE_TALK = re.compile(r"\b(cookies?|consent|gdpr|privacy (?:policy|settings)|tracking technolog)", re.IGNORECASE)
 SWEEP_MAX_WORDS = 120  # a consent widget says a few sentences; an article about cookies says more
 _KEEP_TAGS = frozenset({"html", "body", "main", "article"})
-
-
-def strip_templates(html: str) -> str:
-    """Remove `<template>…</template>` from HTML text before it is parsed."""
-    if "<template" not in html and "<TEMPLATE" not in html:
-        return html
-    return _TEMPLATE.sub("", html)
 
 
 def remove_cookie_overlays(tree: HtmlElement) -> int:

@@ -13,60 +13,40 @@ import lxml.html
 from lxml import etree
 from lxml.html import HtmlElement
 
-from filters.cleanup import strip_templates
-
-# lxml refuses str input that still carries an XML encoding declaration.
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
-# A first-line DOCTYPE with a system identifier is stripped before parsing, as trafilatura's own
-# loader does (its comment cites https://bugs.launchpad.net/lxml/+bug/1955915). Measured: on
-# trafilatura-eval pages such as buchperlen.wordpress.com, trafilatura run on a tree parsed with
-# that line kept found 0 words, and 545 with it stripped; the text itself is unchanged.
-_DOCTYPE = re.compile(r"^\s*< ?! ?DOCTYPE[^>]*/[^<>]*>", re.IGNORECASE)
-# Characters XML cannot hold; libxml2 stops or mangles text at them. Rare (3 of 990 real pages),
-# so a cheap membership test guards the regex, which would cost half a parse on every page.
-_INVALID_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_INVALID_XML_CHAR_LIST = tuple(chr(c) for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF))
-# Comments and processing instructions are never content; dropping them at parse time spares
-# every later walk over the tree.
-_PARSER = lxml.html.HTMLParser(collect_ids=False, default_doctype=False, remove_comments=True, remove_pis=True)
-
-
-def parse_html(text: str) -> HtmlElement | None:
-    """Parse decoded HTML once for every filter and extractor; None when there is no document.
-
-    Before parsing: the XML declaration, `<template>` elements (seed 000 §4), a first-line
-    DOCTYPE (libxml2 bug above) and XML-invalid control characters are removed.
-    """
-    text = strip_templates(_XML_DECLARATION.sub("", text, count=1))
-    first_line, newline, rest = text.partition("\n")
-    if "doctype" in first_line[:200].lower():
-        text = _DOCTYPE.sub("", first_line, count=1) + newline + rest
-    if any(char in text for char in _INVALID_XML_CHAR_LIST):
-        text = _INVALID_XML_CHARS.sub("", text)
-    if not text.strip():
-        return None
-    try:
-        return lxml.html.document_fromstring(text, parser=_PARSER)
-    except (etree.ParserError, ValueError):
-        return None
-
-
-_TEMPLATE_BYTES = re.compile(rb"<template\b[^>]*>.*?</template\s*>", re.IGNORECASE | re.DOTALL)
+# Before parsing (all on bytes, so the payload is never turned into a Python str):
+# - the XML declaration;
+# - `<template>` elements (seed 000 §4: lxml re-parents a template's children into the body, so
+#   removing the element after parsing is not enough);
+# - a first-line DOCTYPE with a system identifier, as trafilatura's own loader does (its comment
+#   cites https://bugs.launchpad.net/lxml/+bug/1955915). Measured: on trafilatura-eval pages such
+#   as buchperlen.wordpress.com, trafilatura run on a tree parsed with that line kept found 0
+#   words, and 545 with it stripped; the text itself is unchanged;
+# - control characters XML cannot hold (libxml2 stops or mangles text at them).
 _XML_DECLARATION_BYTES = re.compile(rb"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+_TEMPLATE_BYTES = re.compile(rb"<template\b[^>]*>.*?</template\s*>", re.IGNORECASE | re.DOTALL)
 _DOCTYPE_BYTES = re.compile(rb"^\s*< ?! ?DOCTYPE[^>]*/[^<>]*>", re.IGNORECASE)
 _CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
+_UTF8_NONCHARACTERS = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")  # U+FFFE, U+FFFF: not XML characters either
 # Encodings whose bytes below 0x80 are ASCII, so tags and the clean-ups above can be matched on
 # bytes; everything else (UTF-16/32) goes through Python's decoder.
 _NOT_ASCII_COMPATIBLE = ("utf_16", "utf_32", "utf-16", "utf-32")
 
 
+def parse_html(text: str) -> HtmlElement | None:
+    """`parse_html_bytes` for HTML that is already text."""
+    return parse_html_bytes(text.encode("utf-8", errors="replace"), "utf-8")
+
+
 def parse_html_bytes(data: bytes, encoding: str) -> HtmlElement | None:
-    """`parse_html` for a payload and its encoding: libxml2 decodes in C, invalid sequences
-    becoming U+FFFD; the same clean-ups are applied to the bytes. Encodings libxml2 does not
-    know, or that are not ASCII-compatible, are decoded in Python and parsed as text."""
+    """Parse a payload once for every filter and extractor; None when there is no document.
+
+    libxml2 decodes in C, invalid sequences becoming U+FFFD, after the clean-ups above. Encodings
+    libxml2 does not know, or that are not ASCII-compatible, are decoded in Python first.
+    Comments and processing instructions are dropped at parse time: never content, and every
+    later walk over the tree is spared them."""
     parser = _parser_for(encoding)
     if parser is None:
-        return parse_html(data.decode(encoding, errors="replace"))
+        return parse_html(data.decode(encoding, errors="replace"))  # re-encoded as UTF-8
     data = _XML_DECLARATION_BYTES.sub(b"", data, count=1)
     if b"<template" in data or b"<TEMPLATE" in data:
         data = _TEMPLATE_BYTES.sub(b"", data)
@@ -75,6 +55,10 @@ def parse_html_bytes(data: bytes, encoding: str) -> HtmlElement | None:
         data = _DOCTYPE_BYTES.sub(b"", first_line, count=1) + newline + rest
     if len(data.translate(None, _CONTROL_BYTES)) != len(data):
         data = data.translate(None, _CONTROL_BYTES)
+    if encoding.replace("_", "-").lower() in ("utf-8", "utf8"):
+        for noncharacter in _UTF8_NONCHARACTERS:
+            if noncharacter in data:
+                data = data.replace(noncharacter, b"")
     if not data.strip():
         return None
     try:

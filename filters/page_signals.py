@@ -86,10 +86,6 @@ def frameworks_detected(page: Page) -> list[str]:
     return found
 
 
-def external_script_count(page: Page) -> int:
-    return page.external_script_count
-
-
 def needs_js(page: Page) -> dict[str, bool]:
     """§3: the four signals, each a flag; `needs_js` is any of them."""
     lowered = page.visible_text
@@ -97,7 +93,7 @@ def needs_js(page: Page) -> dict[str, bool]:
     signals = {
         "needs_js_message": "javascript" in lowered and any(message in lowered for message in JS_REQUIRED_MESSAGES),
         "needs_js_root": words < NEEDS_JS_WORDS and bool(page.tree.xpath(f"boolean({JS_ROOT_XPATH})")),
-        "needs_js_heavy_scripts": external_script_count(page) > HEAVY_SCRIPT_COUNT and words < HEAVY_SCRIPT_WORDS,
+        "needs_js_heavy_scripts": page.external_script_count > HEAVY_SCRIPT_COUNT and words < HEAVY_SCRIPT_WORDS,
         "needs_js_noscript": any(len(noscript.text_content().split()) > NOSCRIPT_WORDS
                                  for noscript in page.tree.iter("noscript")),
     }
@@ -137,7 +133,7 @@ def classify(page: Page) -> dict[str, Any]:
     # Path A needs sparse text as well as a framework: on a page with >= 200 words the
     # fingerprints cannot change the classification, so they are not looked up (null).
     frameworks = frameworks_detected(page) if words < SPA_WORD_LIMIT else None
-    thin_body = words < THIN_BODY_WORDS and external_script_count(page) > 0
+    thin_body = words < THIN_BODY_WORDS and page.external_script_count > 0
     spa_by_framework = bool(frameworks) and words < SPA_WORD_LIMIT
     amp = bool(page.tree.xpath("//link[contains(concat(' ', normalize-space(@rel), ' '), ' amphtml ')]/@href"))
     feed = bool(page.tree.xpath("//link[contains(@rel,'alternate') and "
@@ -156,7 +152,7 @@ def classify(page: Page) -> dict[str, Any]:
         "page_type": page_type,
         "page_strategy": strategy,
         "page_confidence": confidence,
-        "external_script_count": external_script_count(page),
+        "external_script_count": page.external_script_count,
     }
 
 

@@ -1,8 +1,9 @@
-"""Word counting shared by every filter that talks about "words".
+"""Tokens and lines, shared by the text filters.
 
 A word is a maximal run of Unicode letters/digits/underscore (`\\w+`), allowing inner
-apostrophes and hyphens (`don't`, `well-known` are one word). Scripts written without spaces
-(Chinese, Japanese) are counted per run, so their counts are low; the length filters say so.
+apostrophes and hyphens (`don't`, `well-known` are one word); a token is a word, or one
+character of a script written without spaces (see `token_count`). Filters that follow the
+seeds' `len(text.split())` (article score, cascade thresholds, Gopher) count whitespace words.
 """
 
 from __future__ import annotations
@@ -10,16 +11,6 @@ from __future__ import annotations
 import re
 
 WORD = re.compile(r"\w+(?:['’-]\w+)*")
-
-
-def words(text: str) -> list[str]:
-    return WORD.findall(text)
-
-
-def word_count(text: str | None) -> int:
-    if not text:
-        return 0
-    return sum(1 for _ in WORD.finditer(text))
 
 
 # Scripts written without spaces between words: each character is one token (see `token_count`).

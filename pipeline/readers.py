@@ -173,9 +173,7 @@ def read_file(path: str, max_payload_bytes: int | None, report: FileReport) -> I
         yield from _read_html_file(path, max_payload_bytes, report)
     else:
         try:
-            yield from _read_archive(path, max_payload_bytes, report, seekable=True)
-        except NonChunkedGzip:
-            raise
+            yield from _read_archive(path, max_payload_bytes, report)
         except OSError as exc:
             report.errors.append(f"unreadable: {exc}")
             report.record_types["unreadable"] += 1
@@ -225,8 +223,7 @@ def _drain(fh: io.BufferedIOBase | object) -> int:
     return total
 
 
-def _read_archive(path: str, max_payload_bytes: int | None, report: FileReport,
-                  seekable: bool) -> Iterator[RawRecord]:
+def _read_archive(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
     """Iterate records, turning each damaged region into one `corrupt` record and resuming."""
     is_gzip = _starts_with_gzip(path)
     is_arc = report.format == "arc"
