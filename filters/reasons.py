@@ -133,6 +133,10 @@ RULES: tuple[Rule, ...] = (
     Rule("page.paywall", "paywall (seed 000 §2) and the extraction found too little text",
          "paywall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
     # ---- select stage: thresholds on stored signals, re-tunable without re-extracting
+    Rule("page.product", "a shop or product page: product markup (schema.org offers, og:type product) and "
+         "commerce furniture (add-to-cart controls, quantity selector, prices, SKU/ISBN labels, availability) "
+         "add up to the threshold; a page declaring an Article in JSON-LD loses 3 points", "product_score", ">=",
+         "select", params_key="select.page.min_product_score"),
     Rule("lang.not_allowed", "text language (language ID of the extracted text) not in the allow-list",
          "text_language", "not_in", "select", params_key="select.lang.allowed"),
     Rule("length.tokens", "fewer tokens than the minimum (seed 002: 200); a token is a word, or one CJK "

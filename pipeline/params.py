@@ -89,6 +89,15 @@ class OutputParams:
 
 
 @dataclass(frozen=True)
+class SelectPageParams:
+    # page.product at/above this `product_score` (filters/product.py: structured offer 3, own
+    # add-to-cart control 3, og:type product 2, quantity selector 2, price / price label /
+    # identifier label / availability / cart link 1 each, declared article -3). 5 needs two
+    # shop-only families, or one with two pieces of furniture an article rarely has together.
+    min_product_score: int | None = 5
+
+
+@dataclass(frozen=True)
 class LangParams:
     # Languages kept (text language ID, ISO 639-1 where one exists); empty = allow all.
     allowed: tuple[str, ...] = ()
@@ -178,6 +187,7 @@ class DedupParams:
 
 @dataclass(frozen=True)
 class SelectParams:
+    page: SelectPageParams = field(default_factory=SelectPageParams)
     lang: LangParams = field(default_factory=LangParams)
     length: LengthParams = field(default_factory=LengthParams)
     block: BlockParams = field(default_factory=BlockParams)

@@ -39,6 +39,7 @@ from filters.language_id import language_signals
 from filters.metadata import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
 from filters.page import Page
 from filters.page_signals import classify, needs_js
+from filters.product import product_signals
 from filters.quality import quality_signals
 from filters.signals import check_signal_names
 from filters.text import token_count
@@ -53,7 +54,7 @@ from pipeline.writers import atomic_write_text
 EXTRACT_DIR = "extract"
 MANIFEST = "manifest.json"
 # Bump when rows written by this stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 
 
 @dataclass(frozen=True)
@@ -258,6 +259,8 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
     with _step(row, timings, "page_signals"):
         signals.update(classify(page))
         signals.update(needs_js(page))
+    with _step(row, timings, "product"):
+        signals.update(product_signals(page))
     gated = _fires(row, params, PRE_EXTRACTION_GROUPS)
     signals["extraction_gated"] = gated
     if gated and not extract_all:
