@@ -157,18 +157,24 @@ def consistency_problems(stats: dict[str, Any], pages: list[Page]) -> list[str]:
 
 
 # --- snapshots and their comparison ---------------------------------------------------------------
-def make_snapshot(name: str, corpus: Path, rows: pl.DataFrame, params: Path | None,
-                  stats: dict[str, Any]) -> Snapshot:
-    effective = json.dumps(stats.get("params", {}), sort_keys=True).encode("utf-8")
+def run_header(name: str, corpus: Path, params: Path | None) -> dict[str, Any]:
+    """What a run is made of, taken before it starts (the code and params may change while it runs)."""
     return {
         "corpus": name,
         "input": str(corpus),
         "commit": git_revision(),
         "params_file": str(params) if params is not None else None,
         "params_sha256": sha256_of(params.read_bytes()) if params is not None else "defaults",
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def make_snapshot(header: dict[str, Any], rows: pl.DataFrame, stats: dict[str, Any]) -> Snapshot:
+    effective = json.dumps(stats.get("params", {}), sort_keys=True).encode("utf-8")
+    return {
+        **header,
         # The configuration the run actually used (from stats.json), in case the file changed meanwhile.
         "effective_params_sha256": sha256_of(effective),
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "pages": rows.select("id", "url", "kept", "reasons").to_dicts(),
     }
 
@@ -333,21 +339,25 @@ def measure(corpus: Path, name: str, args: argparse.Namespace, single: bool) -> 
     baseline = load_snapshot(baseline_path) if baseline_path else None
     if args.baseline is not None and baseline is None:
         print(f"  no baseline for {name} in {args.baseline}")
-    params = params_file_used(args.params)
+    header = run_header(name, corpus, params_file_used(args.params))
     started = time.perf_counter()
     code, stdout = run_pipeline(corpus, run_dir, args.workers, args.params)
     seconds = time.perf_counter() - started
+    commit_after = git_revision()
     if code != 0:
         print(f"  pipeline run failed (exit {code}); its output:\n{stdout}", end="")
         return None
     stats = json.loads((run_dir / "stats.json").read_text(encoding="utf-8"))
     rows = read_rows(run_dir)
-    snapshot = make_snapshot(name, corpus, rows, params, stats)
+    snapshot = make_snapshot(header, rows, stats)
     figures = keep_figures(stats, snapshot["pages"])
     print(f"  pipeline run: {seconds:.1f} s, {args.workers} worker(s); commit {snapshot['commit']}, "
           f"params {snapshot['params_file'] or 'defaults'} ({snapshot['params_sha256'][:12]})")
     print_figures(figures)
     problems = consistency_problems(stats, snapshot["pages"])
+    if commit_after != header["commit"]:
+        problems.append(f"the code changed during the run: commit {header['commit']} at the start, "
+                        f"{commit_after} at the end")
     for problem in problems:
         print(f"  PROBLEM: {problem}")
     previous = save_snapshot(snapshot, directory)

@@ -10,6 +10,12 @@ Where the seed is terse, these readings are ours (documented in the README):
   post slug such as `/blog/about-time` is not penalised; patterns with a trailing slash
   (`/tag/`) match as written. `/search` also matches `/search?q=...`.
 * Path depth counts non-empty segments: `/` is 0, `/about` is 1.
+* "Single-segment path (home/about/etc)", −20 for "path depth ≤ 1": the seed's label says what it
+  is for, home and about-like pages (`/`, `/about-us`, `/contact.html`, `/shop`). A single segment
+  that is a headline slug, at least `SLUG_MIN_WORDS` (4) hyphen- or underscore-separated words of
+  which at least 3 contain a letter (`/long-hyphenated-headline-words/`), is a post published at
+  the site root, common on WordPress and Ghost blogs, and is not penalised. Four words keep
+  `/terms-and-conditions` and `/frequently-asked-questions` (three) penalised.
 * "Author listing": `/author/` followed by at most one more segment (`/author/jane/`).
 * Word counts use the page's visible body text without nav/header/footer/script/style/template.
 * "Outbound links" are `<a href>` to another host (`www.` ignored, so `example.org` and
@@ -61,6 +67,10 @@ _EXCLUDED = re.compile(r"/(?:{})(?:/|\.[a-z0-9]{{1,5}}$|$)".format("|".join(EXCL
 _PAGINATED_PATH = re.compile(r"/page/\d+/?$")
 _PAGINATED_QUERY = re.compile(r"(?:^|&)page=\d+(?:&|$)")
 _AUTHOR_LISTING = re.compile(r"/author/(?:[^/]+/?)?$")
+SLUG_MIN_WORDS = 4
+SLUG_MIN_ALPHA_WORDS = 3
+_SLUG_SEPARATORS = re.compile(r"[-_]+")
+_SEGMENT_EXTENSION = re.compile(r"\.[a-z0-9]{1,5}$")
 _PARAGRAPH_MIN_CHARS = 20
 _PARAGRAPHS = etree.XPath(f"count(//p[string-length(normalize-space()) >= {_PARAGRAPH_MIN_CHARS}])")
 _LINK_HOST = re.compile(r"^[ \t]*(?:https?:)?//(?:[^/?#@\n]*@)?([^/?#:\s]+)", re.IGNORECASE | re.MULTILINE)
@@ -79,11 +89,18 @@ def url_components(url: str | None) -> dict[str, bool]:
         "url_article_path": bool(_ARTICLE_SEGMENT.search(path if path.endswith("/") else path + "/")),
         "url_date": bool(_DATE_IN_PATH.search(path)),
         "url_long_slug": depth >= 4,
-        "url_shallow": depth <= 1,
+        "url_shallow": depth == 0 or (depth == 1 and not is_headline_slug(path.strip("/"))),
         "url_excluded": bool(_EXCLUDED.search(path)),
         "url_paginated": bool(_PAGINATED_PATH.search(path) or _PAGINATED_QUERY.search(parts.query.lower())),
         "url_author_listing": bool(_AUTHOR_LISTING.search(path)),
     }
+
+
+def is_headline_slug(segment: str) -> bool:
+    """A path segment that reads as a headline: >= 4 hyphen/underscore words, >= 3 with a letter."""
+    words = [word for word in _SLUG_SEPARATORS.split(_SEGMENT_EXTENSION.sub("", segment)) if word]
+    alphabetic = sum(any(c.isalpha() for c in word) for word in words)
+    return len(words) >= SLUG_MIN_WORDS and alphabetic >= SLUG_MIN_ALPHA_WORDS
 
 
 def content_components(page: Page, has_author: bool, has_date: bool) -> tuple[dict[str, bool], dict[str, int]]:

@@ -58,8 +58,19 @@ def nopunc_clean(text: str) -> tuple[str, dict[str, float | int]]:
     * `c4_removed_line_fraction`: removed lines / non-blank lines (0.0 for a text without lines).
       The seed's document rule, "more than half of lines not ending with . ? ! \\"", is this
       fraction compared with 0.5 by the decision table.
+    * `c4_removed_word_fraction`: whitespace words in removed lines / all words (0.0 without
+      words): how much of the page the removal took, which a line count hides (a page of long
+      paragraphs that each end in hashtags loses every word; a page whose headings go loses few).
+    * `c4_kept_word_count`: whitespace words of the kept lines.
     """
     all_lines = lines(text)
     kept = [line for line in all_lines if ends_with_terminal_punctuation(line)]
     removed_fraction = (len(all_lines) - len(kept)) / len(all_lines) if all_lines else 0.0
-    return "\n".join(kept), {"c4_line_count": len(all_lines), "c4_removed_line_fraction": removed_fraction}
+    total_words = sum(len(line.split()) for line in all_lines)
+    kept_words = sum(len(line.split()) for line in kept)
+    return "\n".join(kept), {
+        "c4_line_count": len(all_lines),
+        "c4_removed_line_fraction": removed_fraction,
+        "c4_removed_word_fraction": (total_words - kept_words) / total_words if total_words else 0.0,
+        "c4_kept_word_count": kept_words,
+    }

@@ -145,6 +145,16 @@ def _run_trafilatura(page: Page, favor_precision: bool) -> Candidate:
     return Candidate(name, blocks_from_element(body) if body is not None else [])
 
 
+def page_headlines(page: Page) -> list[str]:
+    """What the page calls its headline: `<title>`, og/twitter titles, JSON-LD headlines and `<h1>`s."""
+    found = [page.meta_first("og:title"), page.meta_first("twitter:title")]
+    title = page.tree.find(".//title")
+    found.append(title.text_content() if title is not None else None)
+    found += [obj.get("headline") or obj.get("name") for obj in page.json_ld if isinstance(obj.get("headline"), str)]
+    found += [h1.text_content() for h1 in page.tree.iter("h1")]
+    return [text for text in found if isinstance(text, str) and text.strip()]
+
+
 Policy = Callable[[Candidates], tuple[str, str]]
 
 
@@ -250,7 +260,7 @@ def run_cascade(page: Page, policy: str = "agreement", precision_threshold: floa
     candidates = Candidates(page, precision_threshold, on_time)
     name, reason = POLICIES[policy](candidates)
     winner = candidates.derived[name] if name in candidates.derived else candidates.get(name)
-    blocks, removed = remove_boilerplate(winner.blocks)
+    blocks, removed = remove_boilerplate(winner.blocks, page_headlines(page))
     text = "\n\n".join(block.text for block in blocks) or None
     trace = dict(candidates.trace)
     trace.update(
@@ -258,6 +268,7 @@ def run_cascade(page: Page, policy: str = "agreement", precision_threshold: floa
         cascade_reason=reason if winner.detail is None else f"{reason} ({winner.detail})",
         cascade_errors="; ".join(f"{k}: {v}" for k, v in sorted(candidates.errors.items())) or None,
         boilerplate_blocks_removed_count=sum(removed.values()),
+        headline_blocks_removed_count=removed.get("headline", 0),
     )
     # The trafilatura candidate is named after the run that produced it (the precision retry or not).
     extractor = winner.name

@@ -152,6 +152,9 @@ RULES: tuple[Rule, ...] = (
          params_key="select.block.max_short_list_table_char_fraction"),
     Rule("c4.nopunc_lines", "too many lines without terminal punctuation (C4 document rule; off by default)",
          "c4_removed_line_fraction", ">=", "select", params_key="select.c4.max_nopunc_line_fraction"),
+    Rule("c4.removed_words", "C4 NoPunc line removal took most of the text's words (lines without terminal "
+         "punctuation: menus, lists, hashtag or caption lines); Gopher then measures the text as extracted",
+         "c4_removed_word_fraction", ">", "select", params_key="select.c4.max_removed_word_fraction"),
     *(Rule(f"gopher.{code}", meaning, signal, op, "select", params_key=key) for code, meaning, signal, op, key in (
         ("word_count", "word count outside the Gopher range", "gopher_word_count", "outside",
          ("select.gopher.min_words", "select.gopher.max_words")),

@@ -121,6 +121,8 @@ class BlockParams:
 class C4Params:
     # Document-level NoPunc rule: off by default (it removes valid articles; ../shared/README.md).
     max_nopunc_line_fraction: float | None = None
+    # c4.removed_words above this share of the words in removed lines (README, "Text filters").
+    max_removed_word_fraction: float | None = 0.8
 
 
 @dataclass(frozen=True)

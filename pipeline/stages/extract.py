@@ -284,19 +284,30 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
     return _finish(row, params)
 
 
+# Gopher's own lower bound on document length: statistics of fewer words say nothing about a page.
+GOPHER_MIN_MEASURED_WORDS = 50
+
+
 def text_signals(text: str) -> dict[str, Any]:
     """Issue #5's text signals, computed once per extracted page; thresholds are select-stage rules.
 
     C4 NoPunc removes lines first and Gopher sees the cleaned text (../shared/README.md); the
-    stored `text` stays as extracted. Gopher's required words are English, so that signal is
-    left null for text identified as another language (the allow-list decides languages).
+    stored `text` stays as extracted. When the removal leaves fewer than 50 words of a text that
+    has more, the Gopher statistics of that remainder would blame the page for what C4 did (a
+    700-word article whose paragraphs end in hashtags got `gopher.word_count` and
+    `gopher.median_word_length`): Gopher then measures the text as extracted
+    (`gopher_measured_uncleaned`), so its reasons describe the page (`gopher.symbol_ratio` for the
+    hashtags), and `c4.removed_words` names the removal. Gopher's required words are English, so
+    that signal is left null for text identified as another language (the allow-list decides).
     """
     signals: dict[str, Any] = {"token_count": token_count(text), "content_hash": content_hash(text),
                                "simhash64": to_int64(simhash64(text)) if text.split() else None}
     signals.update(language_signals(text))
     cleaned, c4 = nopunc_clean(text)
     signals.update(c4)
-    signals.update(gopher_signals(cleaned))
+    uncleaned = c4["c4_kept_word_count"] < GOPHER_MIN_MEASURED_WORDS <= len(text.split())
+    signals["gopher_measured_uncleaned"] = uncleaned
+    signals.update(gopher_signals(text if uncleaned else cleaned))
     if signals["text_language"] != "en":
         signals["gopher_stop_word_count"] = None
     return signals

@@ -24,6 +24,13 @@ def score(p, author=False, date=False) -> tuple[int, dict]:
     ("/about", "url_shallow", True),
     ("/", "url_shallow", True),
     ("/docs/about", "url_shallow", False),
+    ("/about-us/", "url_shallow", True),
+    ("/contact.html", "url_shallow", True),
+    ("/terms-and-conditions", "url_shallow", True),  # three words: still a site page
+    ("/2024-annual-report", "url_shallow", True),  # only two words with a letter
+    ("/long-hyphenated-headline-words/", "url_shallow", False),  # a post at the site root
+    ("/why_we_moved_to_the_coast.html", "url_shallow", False),
+    ("/stadtrat-beschliesst-neue-radwege-am-ring", "url_shallow", False),
     ("/tag/python/", "url_excluded", True),
     ("/search", "url_excluded", True),
     ("/about.html", "url_excluded", True),

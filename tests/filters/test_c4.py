@@ -45,20 +45,24 @@ REMOVED = [
 @pytest.mark.parametrize("line", KEPT)
 def test_lines_ending_in_terminal_punctuation_are_kept(line: str) -> None:
     assert ends_with_terminal_punctuation(line)
-    assert nopunc_clean(line) == (line.strip(), {"c4_line_count": 1, "c4_removed_line_fraction": 0.0})
+    words = len(line.split())
+    assert nopunc_clean(line) == (line.strip(), {"c4_line_count": 1, "c4_removed_line_fraction": 0.0,
+                                                 "c4_removed_word_fraction": 0.0, "c4_kept_word_count": words})
 
 
 @pytest.mark.parametrize("line", REMOVED)
 def test_lines_without_terminal_punctuation_are_removed(line: str) -> None:
     assert not ends_with_terminal_punctuation(line)
-    assert nopunc_clean(line) == ("", {"c4_line_count": 1, "c4_removed_line_fraction": 1.0})
+    assert nopunc_clean(line) == ("", {"c4_line_count": 1, "c4_removed_line_fraction": 1.0,
+                                       "c4_removed_word_fraction": 1.0, "c4_kept_word_count": 0})
 
 
 def test_cleaned_text_keeps_sentence_lines_in_order_and_ignores_blank_lines() -> None:
     text = "Menu\n\nFirst paragraph ends here.\n\n  \nShare on Twitter\r\nSecond paragraph asks why?\n"
     cleaned, signals = nopunc_clean(text)
     assert cleaned == "First paragraph ends here.\nSecond paragraph asks why?"
-    assert signals == {"c4_line_count": 4, "c4_removed_line_fraction": 0.5}
+    assert signals == {"c4_line_count": 4, "c4_removed_line_fraction": 0.5,
+                       "c4_removed_word_fraction": 4 / 12, "c4_kept_word_count": 8}
 
 
 @pytest.mark.parametrize(("removed", "total", "over_half"), [(2, 4, False), (3, 5, True), (1, 3, False), (2, 3, True)])
@@ -72,12 +76,13 @@ def test_document_rule_is_the_removed_fraction_against_one_half(removed: int, to
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\n\n", " \t\r\n "])
 def test_text_without_lines(text: str) -> None:
-    assert nopunc_clean(text) == ("", {"c4_line_count": 0, "c4_removed_line_fraction": 0.0})
+    assert nopunc_clean(text) == ("", {"c4_line_count": 0, "c4_removed_line_fraction": 0.0,
+                                       "c4_removed_word_fraction": 0.0, "c4_kept_word_count": 0})
 
 
 def test_one_line_text_without_newline() -> None:
-    assert nopunc_clean("Just one sentence.") == ("Just one sentence.", {"c4_line_count": 1,
-                                                                          "c4_removed_line_fraction": 0.0})
+    assert nopunc_clean("Just one sentence.") == ("Just one sentence.", {
+        "c4_line_count": 1, "c4_removed_line_fraction": 0.0, "c4_removed_word_fraction": 0.0, "c4_kept_word_count": 3})
 
 
 def test_very_long_text_is_fast_and_exact() -> None:
@@ -85,5 +90,17 @@ def test_very_long_text_is_fast_and_exact() -> None:
     start = time.perf_counter()
     cleaned, signals = nopunc_clean(text)
     assert time.perf_counter() - start < 5.0
-    assert signals == {"c4_line_count": 34_000, "c4_removed_line_fraction": 0.5}
+    assert signals["c4_line_count"] == 34_000 and signals["c4_removed_line_fraction"] == 0.5
+    assert signals["c4_removed_word_fraction"] == pytest.approx(4 / 12)
     assert cleaned.count("\n") == 16_999 and "does not" not in cleaned
+
+
+def test_removed_word_fraction_weighs_lines_by_their_words() -> None:
+    """A long paragraph that ends in hashtags loses all its words; a short heading loses few."""
+    paragraph = "We walked along the harbour wall at dawn and watched the boats come in " * 4
+    hashtags = paragraph + "#travel #sea"
+    signals = nopunc_clean(f"Harbour mornings\n{paragraph.strip()}.")[1]
+    assert signals["c4_removed_line_fraction"] == 0.5
+    assert signals["c4_removed_word_fraction"] == pytest.approx(2 / (2 + len(paragraph.split())))
+    signals = nopunc_clean(f"{hashtags}\n{hashtags}")[1]
+    assert signals["c4_removed_word_fraction"] == 1.0 and signals["c4_kept_word_count"] == 0
