@@ -1343,6 +1343,137 @@ def product_page() -> str:
                     body=site_header(SHOP) + main + site_footer(SHOP))
 
 
+BOOKSHOP = Site("www.riverbend-books.example", "Riverbend Books", "Apache/2.2.14 (Ubuntu)",
+                _nav("Fiction", "Non-fiction", "Children", "Bestsellers", "Basket"))
+BOOK_DESCRIPTION = """
+In the winter of 1761 a fourteen-year-old orphan named Tamsin Pell is sent from a Cornish fishing
+village to London, bound as an apprentice to the irascible map-maker Josiah Crane. His workshop
+above a chandler's on Tooley Street is cold, cluttered and full of secrets, and Crane himself
+seems more interested in the mysterious survey he is drawing for a client he will not name than
+in teaching a girl the trade.
+
+But Tamsin has a gift for numbers and a memory for coastlines, and as the months pass she learns
+to read the world through triangles, chains and the careful hatching of a copper plate. When
+Crane vanishes one March night, leaving behind an unfinished chart of an estuary that does not
+appear on any Admiralty map, she must decide whether to go to the magistrates or to finish the
+map herself.
+
+Moving from the wharves of the Thames to the salt marshes of the Essex coast, Helen Marlow's
+second novel is a story about the power of maps to make and unmake fortunes, about the people
+whose names never appear in the cartouche, and about a young woman who finds her own bearings in
+a city that would rather she did not.
+
+Meticulously researched and beautifully written, it will delight readers of historical fiction
+and anyone who has ever unfolded an old map and wondered who drew it.
+"""
+BOOK_REVIEWS = (
+    ("Could not put it down", "A reader from Leeds",
+     "I bought this for the long train journey to Edinburgh and finished it before we reached Newcastle. "
+     "Tamsin is a wonderful heroine, stubborn and clever without ever feeling modern, and the details of "
+     "how maps were actually made are fascinating."),
+    ("Lovely writing, slow start", "A reader from Bristol",
+     "The first fifty pages are slow and I nearly gave up, but I am glad I did not. Once Crane disappears "
+     "the story really takes off, and the chapters on the Essex marshes are some of the best descriptive "
+     "writing I have read this year."),
+    ("A gift for my father", "A reader from Norwich",
+     "My father collects antique maps and he loved it. He says the author clearly knows her subject and "
+     "he has already passed it on to two friends from his map society, which is the highest praise he "
+     "gives any book."),
+)
+
+
+def bookshop_product_page() -> str:
+    """A 2009-style shop page for a book: table layout, no structured data, a long publisher's
+    description and reader reviews (an article to every rule but page.product)."""
+    description_html = "\n".join(f"<p>{_esc(p)}</p>" for p in paragraphs(BOOK_DESCRIPTION))
+    reviews = "\n".join(
+        f'<div class="review"><p class="review-title"><b>{_esc(title)}</b>, {_esc(who)}</p>'
+        f"<p>{_esc(text)}</p></div>" for title, who, text in BOOK_REVIEWS)
+    buy = (
+        '<table class="buybox" width="220"><tr><td class="price">Our price: £7.99</td></tr>\n'
+        "<tr><td>RRP: £9.99 | You save: £2.00 (20%)</td></tr>\n"
+        "<tr><td>Usually dispatched within 24 hours</td></tr>\n"
+        '<tr><td><form action="/basket/add" method="post"><input type="hidden" name="isbn" value="9781840004127">'
+        'Qty: <input type="text" name="qty" value="1" size="2">'
+        '<input type="image" src="/images/buttons/add_to_basket.gif" alt="Add to basket"></form></td></tr>\n'
+        '<tr><td><a href="/basket/">View basket</a> | <a href="/checkout/">Checkout</a></td></tr></table>\n'
+    )
+    details = ("<table class=\"details\"><tr><td>ISBN: 9781840004127</td></tr><tr><td>Format: Paperback, 384 pages"
+               "</td></tr><tr><td>Publisher: Harbour Lane Press</td></tr><tr><td>Published: 4 June 2009</td></tr>"
+               "</table>\n")
+    main = (
+        '<table width="960" class="layout"><tr><td valign="top" class="content">\n'
+        "<h1>The Cartographer's Apprentice (Paperback)</h1>\n<p class=\"by\">Helen Marlow</p>\n"
+        f"{buy}{details}<h2>Publisher's description</h2>\n{description_html}\n"
+        f"<h2>Customer reviews</h2>\n{reviews}\n</td></tr></table>\n"
+    )
+    head = meta(keywords="Helen Marlow, The Cartographer's Apprentice, historical fiction, paperback")
+    return document(title="The Cartographer's Apprentice by Helen Marlow | Riverbend Books", head=head,
+                    body=site_header(BOOKSHOP) + main + site_footer(BOOKSHOP))
+
+
+QUIET_GADGETS = Site("www.quiet-gadgets.example", "Quiet Gadgets", "nginx",
+                     _nav("Reviews", "Guides", "Deals", "Newsletter"))
+EARBUDS_REVIEW = Article(
+    QUIET_GADGETS, "/reviews/2024/05/aurora-x2-wireless-earbuds-review",
+    "Aurora X2 review: small earbuds, serious noise cancelling", "Priya Raman", "2024-05-14T08:00:00+01:00",
+    "Three weeks with the Aurora X2 on trains, in open-plan offices and on a very windy pier.", """
+Aurora's first earbuds were cheap and cheerful, and it showed: the case felt hollow and the noise
+cancelling did little more than take the edge off a bus engine. The X2 costs £79.99, twenty pounds
+more than its predecessor, and after three weeks of using it every day I think the extra money has
+gone to exactly the right places.
+
+The most obvious change is the noise cancelling. On the morning train it removed the low rumble of
+the carriage almost completely, and in an open-plan office it turned a room of conversations into a
+distant murmur. It is not as strong as the best over-ear headphones, which cost three times as much,
+but at this price nothing I have tried comes close. Wind noise is handled well, too: on a blustery
+seafront walk the microphones did not roar as cheaper models do.
+
+Sound quality is warm rather than analytical. Bass is full without being boomy, vocals sit clearly
+in the middle, and only the very top end sounds a little soft. The companion app has a five-band
+equaliser if you want more sparkle, and the settings are stored on the earbuds, so they follow you
+from your phone to your laptop.
+
+Battery life matches Aurora's claims. I measured just over seven hours with noise cancelling on,
+and the case holds three more full charges. A quick ten-minute top-up gives about an hour of
+listening, which rescued me more than once on the way to the station.
+
+Calls are the weak spot. People I spoke to said my voice sounded clear indoors but thin and
+slightly robotic outside, and the earbuds sometimes struggled to separate my voice from traffic.
+If you spend a lot of time on calls while walking, that is worth knowing.
+
+The fit deserves a mention as well. The earbuds are small and light, and with the medium tips they
+stayed put through a forty-minute run, although people with smaller ears may want to try the
+smallest tips before deciding the seal is poor.
+
+At its launch price the X2 is easy to recommend, and it is often discounted to around £65, at which
+point it is a bargain. It is the pair I now reach for every morning, and the pair I would buy with my
+own money.
+""", section="Reviews")
+
+
+def earbuds_review_page() -> str:
+    """A product review with an affiliate "where to buy" box and prices in the prose; its JSON-LD is
+    a Review whose itemReviewed is a Product with offers: an article, not a shop page."""
+    review = {
+        "@context": "https://schema.org", "@type": "Review", "name": EARBUDS_REVIEW.title,
+        "author": person(EARBUDS_REVIEW.author), "datePublished": EARBUDS_REVIEW.published,
+        "reviewRating": {"@type": "Rating", "ratingValue": 4, "bestRating": 5},
+        "itemReviewed": {"@type": "Product", "name": "Aurora X2 Wireless Earbuds", "brand": "Aurora",
+                         "offers": {"@type": "Offer", "price": "79.99", "priceCurrency": "GBP"}},
+    }
+    box = (
+        '<aside class="where-to-buy"><h3>Where to buy</h3><p class="price">Price: £79.99</p><ul>'
+        '<li><a class="buy-button" rel="sponsored nofollow" href="https://www.amazon.example/dp/B0AURORAX2">'
+        "Buy now at Amazon, £79.99</a></li>"
+        f'<li><a class="buy-button" rel="sponsored nofollow" href="{SHOP.url("/products/aurora-x2-wireless-earbuds")}">'
+        "Buy now at Gadgets Shop, £79.99</a></li></ul>"
+        "<p>We may earn a commission when you buy through these links.</p></aside>\n"
+    )
+    head = description(EARBUDS_REVIEW) + opengraph_article(EARBUDS_REVIEW) + jsonld(review)
+    return article_page(EARBUDS_REVIEW, head, extra=box)
+
+
 NIGHT_BUS = Article(
     METRO, "/news/2024/06/03/night-bus-network-review",
     "Night bus network review: what changes in September", "Chloe Marsh", "2024-06-03T06:00:00+01:00",
@@ -1708,6 +1839,10 @@ def _article_captures(clock: Clock) -> Iterator[Capture]:
     yield html_response(LAMPLIGHTERS.url, lamplighters_page(), kept_article(
         "article_jsonld", "History article whose JSON-LD NewsArticle carries the full articleBody.",
         "jsonld:NewsArticle", "jsonld:articleBody"), clock.tick(), LANTERN)
+    yield html_response(EARBUDS_REVIEW.url, earbuds_review_page(), kept_article(
+        "article_buy_box", "Product review with prices in the prose, an affiliate 'Buy now' box linking to "
+        "other sites and a JSON-LD Review of a Product with offers: page.product must not fire.",
+        "shop:affiliate-box", "jsonld:Review"), clock.tick(), QUIET_GADGETS)
     yield html_response(BIBLIOTHEK.url, bibliothek_page(), kept_article(
         "non_english_article", "German local news (html lang=de, og:locale de_DE); kept because the "
         "default language allow-list is all.", "lang:de"), clock.tick(), STADTBLATT)
@@ -1768,6 +1903,11 @@ def _non_article_captures(clock: Clock) -> Iterator[Capture]:
     )
     for url, page, kind, site, note in pages:
         yield html_response(url, page, rejected(kind, [score], note), clock.tick(), site)
+    book_url = BOOKSHOP.url("/books/the-cartographers-apprentice/9781840004127")
+    yield html_response(book_url, bookshop_product_page(), rejected(
+        "product_page", ["page.product"], "2009-style book-shop page: a 300-word publisher's description and three "
+        "reader reviews pass the article score and every text rule; its Add to basket image button, Qty field, "
+        "prices, ISBN and 'Usually dispatched' line make it page.product.", "shop:legacy"), clock.tick(), BOOKSHOP)
 
     yield html_response(NIGHT_BUS.url, nextjs_shell_page(), rejected(
         "nextjs_shell", ["page.js_shell"], "Next.js page before hydration: empty div#__next, __NEXT_DATA__ "

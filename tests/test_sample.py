@@ -19,7 +19,7 @@ from pipeline.sample import DAMAGED_WARC, MANIFEST, SAMPLE_WARC, write_sample
 CONTRACT_REASONS = {
     "record.http_status", "record.not_html", "record.undecodable", "record.too_large", "record.empty",
     "input.corrupt", "input.unreadable", "url.hard_excluded", "url.extension", "article.score",
-    "page.js_shell", "page.cookie_wall", "page.paywall", "extract.empty", "lang.not_allowed",
+    "page.js_shell", "page.cookie_wall", "page.paywall", "page.product", "extract.empty", "lang.not_allowed",
     "length.tokens", "block.link_code", "block.no_long_block", "block.large_block_share", "block.list_table",
     "c4.nopunc_lines", "dup.cdc", "dup.exact", "dup.near", "dup.url", "date.out_of_range",
     "gopher.word_count", "gopher.median_word_length", "gopher.symbol_ratio", "gopher.alpha_words",
@@ -31,6 +31,7 @@ CONTRACT_REASONS = {
 REQUIRED_KINDS = {
     "article_jsonld", "article_opengraph", "article_twitter_card", "short_post", "blog_listing", "tag_page",
     "category_page", "home_page", "paginated_list", "login_page", "search_page", "product_spec",
+    "product_page", "article_buy_box",
     "nextjs_shell", "react_root_shell", "cookie_wall", "paywall", "template_page", "near_duplicate",
     "exact_duplicate", "url_duplicate", "non_english_article", "image", "pdf", "not_found_404",
     "redirect_301", "truncated_article", "empty_response", "undecodable_binary", "corrupt_region",
