@@ -31,7 +31,7 @@ from readability import Document as ReadabilityDocument  # noqa: E402
 
 from filters.blocks import blocks_from_element  # noqa: E402
 from filters.boilerplate import remove_boilerplate  # noqa: E402
-from filters.cascade import POLICIES, Candidates, page_headlines, run_cascade  # noqa: E402
+from filters.cascade import POLICIES, Candidates, run_cascade  # noqa: E402
 from filters.cleanup import remove_cookie_overlays  # noqa: E402
 from filters.content_type import is_html_media_type, resolve_media_type  # noqa: E402
 from filters.html import parse_html_bytes  # noqa: E402
@@ -102,7 +102,7 @@ def all_policies(decoded, url: str) -> dict[str, str | None]:  # type: ignore[no
     for policy, choose in POLICIES.items():
         winner, _ = choose(candidates)
         chosen = candidates.derived.get(winner) or candidates.get(winner)
-        blocks, _ = remove_boilerplate(chosen.blocks, page_headlines(candidates.page))
+        blocks, _ = remove_boilerplate(chosen.blocks)
         texts[policy] = "\n\n".join(b.text for b in blocks) or None
     return texts
 

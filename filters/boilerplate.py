@@ -26,11 +26,12 @@ photo, a newsletter or an advertisement is never touched:
 * related headlines: a heading such as "Related articles" / "Read more" / "Lesen Sie auch" and
   the run of short link-only blocks after it, or a single "Read more: <link>" block.
 
-`strip_headline` is not a seed 004 filter: extractors repeat the page's headline as the first
-block of the text, and it is in `title` already. A leading block (among the first three, before
-the first long one) that equals the page's title, its `og:title`, JSON-LD headline or an `<h1>`
-(or the part of a "Headline | Site" title) is the headline, not body; left in, a 60-character
-heading lowers seed 002's share of text in large blocks on every short news story.
+`body_blocks` is not a seed 004 filter and removes nothing from `text`: extractors repeat the
+page's headline as the first block, and seed 002's block statistics must be measured on the body
+(a 60-character headline lowers the share of text in large blocks of every short news story). A
+leading block (among the first three, before the first block of 200 characters) that equals the
+page's `<title>`, `og:title`, JSON-LD headline or an `<h1>` (or the part of a "Headline | Site" title
+with at least three words), compared on case-folded letters and digits, is the headline.
 """
 
 from __future__ import annotations
@@ -39,12 +40,12 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from filters.blocks import Block
+from filters.blocks import LARGE_BLOCK_CHARS, Block
 
 MAX_BOILERPLATE_CHARS = 120
 MAX_PROMPT_CHARS = 160  # newsletter prompts are a sentence with a call to action
 HEADLINE_MAX_POSITION = 3
-HEADLINE_MAX_CHARS = 300
+HEADLINE_MAX_CHARS = LARGE_BLOCK_CHARS  # a block this long is body: the headline search stops there
 RELATED_ITEM_MAX_CHARS = 150
 RELATED_ITEM_MIN_LINK_FRACTION = 0.8
 
@@ -143,12 +144,12 @@ def _short_kind(text: str, block: Block) -> str | None:
     return None
 
 
-def remove_boilerplate(blocks: list[Block], headlines: Iterable[str] = ()) -> tuple[list[Block], dict[str, int]]:
-    """Blocks that survive, and how many each filter removed (`headline` for `strip_headline`)."""
+def remove_boilerplate(blocks: list[Block]) -> tuple[list[Block], dict[str, int]]:
+    """Blocks that survive, and how many each filter removed."""
     kept: list[Block] = []
     removed: dict[str, int] = {}
     in_related_list = False
-    for block in strip_headline(blocks, headlines, removed):
+    for block in blocks:
         if in_related_list and _is_related_item(block):
             removed["related_links"] = removed.get("related_links", 0) + 1
             continue
@@ -165,7 +166,7 @@ def remove_boilerplate(blocks: list[Block], headlines: Iterable[str] = ()) -> tu
     return kept, removed
 
 
-def strip_headline(blocks: list[Block], headlines: Iterable[str], removed: dict[str, int] | None = None) -> list[Block]:
+def body_blocks(blocks: list[Block], headlines: Iterable[str]) -> list[Block]:
     """`blocks` without the leading blocks that repeat the page's headline (see the module docstring)."""
     wanted = _headline_keys(headlines)
     if not wanted:
@@ -174,12 +175,10 @@ def strip_headline(blocks: list[Block], headlines: Iterable[str], removed: dict[
     position = 0
     while position < min(HEADLINE_MAX_POSITION, len(kept)):
         block = kept[position]
-        if block.chars > HEADLINE_MAX_CHARS:
+        if block.chars >= HEADLINE_MAX_CHARS:
             break
         if _normalise(block.text) in wanted:
             del kept[position]
-            if removed is not None:
-                removed["headline"] = removed.get("headline", 0) + 1
             continue
         position += 1
     return kept

@@ -36,7 +36,7 @@ import trafilatura
 from readability import Document as ReadabilityDocument
 
 from filters.blocks import Block, block_signals, blocks_from_element, blocks_from_text
-from filters.boilerplate import remove_boilerplate
+from filters.boilerplate import body_blocks, remove_boilerplate
 from filters.dom_fallback import dom_heuristic
 from filters.page import Page
 
@@ -68,6 +68,8 @@ class CascadeResult:
     blocks: list[Block]
     word_count: int
     trace: dict[str, Any]
+    # `blocks` without the leading headline repeat: what seed 002's block statistics measure
+    body_blocks: list[Block] = field(default_factory=list)
 
 
 class Candidates:
@@ -260,7 +262,8 @@ def run_cascade(page: Page, policy: str = "agreement", precision_threshold: floa
     candidates = Candidates(page, precision_threshold, on_time)
     name, reason = POLICIES[policy](candidates)
     winner = candidates.derived[name] if name in candidates.derived else candidates.get(name)
-    blocks, removed = remove_boilerplate(winner.blocks, page_headlines(page))
+    blocks, removed = remove_boilerplate(winner.blocks)
+    body = body_blocks(blocks, page_headlines(page))
     text = "\n\n".join(block.text for block in blocks) or None
     trace = dict(candidates.trace)
     trace.update(
@@ -268,11 +271,11 @@ def run_cascade(page: Page, policy: str = "agreement", precision_threshold: floa
         cascade_reason=reason if winner.detail is None else f"{reason} ({winner.detail})",
         cascade_errors="; ".join(f"{k}: {v}" for k, v in sorted(candidates.errors.items())) or None,
         boilerplate_blocks_removed_count=sum(removed.values()),
-        headline_blocks_removed_count=removed.get("headline", 0),
+        headline_block_count=len(blocks) - len(body),
     )
     # The trafilatura candidate is named after the run that produced it (the precision retry or not).
     extractor = winner.name
     if name == "agreement":
         extractor = f"{extractor}+readability"
-    return CascadeResult(text, extractor if text else None, blocks, len(text.split()) if text else 0, trace)
+    return CascadeResult(text, extractor if text else None, blocks, len(text.split()) if text else 0, trace, body)
 

@@ -132,7 +132,7 @@ _CART_QUERY = re.compile(r"(?:^|&)(?:add-to-cart|add_to_cart|addtocart|add-to-ba
 _QUANTITY_NAME = re.compile(
     r"(?:^|[-_\[\s])(?:qty|quantity|quantities|menge|anzahl|quantite|quantité|cantidad|quantita|quantità|"
     r"quantidade|aantal|ilosc|ilość|antal|maara|määrä|mnozstvi|množství|adet|kolichestvo|количество|数量|수량)"
-    r"(?:$|[-_\]\s\d])", re.IGNORECASE)
+    r"(?:$|[-_\[\]\s\d])", re.IGNORECASE)
 _QUANTITY_ATTRIBUTES = ("name", "id", "class", "aria-label", "title", "data-qa", "data-testid")
 
 # Currency: symbols and ISO 4217 codes, before or after the amount.
@@ -143,7 +143,8 @@ _ISO_CODES = ("usd", "eur", "gbp", "jpy", "cny", "rmb", "inr", "rub", "krw", "br
               "bgn", "isk", "thb", "myr", "idr", "php", "vnd", "aed", "sar", "egp", "pkr", "kzt", "clp", "cop",
               "ars", "pen")
 _CODE = r"(?:{})".format("|".join(_ISO_CODES))
-_WORD_CURRENCY = r"(?:kr\.?|kn|lei|ft)"  # kronor, kuna, lei, forint: after the amount only
+# Kronor, kuna, lei: after the amount only. Not the forint's "Ft": lower-cased, it is "300 ft tall".
+_WORD_CURRENCY = r"(?:kr\.?|kn|lei)"
 # An amount: 1,299.00 / 1.299,00 / 1 299,00 / 1'299.00 / 12,99 / 12.- / 1299
 _AMOUNT = r"\d{1,3}(?:[ ,.'\u00a0\u202f]\d{3})+(?:[.,]\d{1,2}|[.,]-)?|\d+(?:[.,]\d{1,2}|[.,]-)?"
 _PRICE = re.compile(
@@ -337,12 +338,8 @@ def _cart_controls(page: Page, own_host: str | None) -> int:
             count += _is_cart_url(element.get("action") or "", own_host, exclude=CHECKOUT_SEGMENTS)
             continue
         link = element if element.tag == "a" else next(element.iterancestors("a"), None)
-        if link is not None:
-            href = link.get("href") or ""
-            if not _same_site(_host(href, relative_to=own_host), own_host):
-                continue  # an affiliate "buy" link goes to another site
-            if _is_cart_url(href, own_host):
-                continue  # the site's cart icon: a cart link, counted by `_cart_links`
+        if link is not None and not _same_site(_host(link.get("href") or "", relative_to=own_host), own_host):
+            continue  # an affiliate "buy" link goes to another site
         if _label_says_cart(_label(element)) or _attributes_say_cart(element):
             count += 1
     return count

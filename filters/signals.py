@@ -90,7 +90,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("cascade_trafilatura_link_code_fraction", pa.float64(), "share of trafilatura's text in links or code"),
     Signal("cascade_readability_words", pa.int32(), "words of the readability candidate (null: not run)"),
     Signal("cascade_dom_words", pa.int32(), "words of the DOM-heuristic candidate (null: not run)"),
-    Signal("headline_blocks_removed_count", pa.int32(), "leading blocks that repeated the page's headline"),
+    Signal("headline_block_count", pa.int32(), "leading blocks of text repeating the headline (not in block stats)"),
     Signal("boilerplate_blocks_removed_count", pa.int32(), "blocks removed by seed 004's boilerplate filters"),
     Signal("text_chars", pa.int64(), "characters of the extracted blocks"),
     Signal("block_count", pa.int32(), "blocks of the extracted content (seed 002)"),

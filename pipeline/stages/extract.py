@@ -273,7 +273,7 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
         row.update(text=result.text, extractor=result.extractor, word_count=result.word_count)
         signals.update(result.trace)
         if result.text:
-            signals.update(block_signals(result.blocks))
+            signals.update(block_signals(result.body_blocks))
             signals["reading_time_minutes"] = reading_time_minutes(result.word_count)
         _add_page_text_signals(signals, result.word_count)
     if row["text"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from filters.blocks import Block
-from filters.boilerplate import boilerplate_kind, remove_boilerplate
+from filters.boilerplate import body_blocks, boilerplate_kind, remove_boilerplate
 
 
 def block(text: str, link: bool = False) -> Block:
@@ -66,3 +66,75 @@ def test_remove_boilerplate_counts_per_filter():
     kept, removed = remove_boilerplate([block("Real paragraph of text."), block("3 days ago"), block("[Ad]")])
     assert [b.text for b in kept] == ["Real paragraph of text."]
     assert removed == {"relative_time": 1, "bracket_annotation": 1}
+
+
+def heading(text: str) -> Block:
+    return Block("heading", text, len(text), 0, 0)
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Advertisement", "advertisement"), ("ADVERTISEMENT", "advertisement"), ("Anzeige", "advertisement"),
+    ("Story continues below advertisement", "advertisement"), ("Advertisement - Scroll to continue", "advertisement"),
+    ("Photo: Jane Doe/Reuters", "credit"), ("(Photo by John Roe/Getty Images)", "credit"),
+    ("Foto: dpa", "credit"), ("Image credit: NASA/JPL", "credit"), ("Bild: Stadtarchiv", "credit"),
+    ("By Jane Doe", "byline"), ("By JANE DOE and John Roe", "byline"), ("Von Anna Schmidt und Max Meier", "byline"),
+    ("Par Jean Dupont | 12.03.2024", "byline"), ("By Maria de la Cruz, 14:05", "byline"),
+    ("Share this article", "share_prompt"), ("Share on Facebook", "share_prompt"),
+    ("Follow us on Instagram", "share_prompt"),
+    ("Facebook Twitter LinkedIn Email", "share_prompt"), ("Artikel teilen", "share_prompt"),
+    ("Sign up for our free newsletter and get the week's best stories.", "newsletter_prompt"),
+    ("Newsletter abonnieren", "newsletter_prompt"),
+])
+def test_short_non_body_blocks_removed(text, kind):
+    assert boilerplate_kind(block(text)) == kind
+
+
+@pytest.mark.parametrize("text", [
+    "By the time the ferry arrived, the harbour was already full of boats.",  # a sentence
+    "By Land and Sea",  # as a paragraph: a lower-case word after 'By'? no, title-case; see heading test
+    "Advertising revenue fell by a fifth last year, the company said.",
+    "The photo shows the old pier before the storm of 1987 took its last section.",
+    "Sharing is how the cooperative survives: every member lends tools to the others.",
+    "Substack lets writers get paid for their newsletters, and many now earn more than in print.",
+    "Facebook and Twitter were both fined last year.",
+])
+def test_prose_that_mentions_the_same_words_kept(text):
+    if text == "By Land and Sea":
+        assert boilerplate_kind(heading(text)) is None  # a title-case heading is not a byline
+        return
+    assert boilerplate_kind(block(text)) is None
+
+
+def test_related_headlines_list_removed_with_its_heading_but_not_what_follows():
+    blocks = [
+        block("The council voted on Tuesday to reopen the footpath after repairs costing £40,000 were finished."),
+        heading("Related articles"),
+        block("Bridge closes for six weeks of repairs", link=True),
+        block("Volunteers clear the towpath", link=True),
+        block("The path will be open from dawn to dusk, the council said, with the lights switched on in winter."),
+    ]
+    kept, removed = remove_boilerplate(blocks)
+    assert [b.text[:20] for b in kept] == ["The council voted on", "The path will be ope"]
+    assert removed == {"related_links": 3}
+
+
+def test_read_more_link_block_removed_only_when_it_is_a_link():
+    link_text = "Read more: Bridge closes for six weeks of repairs"
+    assert boilerplate_kind(Block("paragraph", link_text, len(link_text), len(link_text) - 11, 0)) == "related_links"
+    assert boilerplate_kind(block(link_text)) is None  # plain text after "Read more:" is a sentence of the story
+
+
+def test_body_blocks_drop_the_repeated_headline_only_at_the_start():
+    headline = "Council reopens riverside footpath after repairs"
+    body = [heading(headline), block("By Jane Doe"), block("The council voted on Tuesday. " * 10),
+            heading(headline)]
+    result = body_blocks(body, [f"{headline} | The Daily Herald", "The Daily Herald"])
+    assert [b.text for b in result] == [b.text for b in body[1:]]  # the later repeat stays
+    assert body_blocks(body, []) == body
+    assert body_blocks([block("Council reopens riverside footpath after repairs, says mayor.")], [headline])[0].text
+
+
+def test_body_blocks_match_headlines_despite_case_quotes_and_spacing():
+    result = body_blocks([heading("“Storm Ciarán” hits  the coast"), block("Text " * 60)],
+                         ['"Storm Ciarán" Hits the Coast'])
+    assert len(result) == 1
