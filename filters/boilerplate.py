@@ -96,8 +96,10 @@ _NEWSLETTER = re.compile(
 _RELATED_HEADING = re.compile(
     r"^(?:related|related (?:articles?|stories|posts|news|content|coverage|reading|links)|read more|read also|"
     r"read next|more reading|further reading|see also|also read|more (?:from|on|about) [\w' ]{1,30}|more stories|"
-    r"more news|more like this|you may also like|you might also like|recommended(?: for you)?|most (?:read|popular|"
-    r"viewed)|trending(?: now)?|weitere artikel|mehr zum thema|lesen sie auch|auch interessant|"
+    r"more news|more like this|you may also like|you might also like|recommended(?: for you| reading)?|most (?:read|"
+    r"popular|viewed)|trending(?: now)?|editors?[’']? (?:recommendations|picks)|top stories|latest news|popular now|"
+    r"don[’']t miss|weitere artikel|mehr zum thema|lesen sie auch|auch interessant|empfehlungen der redaktion|"
+    r"meistgelesen|"
     r"das könnte sie auch interessieren|à lire aussi|lire aussi|voir aussi|sur le même sujet|leggi anche|"
     r"potrebbe interessarti|te puede interesar|lee también|leia também|lees ook|czytaj także|czytaj też|"
     r"читайте также|läs också|les også)\s*[:.]?$",

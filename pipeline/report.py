@@ -56,6 +56,8 @@ SIGNAL_PLOTS: tuple[SignalPlot, ...] = (
                "link/code characters ÷ text characters", "block.link_code", True),
     SignalPlot("large_block_char_fraction", "Text in large blocks (seed 002)",
                "characters in blocks ≥ 200 chars ÷ text characters", "block.large_block_share", True),
+    SignalPlot("product_score", "Shop-page evidence (filters/product.py)", "product score (points)", "page.product",
+               False),
     SignalPlot("cdc_duplicated_fraction", "Text already seen on the same host (CDC, seed 002)",
                "duplicated bytes ÷ text bytes", "dup.cdc", True),
     SignalPlot("gopher_alpha_word_fraction", "Words with an alphabetic character (Gopher)",
@@ -68,7 +70,7 @@ TOP_LEVEL_COLUMNS: dict[str, pl.DataType] = {
 SIGNAL_FIELDS: dict[str, pl.DataType] = {
     "link_code_char_fraction": pl.Float64(), "large_block_char_fraction": pl.Float64(),
     "cdc_duplicated_fraction": pl.Float64(), "gopher_alpha_word_fraction": pl.Float64(),
-    "text_language": pl.String(),
+    "product_score": pl.Int32(), "text_language": pl.String(),
 }
 
 

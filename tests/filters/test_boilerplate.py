@@ -138,3 +138,16 @@ def test_body_blocks_match_headlines_despite_case_quotes_and_spacing():
     result = body_blocks([heading("“Storm Ciarán” hits  the coast"), block("Text " * 60)],
                          ['"Storm Ciarán" Hits the Coast'])
     assert len(result) == 1
+
+
+@pytest.mark.parametrize("text", ["Related articles", "Read more:", "Editors’ Recommendations:", "Lesen Sie auch",
+                                  "À lire aussi", "Most popular", "You might also like"])
+def test_related_headings_in_several_forms(text):
+    kept, removed = remove_boilerplate([heading(text), block("A headline of another story", link=True)])
+    assert kept == [] and removed == {"related_links": 2}
+
+
+def test_related_heading_followed_by_prose_keeps_the_prose():
+    prose_block = block("The council said the path would reopen in spring, after the survey of the old bridge.")
+    kept, _ = remove_boilerplate([heading("Read more"), prose_block])
+    assert kept == [prose_block]
