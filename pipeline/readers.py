@@ -370,6 +370,14 @@ def _is_record_start(fh: io.BufferedReader, offset: int, is_gzip: bool, is_arc: 
     return bool(_ARC_LINE.match(data) if is_arc else _WARC_LINE.match(data))
 
 
+def _record_id(headers: object, report: FileReport) -> str | None:
+    """The WARC-Record-ID; None for ARC, which has none: warcio's arc2warc invents a random uuid on
+    every read, which made the same ARC file give other ids (and other shards) on every run."""
+    if report.format == "arc":
+        return None
+    return headers.get_header("WARC-Record-ID")  # type: ignore[attr-defined]
+
+
 def _document(path: str, offset: int, record: object, max_payload_bytes: int | None,
               report: FileReport) -> Iterator[RawRecord]:
     rec_type = record.rec_type  # type: ignore[attr-defined]
@@ -388,14 +396,14 @@ def _document(path: str, offset: int, record: object, max_payload_bytes: int | N
         message = f"record cut off: {missing} of its declared bytes are missing"
         report.errors.append(f"corrupt record at offset {offset}: {message}")
         yield RawRecord(path, offset, "corrupt", url=headers.get_header("WARC-Target-URI"),
-                        record_id=headers.get_header("WARC-Record-ID"), error=message,
+                        record_id=_record_id(headers, report), error=message,
                         corrupt_region_bytes=raw_size)
         return
     result = RawRecord(
         source_file=path,
         source_offset=offset,
         record_type=rec_type,
-        record_id=headers.get_header("WARC-Record-ID"),
+        record_id=_record_id(headers, report),
         url=headers.get_header("WARC-Target-URI"),
         warc_date=parse_warc_date(headers.get_header("WARC-Date")),
         warc_content_type=headers.get_header("Content-Type"),

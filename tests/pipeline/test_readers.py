@@ -165,3 +165,25 @@ def test_discover_reads_a_file_once(tmp_path):
     (tmp_path / "b.bad").write_bytes(b"x")
     files, skipped = discover_inputs([str(tmp_path), str(tmp_path / "a.warc"), str(tmp_path / "b.bad")])
     assert [Path(f).name for f in files] == ["a.warc", "b.bad"] and skipped == []
+
+
+def arc_file(path: Path, pages: list[tuple[str, bytes]]) -> Path:
+    """A version-1 ARC file: the filedesc record, then one record per page (HTTP response)."""
+    header_body = b"1 0 corpus-filter test\nURL IP-address Archive-date Content-type Archive-length\n"
+    out = [b"filedesc://" + path.name.encode() + b" 0.0.0.0 20240101000000 text/plain "
+           + str(len(header_body)).encode() + b"\n" + header_body + b"\n"]
+    for url, html in pages:
+        payload = b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n" + html
+        out.append(f"{url} 93.184.216.34 20240101000000 text/html {len(payload)}\n".encode() + payload + b"\n")
+    path.write_bytes(b"".join(out))
+    return path
+
+
+def test_arc_records_get_the_same_ids_on_every_read(tmp_path):
+    """warcio's arc2warc gives each ARC record a random WARC-Record-ID; ours must be stable."""
+    path = arc_file(tmp_path / "two.arc", [(f"http://a.example/{i}", article_html(f"Post {i}")) for i in range(2)])
+    first, report = read_all(path)
+    second, _ = read_all(path)
+    assert report.format == "arc" and [r.url for r in first] == ["http://a.example/0", "http://a.example/1"]
+    assert [r.record_id for r in first] == [None, None]  # the extract stage derives path + offset ids
+    assert [r.source_offset for r in first] == [r.source_offset for r in second]
