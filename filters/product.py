@@ -70,7 +70,8 @@ WEIGHTS: dict[str, int] = {
 CART_PHRASES: tuple[str, ...] = (
     # en
     "add to cart", "add to basket", "add to bag", "add to trolley", "add to shopping cart", "add to shopping bag",
-    "buy now", "buy it now", "add to order",
+    "add to shopping basket", "add to my basket", "add to my cart", "buy now", "buy it now", "buy new", "buy used",
+    "add to order",
     # de
     "in den warenkorb", "in den einkaufswagen", "zum warenkorb hinzufügen", "jetzt kaufen", "in die tasche",
     # fr
@@ -171,7 +172,8 @@ _IDENTIFIER_CODE = re.compile(
 _VALUE_START = re.compile(r"\S")
 AVAILABILITY_PHRASES: tuple[str, ...] = (
     "in stock", "out of stock", "only a few left", "usually dispatched within", "usually ships within",
-    "usually ships in", "ships within", "available for delivery", "available to order", "pre-order now",
+    "usually ships in", "ships within", "ships in 24 hours", "dispatched within", "usually dispatched",
+    "available for delivery", "available to order", "pre-order now",
     "currently unavailable", "temporarily out of stock", "auf lager", "sofort lieferbar", "nicht lieferbar",
     "nicht vorrätig", "lieferzeit", "en stock", "rupture de stock", "en cours de réapprovisionnement",
     "en existencia", "agotado", "sin stock", "disponibilità immediata", "non disponibile", "esaurito",
@@ -218,7 +220,7 @@ _AVAILABILITY = _Phrases(AVAILABILITY_PHRASES)
 _CONTROLS = etree.XPath(
     "//button | //input[@type='submit' or @type='button' or @type='image'] | //*[@role='button']"
     f" | //a[string-length(normalize-space()) <= {CART_LABEL_MAX_CHARS}]"
-    " | //form[@action] | //a//img")
+    " | //form[@action]")
 _QUANTITY_CANDIDATES = etree.XPath("//input | //select")
 _ITEMTYPES = etree.XPath("//*[@itemtype] | //*[@typeof]")
 _HREFS = etree.XPath("//a/@href", smart_strings=False)
@@ -366,6 +368,8 @@ def _label_says_cart(label: str) -> bool:
 
 def _attributes_say_cart(element: Any) -> bool:
     values = " ".join(value for name in _CONTROL_ATTRIBUTES if (value := element.get(name)))
+    if element.tag == "a":  # an image link is a button drawn as a picture: its file name counts
+        values += " " + " ".join(image.get("src") or "" for image in element.iter("img"))
     return bool(values) and _CART_ATTRIBUTE.search(values.lower()) is not None
 
 

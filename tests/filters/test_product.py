@@ -305,3 +305,11 @@ def test_articles_with_money_and_buy_links_are_not_product_pages(build):
     body, head = build()
     values = signals(body, head, url="https://www.some-magazine.test/2024/05/14/story")
     assert not _fires(values["product_score"]), values
+
+
+@pytest.mark.parametrize("control", [
+    '<input type="image" src="/img/btn.gif" alt="Add to Shopping Basket">',
+    '<a href="/basket.asp?isbn=9780140449136"><img src="/img/b.gif" alt="Buy New"></a>',
+])
+def test_cart_controls_of_older_shops(control):
+    assert signals(control)["product_cart_control_count"] == 1
