@@ -198,7 +198,10 @@ class _Phrases:
         self._screen = re.compile("|".join(re.escape(phrase) for phrase in phrases))
 
     def found(self, text: str) -> list[str]:
-        return [phrase for phrase, pattern in self._patterns if phrase in text and pattern.search(text)]
+        """The phrases in `text`, without those that are only part of a longer one found
+        ("usually dispatched within" is one phrase, not three)."""
+        hits = [phrase for phrase, pattern in self._patterns if phrase in text and pattern.search(text)]
+        return [hit for hit in hits if not any(hit != other and hit in other for other in hits)]
 
     def in_label(self, label: str) -> bool:
         return self._screen.search(label) is not None and bool(self.found(label))

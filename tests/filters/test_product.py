@@ -313,3 +313,8 @@ def test_articles_with_money_and_buy_links_are_not_product_pages(build):
 ])
 def test_cart_controls_of_older_shops(control):
     assert signals(control)["product_cart_control_count"] == 1
+
+
+def test_overlapping_availability_phrases_count_once():
+    assert signals("<p>Usually dispatched within 24 hours</p>")["product_availability_phrase_count"] == 1
+    assert signals("<p>In stock. Usually ships within 2 days.</p>")["product_availability_phrase_count"] == 2
