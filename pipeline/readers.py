@@ -34,6 +34,7 @@ from pathlib import Path
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
 from warcio.exceptions import ArchiveLoadFailed
+from warcio.limitreader import LimitReader
 
 DOCUMENT_TYPES = ("response", "resource")
 GZIP_MAGIC = b"\x1f\x8b"
@@ -45,6 +46,8 @@ WALK_SUFFIXES = ARCHIVE_SUFFIXES + HTML_SUFFIXES + (".gz",)
 _WARCIO_LOG = logging.getLogger("warcio")
 _READ_BLOCK = 1 << 16
 _SCAN_BLOCK = 1 << 20
+# Inflated bytes of one gzip member kept in memory (a Common Crawl record is at most ~1 MB).
+_MEMBER_BUFFER = 64 << 20
 _WARC_LINE = re.compile(rb"WARC/\d\.\d+\r?\n")
 # ARC v1 record header: URL IP-address Archive-date(14+ digits) Content-type Archive-length
 _ARC_LINE = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*:\S* \S+ \d{14}\d* \S+ \S+\r?\n")
@@ -224,8 +227,288 @@ def _drain(fh: io.BufferedIOBase | object) -> int:
 
 
 def _read_archive(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
+    """Records of a WARC or ARC file, each damaged region as one `corrupt` record.
+
+    A gzipped file is read member by member (`_read_gzip_members`), an uncompressed WARC record
+    by record with its declared length checked against the next record (`_read_plain_warc`);
+    an uncompressed ARC file goes through warcio with resynchronisation on errors.
+    """
+    if _starts_with_gzip(path):
+        yield from _read_gzip_members(path, max_payload_bytes, report)
+    elif report.format == "warc":
+        yield from _read_plain_warc(path, max_payload_bytes, report)
+    else:
+        yield from _read_warcio_resync(path, max_payload_bytes, report)
+
+
+# --- gzipped WARC/ARC: one member at a time --------------------------------------------------------
+@dataclass
+class _Member:
+    """One gzip member: where it ends, its inflated bytes (None when larger than the buffer), or
+    why it could not be inflated."""
+
+    start: int
+    end: int = 0
+    data: bytes | None = None
+    error: Exception | None = None
+
+
+def _inflate_member(fh: io.BufferedReader, start: int) -> _Member:
+    """Inflate the gzip member at `start` to its end, checking its CRC-32 and length.
+
+    A flipped bit anywhere in the compressed data or trailer fails the check, so a member that
+    inflates here is byte-for-byte what the writer wrote (a flip in the header's time stamp or
+    OS byte is harmless and passes). Up to `_MEMBER_BUFFER` inflated bytes are kept so the
+    records can be parsed without inflating twice.
+    """
+    fh.seek(start)
+    inflater = zlib.decompressobj(31)
+    parts: list[bytes] = []
+    kept = 0
+    consumed = 0
+    while not inflater.eof:
+        chunk = fh.read(_READ_BLOCK)
+        if not chunk:
+            return _Member(start, error=EOFError("gzip member cut off by the end of the file"))
+        try:
+            out = inflater.decompress(chunk)
+        except zlib.error as exc:
+            return _Member(start, error=exc)
+        consumed += len(chunk)
+        if parts is not None:
+            kept += len(out)
+            if kept > _MEMBER_BUFFER:
+                parts = None  # type: ignore[assignment]
+            else:
+                parts.append(out)
+    end = start + consumed - len(inflater.unused_data)
+    return _Member(start, end, None if parts is None else b"".join(parts))
+
+
+class _MemberStream(io.RawIOBase):
+    """The inflated bytes of one gzip member, streamed (for members too large to buffer)."""
+
+    def __init__(self, fh: io.BufferedReader, start: int) -> None:
+        super().__init__()
+        self._fh = fh
+        self._position = start
+        self._inflater = zlib.decompressobj(31)
+        self._pending = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray) -> int:  # type: ignore[override]
+        while not self._pending and not self._inflater.eof:
+            self._fh.seek(self._position)
+            chunk = self._fh.read(_READ_BLOCK)
+            if not chunk:
+                break
+            self._position += len(chunk)
+            self._pending = self._inflater.decompress(chunk, len(buffer))
+            # Input not consumed because of max_length waits in unconsumed_tail.
+            self._position -= len(self._inflater.unconsumed_tail)
+        if not self._pending and self._inflater.unconsumed_tail and not self._inflater.eof:
+            self._pending = self._inflater.decompress(self._inflater.unconsumed_tail, len(buffer))
+        size = min(len(buffer), len(self._pending))
+        buffer[:size] = self._pending[:size]
+        self._pending = self._pending[size:]
+        return size
+
+
+def _read_gzip_members(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
+    """Every member is inflated and checked before its records are parsed; a member that fails
+    is one `corrupt` record, and reading resumes at the next offset where a gzip member inflates
+    to a record header, so damage never takes the rest of the file with it."""
+    is_arc = report.format == "arc"
+    file_size = Path(path).stat().st_size
+    with open(path, "rb") as fh:
+        position: int | None = 0
+        while position is not None and position < file_size:
+            if _only_padding(fh, position, file_size):
+                break
+            member = _inflate_member(fh, position)
+            if member.error is not None:
+                position = yield from _corrupt(fh, path, report, member.error, position, True, is_arc, file_size)
+                continue
+            if member.data is not None and not member.data.strip():
+                position = member.end  # an empty member (some writers end files with one)
+                continue
+            # A member may begin with the previous record's closing blank lines (odd chunking).
+            stream = (io.BytesIO(member.data.lstrip(b"\r\n")) if member.data is not None
+                      else _MemberStream(fh, position))
+            yield from _member_records(path, member, stream, max_payload_bytes, report, is_arc)
+            position = member.end
+
+
+def _only_padding(fh: io.BufferedReader, position: int, file_size: int) -> bool:
+    """Nothing but whitespace or NUL bytes from `position` to the end (padded files)."""
+    if file_size - position > _READ_BLOCK:
+        return False
+    fh.seek(position)
+    return not fh.read().strip(b" \t\r\n\0")
+
+
+def _member_records(path: str, member: _Member, stream: io.RawIOBase | io.BytesIO, max_payload_bytes: int | None,
+                    report: FileReport, is_arc: bool) -> Iterator[RawRecord]:
+    """The record(s) of one intact member. Its records are collected before any is yielded: a
+    member whose content does not parse (a header that lies about its length, garbage) is one
+    corrupt region, with nothing of it half-reported."""
+    own = FileReport(path, report.format)
+    records: list[RawRecord] = []
+    warnings = io.StringIO()
+    iterator = ArchiveIterator(stream, arc2warc=is_arc)
+    try:
+        for count, record in enumerate(_quietly(iterator, warnings)):
+            if count:
+                # Several records in one member ("non-chunked" gzip): the records have no file
+                # offsets of their own; the caller re-reads the file as one stream.
+                raise NonChunkedGzip(path)
+            if not record.rec_type:  # type: ignore[attr-defined]
+                raise ArchiveLoadFailed("a record without a WARC-Type (or an empty header block)")
+            records.extend(_document(path, member.start, record, max_payload_bytes, own))
+    except (ArchiveLoadFailed, zlib.error, EOFError, ValueError, KeyError, IndexError, OSError) as exc:
+        message = f"{type(exc).__name__}: {clean_message(str(exc))}"
+        records = [RawRecord(path, member.start, "corrupt", url=_first_url(records), error=message)]
+        own.record_types = Counter({"corrupt": 1})
+        own.errors = [f"corrupt region at offset {member.start} ({member.end - member.start} bytes): {message}"]
+    finally:
+        _note_warnings(warnings.getvalue(), own)
+    for record in records:
+        if record.record_type == "corrupt":
+            record.corrupt_region_bytes = member.end - member.start
+    report.record_types.update(own.record_types)
+    report.errors.extend(own.errors)
+    yield from records
+
+
+def _first_url(records: list[RawRecord]) -> str | None:
+    return next((r.url for r in records if r.url), None)
+
+
+# --- uncompressed WARC: each declared length checked ---------------------------------------------
+def _read_plain_warc(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
+    """A record is read only when its declared Content-Length ends exactly where the next record
+    (or the end of the file) begins. A length that lies in either direction would otherwise
+    swallow the records after it or leave the rest of the record as garbage; instead the region
+    from the lying header to the next real `WARC/` header is one corrupt record."""
+    file_size = Path(path).stat().st_size
+    with open(path, "rb") as fh:
+        position: int | None = _skip_newlines(fh, 0, file_size)
+        while position is not None and position < file_size:
+            header = _plain_header(fh, position)
+            end = None if header is None else position + header.size + header.content_length
+            if header is None or end is None:
+                position = yield from _corrupt(fh, path, report, ArchiveLoadFailed("no WARC header parses here"),
+                                               position, False, False, file_size)
+                continue
+            after = _record_end(fh, end, file_size)
+            if after is None:
+                yield from _lying_length(fh, path, report, position, header, end, file_size)
+                position = find_next_boundary(fh, position + 1, False, False)
+                continue
+            fh.seek(position)
+            yield from _member_records(path, _Member(position, end), LimitReader(fh, end - position),
+                                       max_payload_bytes, report, False)
+            position = after
+
+
+@dataclass
+class _PlainHeader:
+    size: int  # bytes up to and including the blank line
+    content_length: int
+    url: str | None
+    record_id: str | None
+
+
+_HEADER_LIMIT = 1 << 20
+# Stray bytes tolerated between a record's declared end and the next header (warcio's own test
+# file has two NUL bytes there); more than this and the declared length is taken to be wrong.
+_TRAILER_SLACK = 16
+_HEADER_FIELD = re.compile(rb"^([A-Za-z0-9-]+):[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
+
+
+def _plain_header(fh: io.BufferedReader, position: int) -> _PlainHeader | None:
+    """The WARC header block at `position` if it starts with a version line, ends with a blank
+    line within 1 MiB and declares a Content-Length; else None."""
+    fh.seek(position)
+    block = fh.read(_READ_BLOCK)
+    if not _WARC_LINE.match(block):
+        return None
+    while True:
+        match = re.search(rb"\r?\n\r?\n", block)
+        if match or len(block) >= _HEADER_LIMIT:
+            break
+        more = fh.read(_READ_BLOCK)
+        if not more:
+            break
+        block += more
+    if match is None:
+        return None
+    fields = {name.lower(): value for name, value in _HEADER_FIELD.findall(block[:match.start()])}
+    length = fields.get(b"content-length", b"").strip()
+    if not length.isdigit():
+        return None
+    def text(name: bytes) -> str | None:
+        value = fields.get(name)
+        return value.decode("utf-8", "replace") if value is not None else None
+    return _PlainHeader(match.end(), int(length), text(b"warc-target-uri"), text(b"warc-record-id"))
+
+
+def _skip_newlines(fh: io.BufferedReader, position: int, file_size: int) -> int | None:
+    """The first offset at or after `position` that is not CR/LF (None at the end)."""
+    while position < file_size:
+        fh.seek(position)
+        block = fh.read(_READ_BLOCK)
+        rest = block.lstrip(b"\r\n")
+        if rest:
+            return position + len(block) - len(rest)
+        position += len(block)
+    return None
+
+
+def _record_end(fh: io.BufferedReader, end: int, file_size: int) -> int | None:
+    """Where reading goes on if the record ends at `end` as declared: its content followed by the
+    blank line pair of the WARC format, or newlines up to a header or the end of the file, or a
+    few stray bytes (`_TRAILER_SLACK`) before the next header, which then become a small corrupt
+    region of their own. None when the declared length cannot be right."""
+    if end > file_size:
+        return None
+    fh.seek(end)
+    trailer = fh.read(4)
+    after = _skip_newlines(fh, end, file_size)
+    if after is None:
+        return file_size
+    if trailer == b"\r\n\r\n" or trailer[:2] == b"\n\n":
+        return after  # what follows, header or garbage, is the next iteration's business
+    fh.seek(after)
+    if after > end and _WARC_LINE.match(fh.read(64)):
+        return after
+    following = find_next_boundary(fh, end, False, False)
+    return end if following is not None and following - end <= _TRAILER_SLACK else None
+
+
+def _lying_length(fh: io.BufferedReader, path: str, report: FileReport, start: int, header: _PlainHeader,
+                  end: int, file_size: int) -> Iterator[RawRecord]:
+    """The record whose declared length does not end where a record begins: one corrupt record
+    from its header to the next real header (or to the end of the file)."""
+    resume = find_next_boundary(fh, start + 1, False, False)
+    region_end = file_size if resume is None else resume
+    if end > file_size and resume is None:
+        message = f"record cut off: {end - file_size} of its declared bytes are missing"
+    else:
+        message = (f"declared Content-Length {header.content_length} does not end where the next record "
+                   f"begins (the record spans {region_end - start - header.size} bytes)")
+    report.errors.append(f"corrupt record at offset {start}: {message}")
+    report.record_types["corrupt"] += 1
+    yield RawRecord(path, start, "corrupt", url=header.url, record_id=header.record_id, error=message,
+                    corrupt_region_bytes=region_end - start)
+
+
+# --- uncompressed ARC: warcio, resynchronised on errors ------------------------------------------
+def _read_warcio_resync(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
     """Iterate records, turning each damaged region into one `corrupt` record and resuming."""
-    is_gzip = _starts_with_gzip(path)
+    is_gzip = False
     is_arc = report.format == "arc"
     file_size = Path(path).stat().st_size
     with open(path, "rb") as fh:
@@ -238,8 +521,6 @@ def _read_archive(path: str, max_payload_bytes: int | None, report: FileReport) 
                 if not _is_record_start(fh, position, is_gzip, is_arc):
                     raise ArchiveLoadFailed("no WARC/ARC record starts here")
                 fh.seek(position)
-                # ARC parsing accepts almost any line with five fields, so it is only allowed in
-                # ARC files; in a WARC file garbage must fail loudly and become a corrupt region.
                 iterator = ArchiveIterator(fh, arc2warc=is_arc)
                 for record in _quietly(iterator, warnings):
                     current_start = iterator.offset
@@ -249,12 +530,7 @@ def _read_archive(path: str, max_payload_bytes: int | None, report: FileReport) 
                 if trailing is not None:
                     position = yield from _corrupt(fh, path, report, trailing, iterator.offset,
                                                    is_gzip, is_arc, file_size)
-            except ArchiveLoadFailed as exc:
-                if "non-chunked gzip" in str(exc):
-                    raise NonChunkedGzip(path) from exc
-                position = yield from _corrupt(fh, path, report, exc, _damage_start(iterator, current_start),
-                                               is_gzip, is_arc, file_size)
-            except (zlib.error, EOFError, ValueError, KeyError, IndexError, OSError) as exc:
+            except (ArchiveLoadFailed, zlib.error, EOFError, ValueError, KeyError, IndexError, OSError) as exc:
                 position = yield from _corrupt(fh, path, report, exc, _damage_start(iterator, current_start),
                                                is_gzip, is_arc, file_size)
             finally:
