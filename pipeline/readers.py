@@ -422,8 +422,8 @@ class _PlainHeader:
 
 
 _HEADER_LIMIT = 1 << 20
-# Stray bytes tolerated between a record's declared end and the next header (warcio's own test
-# file has two NUL bytes there); more than this and the declared length is taken to be wrong.
+# NUL/blank bytes tolerated between a record's declared end and the next header (warcio's own
+# test file has two NUL bytes there); more, or other bytes, and the declared length is wrong.
 _TRAILER_SLACK = 16
 _HEADER_FIELD = re.compile(rb"^([A-Za-z0-9-]+):[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
 
@@ -485,7 +485,13 @@ def _record_end(fh: io.BufferedReader, end: int, file_size: int) -> int | None:
     if after > end and _WARC_LINE.match(fh.read(64)):
         return after
     following = find_next_boundary(fh, end, False, False)
-    return end if following is not None and following - end <= _TRAILER_SLACK else None
+    if following is None or following - end > _TRAILER_SLACK:
+        return None
+    fh.seek(end)
+    stray = fh.read(following - end)
+    # NUL or blank padding after the content: the length was right. Anything else is content
+    # the length left out.
+    return end if not stray.strip(b"\0 \t\r\n") else None
 
 
 def _lying_length(fh: io.BufferedReader, path: str, report: FileReport, start: int, header: _PlainHeader,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import random
+import uuid
 from dataclasses import dataclass
 
 from warcio.statusandheaders import StatusAndHeaders
@@ -62,6 +63,11 @@ def build_warc(seed: int, pages: int = 60, gzip: bool = True, mean_page_bytes: i
     writer = WARCWriter(out, gzip=gzip)
     members: list[Member] = []
 
+    def ids() -> dict[str, str]:
+        """Fixed ids and dates, so the same seed gives the same bytes."""
+        return {"WARC-Record-ID": f"<urn:uuid:{uuid.UUID(int=rng.getrandbits(128), version=4)}>",
+                "WARC-Date": "2021-03-04T05:06:07Z"}
+
     def write(record) -> None:
         start = out.tell()
         writer.write_record(record)
@@ -69,19 +75,23 @@ def build_warc(seed: int, pages: int = 60, gzip: bool = True, mean_page_bytes: i
                               record.rec_headers.get_header("WARC-Target-URI"),
                               record.rec_headers.get_header("WARC-Record-ID")))
 
-    write(writer.create_warcinfo_record(f"gen-{seed}.warc.gz", {"software": "tests/damage.py"}))
+    info = writer.create_warcinfo_record(f"gen-{seed}.warc.gz", {"software": "tests/damage.py"})
+    info.rec_headers.replace_header("WARC-Record-ID", ids()["WARC-Record-ID"])
+    info.rec_headers.replace_header("WARC-Date", "2021-03-04T05:06:07Z")
+    write(info)
     for index in range(pages):
         url = f"http://site{index % 7}.example/{seed}/{index}"
         if with_requests:
             request = StatusAndHeaders("GET / HTTP/1.1", [("Host", f"site{index % 7}.example")],
                                        is_http_request=True)
-            write(writer.create_warc_record(url, "request", http_headers=request))
+            write(writer.create_warc_record(url, "request", http_headers=request, warc_headers_dict=ids()))
         body = _page(rng, index, int(rng.expovariate(1 / mean_page_bytes)) + 200)
         http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")], protocol="HTTP/1.1")
-        write(writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=http))
+        write(writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=http,
+                                        warc_headers_dict=ids()))
         if with_requests:
             write(writer.create_warc_record(url, "metadata", payload=io.BytesIO(b"fetchTimeMs: 12\r\n"),
-                                            warc_content_type="application/warc-fields"))
+                                            warc_content_type="application/warc-fields", warc_headers_dict=ids()))
     return Built(out.getvalue(), members)
 
 
