@@ -7,17 +7,19 @@ failures); 2 usage error (one clear line on stderr, no traceback); 1 anything el
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 import time
 import traceback
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn
 
 from pipeline.executors import run_local
 from pipeline.params import Params, ParamsError, load_params
 from pipeline.readers import discover_inputs
-from pipeline.stages.extract import ExtractTask, extract_file, write_manifest
+from pipeline.stages.extract import ExtractTask, extract_file, prepare_workdir, write_manifest
 from pipeline.stages.select import SelectError, select
 
 USAGE_ERROR = 2
@@ -95,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _dispatch(args)
     except (UsageError, ParamsError, SelectError) as exc:
-        sys.stderr.write(f"pipeline: error: {exc}\n")
+        sys.stderr.write(f"pipeline: error: {_one_line(exc)}\n")
         return USAGE_ERROR
     except KeyboardInterrupt:
         sys.stderr.write("pipeline: interrupted\n")
@@ -104,9 +106,24 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("PIPELINE_DEBUG"):
             traceback.print_exc()
         else:
-            sys.stderr.write(f"pipeline: failed: {type(exc).__name__}: {exc} "
-                             "(set PIPELINE_DEBUG=1 for the traceback)\n")
+            sys.stderr.write(f"pipeline: failed: {_failure_message(exc, args)}\n")
         return 1
+
+
+def _failure_message(exc: Exception, args: argparse.Namespace) -> str:
+    """One line for an exit-1 failure: what happened and what to do, without a traceback."""
+    resume = " with --resume" if args.command in ("run", "extract") else ""
+    if isinstance(exc, BrokenProcessPool):
+        return f"a worker process died (killed, or out of memory?); re-run{resume} to go on"
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        out = getattr(args, "out", None) or getattr(args, "run_dir", "the output directory")
+        return f"no space left on device while writing to {out}; free space, then re-run{resume}"
+    return f"{type(exc).__name__}: {_one_line(exc)} (set PIPELINE_DEBUG=1 for the traceback)"
+
+
+def _one_line(exc: BaseException) -> str:
+    # Some library messages (pyarrow, polars) span lines; the contract is one line on stderr.
+    return " ".join(str(exc).split())
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -125,16 +142,19 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _explain(args, params)
     if args.command == "select":
         _require_dir(args.workdir)
+        _require_writable_dir(args.out)
         stats = select(args.workdir, args.out, params)
         _print_summary(stats, args.out)
         return 0
     if args.executor == "ray":
         raise UsageError("the ray executor is not available yet; use --executor local")
+    inputs, skipped = _discover(args.inputs)
+    _require_writable_dir(args.out)
     if args.command == "extract":
-        _extract(args, params, args.out)
+        _extract(args, params, args.out, inputs, skipped)
         return 0
     workdir = str(Path(args.out) / "work")
-    timings = _extract(args, params, workdir)
+    timings = _extract(args, params, workdir, inputs, skipped)
     stats = select(workdir, args.out, params, extract_timings=timings)
     _print_summary(stats, args.out)
     print(f"report: {_report(Path(args.out), None)}")
@@ -152,11 +172,23 @@ def _report(run_dir: Path, out: Path | None) -> Path:
     return out_dir / "index.html"
 
 
-def _extract(args: argparse.Namespace, params: Params, workdir: str) -> dict[str, Any]:
+def _discover(paths: list[str]) -> tuple[list[str], list[str]]:
+    """Input files and skipped names; no input file at all is a usage error, not an empty run:
+    an empty dataset published over a good one (a re-run replaces every shard) is worse than a
+    stop, and an empty input directory is almost always a wrong path or an unfinished copy."""
     try:
-        inputs, skipped = discover_inputs(args.inputs)
+        inputs, skipped = discover_inputs(paths)
     except FileNotFoundError as exc:
         raise UsageError(f"input not found: {exc}") from None
+    if not inputs:
+        why = (f" ({len(skipped)} file(s) skipped: names not WARC/ARC/HTML; name a file to read it by content)"
+               if skipped else "")
+        raise UsageError(f"no input files found in {' '.join(paths)}{why}")
+    return inputs, skipped
+
+
+def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: list[str],
+             skipped: list[str]) -> dict[str, Any]:
     if Path(workdir).exists() and not Path(workdir).is_dir():
         raise UsageError(f"output path exists and is not a directory: {workdir}")
     if skipped:
@@ -164,6 +196,7 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str) -> dict[str
                          f"WARC/ARC/HTML (first: {skipped[0]}); all are listed in stats.json\n")
     started = time.perf_counter()
     progress = args.workers == 1 and sys.stderr.isatty()
+    prepare_workdir(workdir)
     tasks = [ExtractTask(path, workdir, params, args.extract_all, args.resume, progress) for path in inputs]
     weights = [_size(path) for path in inputs]
     summaries = run_local(extract_file, tasks, args.workers, label="extract", weights=weights)
@@ -198,6 +231,20 @@ def _size(path: str) -> int:
 def _require_dir(path: str, what: str = "work directory") -> None:
     if not Path(path).is_dir():
         raise UsageError(f"{what} not found: {path}")
+
+
+def _require_writable_dir(path: str) -> None:
+    """Create the output directory and make sure a file can be created in it, before any work."""
+    directory = Path(path)
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"output path exists and is not a directory: {path}")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / f".write-probe.tmp-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise UsageError(f"output directory {path} is not writable: {exc.strerror or exc}") from None
 
 
 def _print_summary(stats: dict[str, Any], out: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
@@ -36,7 +37,7 @@ def run_local(fn: Callable[[T], Any], tasks: Sequence[T], workers: int, label: s
             return results
         # spawn, not fork: polars and lxml hold threads and locks that fork does not copy safely.
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker) as pool:
             futures = {pool.submit(fn, task): index for index, task in enumerate(tasks)}
             for future in as_completed(futures):
                 index = futures[future]
@@ -45,3 +46,10 @@ def run_local(fn: Callable[[T], Any], tasks: Sequence[T], workers: int, label: s
         return results
     finally:
         bar.close()
+
+
+def _init_worker() -> None:
+    # tqdm's default lock is a multiprocessing semaphore. A worker killed while it exists (the
+    # OOM killer) leaves it to the resource tracker, whose multi-line warning at exit would follow
+    # the CLI's one-line error. Workers draw no shared bars, so a thread lock is enough.
+    tqdm.set_lock(threading.RLock())

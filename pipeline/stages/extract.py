@@ -3,7 +3,8 @@
 A file is the unit of resume and of parallelism: `extract_file` reads one input file,
 turns every record into a row (signals, extract-stage reasons, text) and writes
 `WORKDIR/extract/<key>.parquet` atomically, then `<key>.json` with the file's accounting.
-The JSON is written last, so its presence marks a finished file for `--resume`.
+The JSON is written last, so its presence marks a finished file for `--resume`; an older JSON
+is removed before a file is re-extracted, so it can never vouch for a newer Parquet file.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from pipeline.decode import decode_html
 from pipeline.params import Params
 from pipeline.readers import FileReport, NonChunkedGzip, RawRecord, read_file, read_stream_gzip
 from pipeline.schema import ROW_SCHEMA, empty_row, rows_to_table
-from pipeline.writers import atomic_write_text
+from pipeline.writers import atomic_write_text, crash_point, parquet_writer, publish_file, remove_stale_temps
 
 EXTRACT_DIR = "extract"
 MANIFEST = "manifest.json"
@@ -116,6 +117,7 @@ def extract_file(task: ExtractTask) -> dict[str, Any]:
             done["resumed"] = True
             return done
     parquet_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.unlink(missing_ok=True)
     try:
         summary = _write_rows(task, parquet_path, streaming=False)
     except NonChunkedGzip:
@@ -138,7 +140,7 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
     bar = tqdm(total=_file_size(task.path), desc=os.path.basename(task.path), unit="B", unit_scale=True,
                leave=False, disable=not task.progress)
     try:
-        with pq.ParquetWriter(tmp_path, ROW_SCHEMA, compression="zstd") as writer:
+        with parquet_writer(tmp_path, ROW_SCHEMA) as writer:
             started = time.perf_counter()
             for raw in records:
                 timings.add("read", started)
@@ -147,13 +149,15 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
                 batch.append(record_to_row_within_budget(raw, task.params, timings, task.extract_all))
                 if len(batch) >= task.params.extract.rows_per_row_group:
                     writer.write_table(rows_to_table(batch))
+                    crash_point("extract.batch")
                     rows += len(batch)
                     batch.clear()
                 started = time.perf_counter()
             if batch or rows == 0:
                 writer.write_table(rows_to_table(batch))
                 rows += len(batch)
-        os.replace(tmp_path, parquet_path)
+        publish_file(tmp_path, parquet_path)
+        crash_point("extract.published")
     finally:
         bar.close()
         if tmp_path.exists():
@@ -422,6 +426,20 @@ def _input_identity(path: str) -> dict[str, int] | None:
     except OSError:
         return None
     return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def prepare_workdir(workdir: str) -> None:
+    """Create the work directory, clear the temporary files a killed run left in it, and remove
+    the manifest, which `write_manifest` puts back once every file is finished: `select` never
+    reads a half-extracted work directory.
+
+    Called once per run, before any file is extracted: a work directory serves one run at a time.
+    """
+    directory = Path(workdir) / EXTRACT_DIR
+    directory.mkdir(parents=True, exist_ok=True)
+    (Path(workdir) / MANIFEST).unlink(missing_ok=True)
+    remove_stale_temps(Path(workdir))
+    remove_stale_temps(directory)
 
 
 def write_manifest(workdir: str, inputs: list[str], skipped: list[str], params: Params,

@@ -24,7 +24,7 @@ from pipeline.params import Params
 from pipeline.schema import ROW_SCHEMA
 from pipeline.stages.dedup import compact_columns, find_duplicates
 from pipeline.stages.extract import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
-from pipeline.writers import ShardWriter, atomic_write_text, swap_directory
+from pipeline.writers import ShardWriter, publish_directories, remove_stale_temps
 
 STATS = "stats.json"
 
@@ -34,6 +34,21 @@ class SelectError(Exception):
 
 
 def select(workdir: str, out: str, params: Params, extract_timings: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Decide every row, write shards and stats.json; returns the stats.
+
+    Shards are written into hidden staging directories and swapped in only when all are
+    complete, stats.json last (see `publish_directories`): a failure or a kill before that
+    leaves the previous output whole. A failure removes the staging directories; the
+    leftovers of a kill are removed by the next run.
+    """
+    try:
+        return _select(workdir, out, params, extract_timings)
+    except BaseException:
+        remove_stale_temps(Path(out))
+        raise
+
+
+def _select(workdir: str, out: str, params: Params, extract_timings: dict[str, Any] | None) -> dict[str, Any]:
     """Decide every row, write shards and stats.json; returns the stats.
 
     Two passes over the extract output: the first applies the threshold rules and keeps only
@@ -58,6 +73,7 @@ def select(workdir: str, out: str, params: Params, extract_timings: dict[str, An
     step = time.perf_counter()
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(out_dir)
     output = params.select.output
     staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
     writers = {name: ShardWriter(path, ROW_SCHEMA, output.shard_max_rows, output.shard_max_bytes)
@@ -71,14 +87,13 @@ def select(workdir: str, out: str, params: Params, extract_timings: dict[str, An
             part = frame.filter(pl.col("kept") == kept)
             if part.height:
                 writers[name].write(part.to_arrow().cast(ROW_SCHEMA))
-    for name, writer in writers.items():
+    for writer in writers.values():
         writer.close()
-        swap_directory(staging[name], out_dir / name)
     timings["select.write"] = _since(step)
     timings = {**_merge_timings(summaries, extract_timings), **timings}
     timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
     stats = counts.to_stats(summaries, manifest, params, timings)
-    atomic_write_text(out_dir / STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n")
+    publish_directories(out_dir, staging, STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n")
     return stats
 
 
@@ -205,8 +220,8 @@ def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[di
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise SelectError(f"{workdir} is not an extract work directory (no {MANIFEST}); "
-                          f"run `pipeline extract` first") from exc
+        raise SelectError(f"{workdir} has no {MANIFEST}: extraction has not finished there; "
+                          f"run `pipeline extract` (--resume keeps finished files)") from exc
     summaries = []
     for path in manifest["inputs"]:
         parquet_path, json_path = outputs_for(workdir, path)
