@@ -196,6 +196,9 @@ RULES: tuple[Rule, ...] = (
          "exact_duplicate", "is_true", "dedup", enabled_key="select.dedup.exact"),
     Rule("dup.near", "64-bit simhash within the Hamming distance of an earlier kept page", "near_duplicate_distance",
          "<=", "dedup", params_key="select.dedup.near.max_hamming_distance"),
+    Rule("dup.record", "the same WARC record (same WARC-Record-ID) was already read earlier in the run, from "
+         "another file or another place in the same file: a copied or re-packed WARC, a duplicated gzip member",
+         "record_duplicate", "is_true", "dedup", enabled_key="select.dedup.record"),
     Rule("dup.url", "same normalised URL or canonical URL as an earlier page (seed 003)", "url_duplicate",
          "is_true", "dedup", enabled_key="select.dedup.url"),
 )

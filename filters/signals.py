@@ -131,6 +131,8 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("cdc_duplicated_fraction", pa.float64(), "share of text bytes in CDC chunks seen earlier on the host"),
     Signal("exact_duplicate", pa.bool_(), "an earlier candidate has the same content hash"),
     Signal("url_duplicate", pa.bool_(), "an earlier candidate has the same normalised or canonical URL"),
+    Signal("record_duplicate", pa.bool_(), "an earlier row (in output order) is a document with the same "
+           "WARC-Record-ID (a copied or re-packed file, a duplicated member)"),
     Signal("near_duplicate_distance", pa.int32(), "Hamming distance to the earlier kept near-duplicate (null: none)"),
     Signal("reading_time_minutes", pa.int32(), "max(1, ceil(words / 200)) of the extracted text (seed 000 §7)"),
     Signal("js_shell_extracted_words", pa.int32(), "extracted words, set only for JS shells (page.js_shell)"),

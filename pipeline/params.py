@@ -182,6 +182,9 @@ class DedupParams:
     near: NearParams = field(default_factory=NearParams)
     exact: bool = True   # seed 000 §9 content hash
     url: bool = True     # seed 003: same normalised URL or canonical URL
+    # dup.record: a document whose WARC-Record-ID an earlier row already had. Whether on or off,
+    # every repeat gets an id of its own (see README, "Row ids").
+    record: bool = True
     # Hosts are split into this many independent partitions for the CDC pass (memory is bounded
     # by the largest partition, not the corpus).
     partitions: int = 1

@@ -51,6 +51,10 @@ _MEMBER_BUFFER = 64 << 20
 _WARC_LINE = re.compile(rb"WARC/\d\.\d+\r?\n")
 # ARC v1 record header: URL IP-address Archive-date(14+ digits) Content-type Archive-length
 _ARC_LINE = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*:\S* \S+ \d{14}\d* \S+ \S+\r?\n")
+# What parsing a damaged record can raise, in warcio or here (a header whose name a flipped bit
+# changed leaves warcio with None where it expects a string).
+_PARSE_ERRORS = (ArchiveLoadFailed, zlib.error, EOFError, ValueError, LookupError, OSError, AttributeError,
+                 TypeError)
 _HTML_START = re.compile(rb"\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body|meta|title|script)\b",
                          re.IGNORECASE | re.DOTALL)
 
@@ -233,12 +237,23 @@ def _read_archive(path: str, max_payload_bytes: int | None, report: FileReport) 
     by record with its declared length checked against the next record (`_read_plain_warc`);
     an uncompressed ARC file goes through warcio with resynchronisation on errors.
     """
-    if _starts_with_gzip(path):
+    if _is_gzipped_archive(path, report.format == "arc"):
         yield from _read_gzip_members(path, max_payload_bytes, report)
     elif report.format == "warc":
         yield from _read_plain_warc(path, max_payload_bytes, report)
     else:
         yield from _read_warcio_resync(path, max_payload_bytes, report)
+
+
+def _is_gzipped_archive(path: str, is_arc: bool) -> bool:
+    """Gzip magic at the start, or (first member damaged) no record header at the start and a
+    gzip member holding one further on."""
+    if _starts_with_gzip(path):
+        return True
+    with open(path, "rb") as fh:
+        if _is_record_start(fh, 0, False, is_arc):
+            return False
+        return find_next_boundary(fh, 1, True, is_arc) is not None
 
 
 # --- gzipped WARC/ARC: one member at a time --------------------------------------------------------
@@ -367,7 +382,7 @@ def _member_records(path: str, member: _Member, stream: io.RawIOBase | io.BytesI
             if not record.rec_type:  # type: ignore[attr-defined]
                 raise ArchiveLoadFailed("a record without a WARC-Type (or an empty header block)")
             records.extend(_document(path, member.start, record, max_payload_bytes, own))
-    except (ArchiveLoadFailed, zlib.error, EOFError, ValueError, KeyError, IndexError, OSError) as exc:
+    except _PARSE_ERRORS as exc:
         message = f"{type(exc).__name__}: {clean_message(str(exc))}"
         records = [RawRecord(path, member.start, "corrupt", url=_first_url(records), error=message)]
         own.record_types = Counter({"corrupt": 1})
@@ -536,7 +551,7 @@ def _read_warcio_resync(path: str, max_payload_bytes: int | None, report: FileRe
                 if trailing is not None:
                     position = yield from _corrupt(fh, path, report, trailing, iterator.offset,
                                                    is_gzip, is_arc, file_size)
-            except (ArchiveLoadFailed, zlib.error, EOFError, ValueError, KeyError, IndexError, OSError) as exc:
+            except _PARSE_ERRORS as exc:
                 position = yield from _corrupt(fh, path, report, exc, _damage_start(iterator, current_start),
                                                is_gzip, is_arc, file_size)
             finally:
@@ -619,7 +634,7 @@ def find_next_boundary(fh: io.BufferedReader, start: int, is_gzip: bool, is_arc:
         block = fh.read(_SCAN_BLOCK + 64)
         if len(block) == 0:
             return None
-        for candidate in _candidates(block, is_gzip):
+        for candidate in _candidates(block, is_gzip, is_arc):
             offset = position + candidate
             if _is_record_start(fh, offset, is_gzip, is_arc):
                 return offset
@@ -628,12 +643,19 @@ def find_next_boundary(fh: io.BufferedReader, start: int, is_gzip: bool, is_arc:
         position += _SCAN_BLOCK
 
 
-def _candidates(block: bytes, is_gzip: bool) -> Iterator[int]:
+def _candidates(block: bytes, is_gzip: bool, is_arc: bool) -> Iterator[int]:
     if is_gzip:
         index = block.find(GZIP_MAGIC + b"\x08")
         while index != -1 and index < _SCAN_BLOCK:
             yield index
             index = block.find(GZIP_MAGIC + b"\x08", index + 1)
+        return
+    if not is_arc:
+        # A WARC header is found wherever its version line is, even right after garbage that
+        # does not end in a newline.
+        for match in _WARC_LINE.finditer(block):
+            if match.start() < _SCAN_BLOCK:
+                yield match.start()
         return
     for match in re.finditer(rb"\n", block):
         index = match.end()
@@ -778,7 +800,7 @@ def read_stream_gzip(path: str, max_payload_bytes: int | None, report: FileRepor
             for record in _quietly(iterator, warnings):
                 current_start = iterator.offset
                 yield from _document(path, current_start, record, max_payload_bytes, report)
-        except (ArchiveLoadFailed, zlib.error, EOFError, ValueError, KeyError, IndexError, OSError) as exc:
+        except _PARSE_ERRORS as exc:
             message = f"{type(exc).__name__}: {clean_message(str(exc))}"
             report.errors.append(f"corrupt stream after decompressed offset {current_start}: {message}")
             report.record_types["corrupt"] += 1

@@ -3,7 +3,8 @@
 Extras (after the contract's columns): `record_type` (response, resource, file, corrupt,
 unreadable), `encoding` and `encoding_source` (where the charset came from: http, bom, meta,
 detected, fallback), `error` (what went wrong for input.* and error.* rows),
-`normalized_url` (seed 003's URL normaliser), `updated` and `tags` (metadata).
+`normalized_url` (seed 003's URL normaliser), `updated` and `tags` (metadata), `warc_record_id`
+(the WARC-Record-ID as recorded: `id` is unique, this may repeat when a record was read twice).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ ROW_SCHEMA = pa.schema([
     pa.field("normalized_url", pa.string()),
     pa.field("updated", _TS),
     pa.field("tags", pa.list_(pa.string())),
+    pa.field("warc_record_id", pa.string()),
 ])
 
 COLUMNS: tuple[str, ...] = tuple(ROW_SCHEMA.names)

@@ -196,3 +196,32 @@ def garbage_between(built: Built, seed: int, size: int = 500) -> Damaged:
     intact = [m if i < index else Member(m.offset + size, m.length, m.rec_type, m.url, m.record_id)
               for i, m in enumerate(built.members)]
     return Damaged(data, intact, f"{size} random bytes before member {index}")
+
+
+def problems(records: list, report: object, damaged: Damaged) -> tuple[list[str], int, int]:
+    """What breaks the reader's invariants on `damaged`, plus (intact documents read, intact
+    documents present). `records` are RawRecords, `report` the FileReport."""
+    found: list[str] = []
+    documents = ("response", "resource")
+    read = {r.source_offset: r for r in records if r.record_type in documents}
+    intact_docs = [m for m in damaged.intact if m.rec_type in documents]
+    recovered = 0
+    for member in intact_docs:
+        record = read.get(member.offset)
+        if record is None:
+            found.append(f"intact record at {member.offset} not read")
+        elif record.url != member.url:
+            found.append(f"record at {member.offset} read with URL {record.url!r}, not {member.url!r}")
+        else:
+            recovered += 1
+    ranges = [(m.offset, m.offset + m.length) for m in damaged.intact]
+    for record in records:
+        if record.record_type not in (*documents, "corrupt"):
+            found.append(f"unexpected row type {record.record_type}")
+        if record.record_type == "corrupt":
+            start, end = record.source_offset, record.source_offset + (record.corrupt_region_bytes or 0)
+            if any(r[0] < end and start < r[1] for r in ranges):
+                found.append(f"corrupt region {start}-{end} covers an intact member")
+    if report.record_types["corrupt"] != sum(r.record_type == "corrupt" for r in records):  # type: ignore[attr-defined]
+        found.append("report's corrupt count differs from the corrupt rows")
+    return found, recovered, len(intact_docs)

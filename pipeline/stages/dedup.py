@@ -27,6 +27,7 @@ from filters.cdc import chunk_hashes, duplicated_fraction, mark_seen
 from filters.dedup import NearDuplicateIndex, from_int64
 from filters.url_rules import normalize_url
 from pipeline.params import Params
+from pipeline.stages.extract import synthetic_id
 
 ORDER_COLUMNS = ("warc_date", "url", "id")
 
@@ -139,6 +140,47 @@ def find_duplicates(compact: pl.DataFrame, files: list[str], params: Params) -> 
         url.alias("url_duplicate"),
         pl.Series(near, dtype=pl.Int32).alias("near_duplicate_distance"),
     )
+
+
+DOCUMENT_TYPES = ("response", "resource")
+
+
+def record_id_repeats(files: list[str]) -> pl.DataFrame:
+    """Rows whose `id` an earlier row (in output order: files in order, rows in reading order)
+    already has, with a new unique id (`new_id`) and `record_duplicate`: true when both rows are
+    documents, i.e. the same WARC record was read twice. Every row takes part (not only
+    candidates), since ids must be unique over accepted/ and rejected/ together; only the small
+    id columns are read."""
+    parts = [pl.scan_parquet(path).with_row_index("row").select(
+        pl.lit(index, dtype=pl.UInt32).alias("file"), "row", "id", "source_file", "source_offset", "record_type")
+        for index, path in enumerate(files)]
+    empty = pl.DataFrame(schema={"file": pl.UInt32, "row": pl.UInt32, "new_id": pl.String,
+                                 "record_duplicate": pl.Boolean})
+    if not parts:
+        return empty
+    rows = pl.concat(parts).with_row_index("position").collect()
+    first = rows.group_by("id").agg(pl.col("position").min().alias("first_position"))
+    repeats = rows.join(first, on="id").filter(pl.col("position") > pl.col("first_position"))
+    if repeats.is_empty():
+        return empty
+    first_types = rows.select(pl.col("position").alias("first_position"), pl.col("record_type").alias("first_type"))
+    repeats = repeats.join(first_types, on="first_position")
+    new_ids = [synthetic_id(f, o, t) for f, o, t in repeats.select("source_file", "source_offset", "record_type")
+               .iter_rows()]
+    return repeats.select(
+        "file", "row",
+        pl.Series("new_id", new_ids, dtype=pl.String),
+        (pl.col("record_type").is_in(DOCUMENT_TYPES) & pl.col("first_type").is_in(DOCUMENT_TYPES))
+        .alias("record_duplicate"),
+    ).sort("file", "row")
+
+
+def with_record_repeats(duplicates: pl.DataFrame, repeats: pl.DataFrame) -> pl.DataFrame:
+    """The candidates' duplication signals and the id repeats, one row per (file, row)."""
+    if repeats.is_empty():
+        return duplicates.with_columns(pl.lit(None, dtype=pl.String).alias("new_id"),
+                                       pl.lit(None, dtype=pl.Boolean).alias("record_duplicate"))
+    return duplicates.join(repeats, on=["file", "row"], how="full", coalesce=True).sort("file", "row")
 
 
 def canonical_key(canonical_url: str | None) -> str | None:

@@ -55,7 +55,7 @@ from pipeline.writers import atomic_write_text, crash_point, parquet_writer, pub
 EXTRACT_DIR = "extract"
 MANIFEST = "manifest.json"
 # Bump when rows written by this stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 
 
 @dataclass(frozen=True)
@@ -364,6 +364,7 @@ def _base_row(raw: RawRecord) -> dict[str, Any]:
     row = empty_row()
     row.update(
         id=raw.record_id or _synthetic_id(raw),
+        warc_record_id=raw.record_id,
         url=raw.url,
         host=host_of(raw.url),
         source_file=raw.source_file,
@@ -377,8 +378,14 @@ def _base_row(raw: RawRecord) -> dict[str, Any]:
 
 
 def _synthetic_id(raw: RawRecord) -> str:
-    kind = "" if raw.record_type in ("response", "resource", "file") else f"\0{raw.record_type}"
-    key = f"{raw.source_file}\0{raw.source_offset}{kind}"
+    return synthetic_id(raw.source_file, raw.source_offset, raw.record_type)
+
+
+def synthetic_id(source_file: str, source_offset: int, record_type: str | None) -> str:
+    """The id of a row without a WARC-Record-ID (or whose id an earlier row already has): a hash
+    of where it was read, unique because (file, offset, kind) is."""
+    kind = "" if record_type in ("response", "resource", "file") else f"\0{record_type}"
+    key = f"{source_file}\0{source_offset}{kind}"
     return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 

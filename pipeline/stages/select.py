@@ -22,7 +22,7 @@ import polars as pl
 from filters import reasons as decisions
 from pipeline.params import Params
 from pipeline.schema import ROW_SCHEMA
-from pipeline.stages.dedup import compact_columns, find_duplicates
+from pipeline.stages.dedup import compact_columns, find_duplicates, record_id_repeats, with_record_repeats
 from pipeline.stages.extract import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
 from pipeline.writers import ShardWriter, publish_directories, remove_stale_temps
 
@@ -67,7 +67,8 @@ def _select(workdir: str, out: str, params: Params, extract_timings: dict[str, A
                for index, path in enumerate(files)]
     timings["select.rules"] = _since(step)
     step = time.perf_counter()
-    duplicates = find_duplicates(pl.concat(compact) if compact else pl.DataFrame(), files, params)
+    duplicates = with_record_repeats(find_duplicates(pl.concat(compact) if compact else pl.DataFrame(), files,
+                                                      params), record_id_repeats(files))
     timings["select.dedup"] = _since(step)
 
     step = time.perf_counter()
@@ -107,9 +108,10 @@ def _since(started: float) -> dict[str, float | int]:
 
 def attach_duplicates(frame: pl.LazyFrame, duplicates: pl.DataFrame, params: Params) -> pl.LazyFrame:
     """Write the duplication signals into `signals`, apply the dup.* rules, set `kept`."""
-    names = [n for n in duplicates.columns if n not in ("file", "row")]
+    names = [n for n in duplicates.columns if n not in ("file", "row", "new_id")]
     joined = frame.join(duplicates.drop("file").lazy(), on="row", how="left", maintain_order="left")
-    joined = joined.with_columns(pl.col("signals").struct.with_fields([pl.col(n) for n in names])).drop(names)
+    joined = joined.with_columns(pl.col("signals").struct.with_fields([pl.col(n) for n in names]),
+                                 pl.coalesce("new_id", "id").alias("id")).drop([*names, "new_id"])
     dup_rules = [rule for rule in decisions.rules_for("dedup") if rule.enabled(params)]
     fired = [pl.when(_rule_expr(rule, params, [])).then(pl.lit(rule.code)) for rule in dup_rules]
     reasons = pl.col("reasons")
