@@ -48,6 +48,9 @@ _READ_BLOCK = 1 << 16
 _SCAN_BLOCK = 1 << 20
 # Inflated bytes of one gzip member kept in memory (a Common Crawl record is at most ~1 MB).
 _MEMBER_BUFFER = 64 << 20
+# Decompression is capped: a gzip member, a gzipped HTML file or a Content-Encoding body that
+# inflates past this is treated as a decompression bomb (time and memory stay bounded).
+_MAX_INFLATED = 1 << 30
 _WARC_LINE = re.compile(rb"WARC/\d\.\d+\r?\n")
 # ARC v1 record header: URL IP-address Archive-date(14+ digits) Content-type Archive-length
 _ARC_LINE = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*:\S* \S+ \d{14}\d* \S+ \S+\r?\n")
@@ -224,8 +227,10 @@ def _starts_with_gzip(path: str) -> bool:
 
 
 def _drain(fh: io.BufferedIOBase | object) -> int:
+    """Count the bytes left in `fh` without keeping them, up to `_MAX_INFLATED` (past that the
+    count stops: a gzip bomb is not inflated to the end)."""
     total = 0
-    while chunk := fh.read(_READ_BLOCK):  # type: ignore[attr-defined]
+    while total <= _MAX_INFLATED and (chunk := fh.read(_READ_BLOCK)):  # type: ignore[attr-defined]
         total += len(chunk)
     return total
 
@@ -280,6 +285,8 @@ def _inflate_member(fh: io.BufferedReader, start: int) -> _Member:
     inflater = zlib.decompressobj(31)
     parts: list[bytes] = []
     kept = 0
+    inflated = 0
+    head = b""
     consumed = 0
     while not inflater.eof:
         chunk = fh.read(_READ_BLOCK)
@@ -290,6 +297,12 @@ def _inflate_member(fh: io.BufferedReader, start: int) -> _Member:
         except zlib.error as exc:
             return _Member(start, error=exc)
         consumed += len(chunk)
+        if inflated < 4096:
+            head += out[:4096]
+        inflated += len(out)
+        if inflated > _MAX_INFLATED:
+            return _Member(start, error=_Bomb(f"gzip member inflates to more than {_MAX_INFLATED} bytes "
+                                              f"(a decompression bomb?)"), data=head)
         if parts is not None:
             kept += len(out)
             if kept > _MEMBER_BUFFER:
@@ -298,6 +311,10 @@ def _inflate_member(fh: io.BufferedReader, start: int) -> _Member:
                 parts.append(out)
     end = start + consumed - len(inflater.unused_data)
     return _Member(start, end, None if parts is None else b"".join(parts))
+
+
+class _Bomb(ValueError):
+    """Inflating went past `_MAX_INFLATED`."""
 
 
 class _MemberStream(io.RawIOBase):
@@ -344,7 +361,9 @@ def _read_gzip_members(path: str, max_payload_bytes: int | None, report: FileRep
                 break
             member = _inflate_member(fh, position)
             if member.error is not None:
-                position = yield from _corrupt(fh, path, report, member.error, position, True, is_arc, file_size)
+                url = _head_url(member.data) if isinstance(member.error, _Bomb) else None
+                position = yield from _corrupt(fh, path, report, member.error, position, True, is_arc, file_size,
+                                               url=url)
                 continue
             if member.data is not None and not member.data.strip():
                 position = member.end  # an empty member (some writers end files with one)
@@ -610,15 +629,20 @@ def _note_warnings(text: str, report: FileReport) -> None:
             report.errors.append(f"warcio: {line}")
 
 
+def _head_url(head: bytes | None) -> str | None:
+    match = re.search(rb"WARC-Target-URI: *([^\r\n]*)", head or b"")
+    return match.group(1).decode("utf-8", "replace").strip() if match else None
+
+
 def _corrupt(fh: io.BufferedReader, path: str, report: FileReport, exc: BaseException, start: int,
-             is_gzip: bool, is_arc: bool, file_size: int) -> Iterator[RawRecord]:
+             is_gzip: bool, is_arc: bool, file_size: int, url: str | None = None) -> Iterator[RawRecord]:
     """Emit the corrupt-region record and return where reading resumes (None: at the end)."""
     resume = find_next_boundary(fh, start + 1, is_gzip, is_arc)
     end = file_size if resume is None else resume
     message = f"{type(exc).__name__}: {clean_message(str(exc))}"
     report.errors.append(f"corrupt region at offset {start} ({end - start} bytes): {message}")
     report.record_types["corrupt"] += 1
-    yield RawRecord(path, start, "corrupt", error=message, corrupt_region_bytes=end - start)
+    yield RawRecord(path, start, "corrupt", url=url, error=message, corrupt_region_bytes=end - start)
     return resume
 
 
@@ -722,8 +746,11 @@ def _document(path: str, offset: int, record: object, max_payload_bytes: int | N
         result.payload_bytes = raw_size
         yield result
         return
-    result.payload, result.content_encoding_error = decode_http_body(raw, http)
-    result.payload_bytes = len(result.payload)
+    result.payload, result.content_encoding_error = decode_http_body(raw, http, max_payload_bytes)
+    if result.payload is None:  # the decoded body is over the cap: counted, not kept
+        result.payload_bytes = (max_payload_bytes or _MAX_INFLATED) + 1
+    else:
+        result.payload_bytes = len(result.payload)
     yield result
 
 
@@ -741,8 +768,11 @@ def _read_limited(stream: object, max_bytes: int | None) -> tuple[bytes | None, 
     return b"".join(chunks), total
 
 
-def decode_http_body(raw: bytes, http: object | None) -> tuple[bytes, str | None]:
-    """Undo chunked transfer and gzip/deflate/br content encoding; on failure keep the raw bytes."""
+def decode_http_body(raw: bytes, http: object | None, limit: int | None = None) -> tuple[bytes | None, str | None]:
+    """Undo chunked transfer and gzip/deflate/br content encoding; on failure keep the raw bytes.
+
+    Decoding stops past `limit` bytes (or `_MAX_INFLATED`): the body is then (None, a note), so a
+    gzip bomb in a `Content-Encoding: gzip` response costs at most the cap."""
     if http is None:
         return raw, None
     encoding = (http.get_header("Content-Encoding") or "").strip().lower() or None  # type: ignore[attr-defined]
@@ -756,7 +786,15 @@ def decode_http_body(raw: bytes, http: object | None) -> tuple[bytes, str | None
             reader: BufferedReader = ChunkedDataReader(io.BytesIO(raw), decomp_type=encoding)
         else:
             reader = BufferedReader(io.BytesIO(raw), decomp_type=encoding)
-        return reader.read(), None
+        cap = _MAX_INFLATED if limit is None else min(limit, _MAX_INFLATED)
+        parts: list[bytes] = []
+        size = 0
+        while chunk := reader.read(_READ_BLOCK):
+            size += len(chunk)
+            if size > cap:
+                return None, f"decoded body is larger than {cap} bytes (Content-Encoding {encoding}); not kept"
+            parts.append(chunk)
+        return b"".join(parts), None
     except Exception as exc:  # a lying Content-Encoding is common on the web
         return raw, f"{type(exc).__name__}: {exc}"[:300]
 

@@ -228,3 +228,44 @@ def test_dup_record_off_still_gives_unique_ids(tmp_path):
     rows = pl.read_parquet(str(out / "*" / "*.parquet"))
     assert rows["id"].n_unique() == rows.height == 6
     assert not rows["reasons"].list.contains("dup.record").any()
+
+
+# --- decompression bombs: bounded work, a row that says what happened -------------------------------
+ZEROS = gzip.compress(b"\0" * 50_000_000, compresslevel=1)  # 50 MB inflated, ~50 KB on disk
+
+
+def test_content_encoding_gzip_bomb_is_too_large_not_inflated(tmp_path):
+    from conftest import write_warc
+    path = tmp_path / "bomb.warc.gz"
+    write_warc(path, [("http://bomb.example/", ZEROS, {"extra_headers": [("Content-Encoding", "gzip")]}),
+                      ("http://fine.example/", b"<html><body><p>fine</p></body></html>", {})])
+    report = FileReport(str(path))
+    records = list(read_file(str(path), 5_000_000, report))
+    bomb, fine = records
+    assert bomb.payload is None and bomb.payload_bytes == 5_000_001
+    assert "larger than 5000000 bytes" in bomb.content_encoding_error
+    assert fine.payload.startswith(b"<html>")
+
+
+def test_gzip_member_bomb_is_one_region_and_the_next_member_is_read(tmp_path, monkeypatch):
+    import pipeline.readers as readers
+    monkeypatch.setattr(readers, "_MAX_INFLATED", 10_000_000)
+    from conftest import write_warc
+    path = tmp_path / "member-bomb.warc.gz"
+    offsets = write_warc(path, [("http://bomb.example/", b"\0" * 30_000_000, {}),
+                                ("http://fine.example/", b"<html><body><p>fine</p></body></html>", {})])
+    report = FileReport(str(path))
+    records = list(read_file(str(path), 5_000_000, report))
+    assert [(r.record_type, r.source_offset) for r in records] == [("corrupt", offsets[0]), ("response", offsets[1])]
+    assert records[0].url == "http://bomb.example/" and "decompression bomb" in records[0].error
+
+
+def test_gzipped_html_file_bomb_stops_counting(tmp_path, monkeypatch):
+    import pipeline.readers as readers
+    monkeypatch.setattr(readers, "_MAX_INFLATED", 10_000_000)
+    path = tmp_path / "page.html.gz"
+    path.write_bytes(gzip.compress(b"<html><body>" + b"\0" * 40_000_000, compresslevel=1))
+    report = FileReport(str(path))
+    (record,) = read_file(str(path), 5_000_000, report)
+    assert record.payload is None  # over the cap: counted, not kept
+    assert 5_000_000 < record.payload_bytes <= 10_000_000 + 5_000_001 + 65_536
