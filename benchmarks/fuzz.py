@@ -46,9 +46,8 @@ from damage import (  # noqa: E402
     garbage_between,
     lose_block,
     problems,
+    read_like_extract,
 )
-
-from pipeline.readers import FileReport, NonChunkedGzip, read_file, read_stream_gzip  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 
@@ -94,15 +93,6 @@ def lie_about_length(built: Built, rng: random.Random) -> Damaged:
 def truncate(built: Built, rng: random.Random) -> Damaged:
     cut = rng.randrange(1, len(built.data))
     return Damaged(built.data[:cut], [m for m in built.members if m.offset + m.length <= cut], f"cut at {cut}")
-
-
-def read_all(path: Path) -> tuple[list, FileReport]:
-    report = FileReport(str(path))
-    try:
-        return list(read_file(str(path), 5_000_000, report)), report
-    except NonChunkedGzip:
-        report = FileReport(str(path))
-        return list(read_stream_gzip(str(path), 5_000_000, report)), report
 
 
 def damage(kind: str, built: Built, rng: random.Random, others: list[Built]) -> Damaged:
@@ -171,7 +161,7 @@ def main() -> int:
             path = Path(tmp) / ("case.warc.gz" if gzipped else "case.warc")
             path.write_bytes(damaged.data)
             try:
-                records, report = read_all(path)
+                records, report = read_like_extract(path)
                 found, got, total = problems(records, report, damaged)
             except Exception as exc:  # an escaped exception is the worst failure
                 found, got, total = [f"{type(exc).__name__}: {exc}"], 0, 0

@@ -225,3 +225,15 @@ def problems(records: list, report: object, damaged: Damaged) -> tuple[list[str]
     if report.record_types["corrupt"] != sum(r.record_type == "corrupt" for r in records):  # type: ignore[attr-defined]
         found.append("report's corrupt count differs from the corrupt rows")
     return found, recovered, len(intact_docs)
+
+
+def read_like_extract(path: object) -> tuple[list, object]:
+    """Read a file as the extract stage does: a non-chunked gzip is re-read as one stream."""
+    from pipeline.readers import FileReport, NonChunkedGzip, read_file, read_stream_gzip
+
+    report = FileReport(str(path))
+    try:
+        return list(read_file(str(path), 5_000_000, report)), report
+    except NonChunkedGzip:
+        report = FileReport(str(path))
+        return list(read_stream_gzip(str(path), 5_000_000, report)), report

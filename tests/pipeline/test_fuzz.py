@@ -9,15 +9,13 @@ corrupt regions that cover no intact member; the file report counts what was yie
 from __future__ import annotations
 
 import gzip
-from pathlib import Path
 
 import pytest
-from damage import Damaged, Member, build_warc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import SHARED
-from pipeline.readers import FileReport, NonChunkedGzip, read_file, read_stream_gzip
+from damage import Damaged, Member, build_warc, problems, read_like_extract
 
 DOCS = ("response", "resource")
 FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -25,29 +23,9 @@ GZIPPED = build_warc(seed=101, pages=12, mean_page_bytes=3_000)
 PLAIN = build_warc(seed=102, pages=12, gzip=False, mean_page_bytes=3_000)
 
 
-def read_all(path: Path) -> tuple[list, FileReport]:
-    """What the extract stage does: read, and re-read as one stream if the gzip is non-chunked."""
-    report = FileReport(str(path))
-    try:
-        return list(read_file(str(path), 5_000_000, report)), report
-    except NonChunkedGzip:
-        report = FileReport(str(path))
-        return list(read_stream_gzip(str(path), 5_000_000, report)), report
-
-
-def check(records: list, report: FileReport, damaged: Damaged) -> None:
-    read = {r.source_offset: r for r in records if r.record_type in DOCS}
-    for member in damaged.intact:
-        if member.rec_type in DOCS:
-            assert member.offset in read, f"{damaged.what}: intact record at {member.offset} not read"
-            assert read[member.offset].url == member.url
-    intact = [(m.offset, m.offset + m.length) for m in damaged.intact]
-    for record in records:
-        assert record.record_type in (*DOCS, "corrupt")
-        if record.record_type == "corrupt":
-            start, end = record.source_offset, record.source_offset + (record.corrupt_region_bytes or 0)
-            assert not [r for r in intact if r[0] < end and start < r[1]], damaged.what
-    assert report.record_types["corrupt"] == sum(r.record_type == "corrupt" for r in records)
+def check(records: list, report: object, damaged: Damaged) -> None:
+    found, _, _ = problems(records, report, damaged)
+    assert not found, f"{damaged.what}: {found[:3]}"
 
 
 def touched(members: list[Member], positions: set[int]) -> list[Member]:
@@ -67,7 +45,7 @@ def test_byte_flips(tmp_path_factory, changes, gzipped):
         data[int(fraction * len(data))] ^= value
     path = tmp_path_factory.mktemp("flip") / ("f.warc.gz" if gzipped else "f.warc")
     path.write_bytes(bytes(data))
-    records, report = read_all(path)
+    records, report = read_like_extract(path)
     # An uncompressed file has no checksum: a flip inside a payload leaves a readable record,
     # a flip in a header may make it unreadable; either way the untouched records are read.
     check(records, report, Damaged(bytes(data), touched(built.members, positions), f"flips {changes}"))
@@ -80,7 +58,7 @@ def test_truncation(tmp_path_factory, fraction, gzipped):
     cut = int(fraction * len(built.data))
     path = tmp_path_factory.mktemp("cut") / ("t.warc.gz" if gzipped else "t.warc")
     path.write_bytes(built.data[:cut])
-    records, report = read_all(path)
+    records, report = read_like_extract(path)
     whole = [m for m in built.members if m.offset + m.length <= cut]
     check(records, report, Damaged(built.data[:cut], whole, f"cut at {cut}"))
     partial = [m for m in built.members if m.offset < cut < m.offset + m.length]
@@ -105,7 +83,7 @@ def test_content_length_lies(tmp_path_factory, index, delta):
               for m in PLAIN.members if m is not target]
     path = tmp_path_factory.mktemp("lie") / "l.warc"
     path.write_bytes(data)
-    records, report = read_all(path)
+    records, report = read_like_extract(path)
     check(records, report, Damaged(data, intact, f"Content-Length of record {index} off by {delta}"))
     assert target.offset in [r.source_offset for r in records if r.record_type == "corrupt"]
 
@@ -141,7 +119,7 @@ def test_garbage_header_values_are_read_not_dropped(tmp_path_factory, changes, g
         joined += b"\r\n\r\n" + (version if index == target else b"WARC/1.0") + b"\r\n" + part
     path = tmp_path_factory.mktemp("hdr") / "h.warc"
     path.write_bytes(joined)
-    records, report = read_all(path)
+    records, report = read_like_extract(path)
     documents = [m for m in PLAIN.members if m.rec_type in DOCS]
     read = [r for r in records if r.record_type in DOCS]
     assert len(read) == len(documents), (changes, report.errors)
@@ -162,6 +140,6 @@ def test_real_files_damaged_never_stop_reading(tmp_path_factory, index, changes,
     data = data[:max(1, int(cut * len(data)))]
     path = tmp_path_factory.mktemp("real") / REAL[index].name
     path.write_bytes(bytes(data))
-    records, report = read_all(path)
+    records, report = read_like_extract(path)
     assert sum(r.record_type == "corrupt" for r in records) == report.record_types["corrupt"]
     assert all(r.record_type in (*DOCS, "corrupt", "unreadable") for r in records)
