@@ -365,12 +365,15 @@ def _read_gzip_members(path: str, max_payload_bytes: int | None, report: FileRep
                 position = yield from _corrupt(fh, path, report, member.error, position, True, is_arc, file_size,
                                                url=url)
                 continue
-            if member.data is not None and not member.data.strip():
+            if member.data is not None and not _NOT_BLANK.search(member.data):
                 position = member.end  # an empty member (some writers end files with one)
                 continue
-            # A member may begin with the previous record's closing blank lines (odd chunking).
-            stream = (io.BytesIO(member.data.lstrip(b"\r\n")) if member.data is not None
-                      else _MemberStream(fh, position))
+            if member.data is not None:
+                stream: io.IOBase = io.BytesIO(member.data)
+                # A member may begin with the previous record's closing blank lines (odd chunking).
+                stream.seek(_LEADING_NEWLINES.match(member.data).end())  # type: ignore[union-attr]
+            else:
+                stream = _MemberStream(fh, position)
             yield from _member_records(path, member, stream, max_payload_bytes, report, is_arc)
             position = member.end
 
@@ -383,7 +386,7 @@ def _only_padding(fh: io.BufferedReader, position: int, file_size: int) -> bool:
     return not fh.read().strip(b" \t\r\n\0")
 
 
-def _member_records(path: str, member: _Member, stream: io.RawIOBase | io.BytesIO, max_payload_bytes: int | None,
+def _member_records(path: str, member: _Member, stream: io.IOBase, max_payload_bytes: int | None,
                     report: FileReport, is_arc: bool) -> Iterator[RawRecord]:
     """The record(s) of one intact member. Its records are collected before any is yielded: a
     member whose content does not parse (a header that lies about its length, garbage) is one
@@ -391,7 +394,7 @@ def _member_records(path: str, member: _Member, stream: io.RawIOBase | io.BytesI
     own = FileReport(path, report.format)
     records: list[RawRecord] = []
     warnings = io.StringIO()
-    iterator = ArchiveIterator(stream, arc2warc=is_arc)
+    iterator = ArchiveIterator(stream, arc2warc=is_arc, block_size=_READ_BLOCK * 4)
     try:
         for count, record in enumerate(_quietly(iterator, warnings)):
             if count:
@@ -456,6 +459,8 @@ class _PlainHeader:
 
 
 _HEADER_LIMIT = 1 << 20
+_NOT_BLANK = re.compile(rb"[^ \t\r\n]")
+_LEADING_NEWLINES = re.compile(rb"[\r\n]*")
 # NUL/blank bytes tolerated between a record's declared end and the next header (warcio's own
 # test file has two NUL bytes there); more, or other bytes, and the declared length is wrong.
 _TRAILER_SLACK = 16
