@@ -1,7 +1,8 @@
 """Readers: every record of every input file, accounted for.
 
-WARC and ARC files (gzipped per record or not) are read with warcio; plain HTML files (also
-gzipped) become one record each. Nothing is dropped silently:
+WARC and ARC files (gzipped per record or not) are read with warcio (`pipeline/archives.py`
+handles damage); plain HTML files (also gzipped) become one record each. Nothing is dropped
+silently:
 
 * response and resource records become `RawRecord`s (rows later);
 * request, metadata, warcinfo, revisit, conversion and continuation records are not
@@ -10,101 +11,48 @@ gzipped) become one record each. Nothing is dropped silently:
   becomes one `RawRecord` of type `corrupt` carrying the offset where the damage began, and
   reading resumes at the next record boundary that can be found;
 * a file that cannot be opened or recognised becomes one record of type `unreadable`.
-
-The raw payload is read first and HTTP transfer/content encodings are undone afterwards from
-memory, so an exception while reading means the *file* is damaged, while a body with a bad
-`Content-Encoding` is only a property of that record.
 """
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import io
-import logging
 import os
 import re
 import zlib
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 from warcio.archiveiterator import ArchiveIterator
-from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
-from warcio.exceptions import ArchiveLoadFailed
-from warcio.limitreader import LimitReader
 
-DOCUMENT_TYPES = ("response", "resource")
-GZIP_MAGIC = b"\x1f\x8b"
+from pipeline.archives import read_archive
+from pipeline.records import (
+    ARC_LINE,
+    GZIP_MAGIC,
+    PARSE_ERRORS,
+    READ_BLOCK,
+    FileReport,
+    NonChunkedGzip,
+    RawRecord,
+    clean_message,
+    drain,
+    gunzip_head,
+    note_warnings,
+    quietly,
+    record_from_warcio,
+    starts_with_gzip,
+)
+
+__all__ = ["FileReport", "NonChunkedGzip", "RawRecord", "detect_format", "discover_inputs", "read_file",
+           "read_stream_gzip"]
+
 ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
 HTML_SUFFIXES = (".html", ".htm", ".html.gz", ".htm.gz")
 # Files taken from a directory walk; any other file there is reported as skipped.
 WALK_SUFFIXES = ARCHIVE_SUFFIXES + HTML_SUFFIXES + (".gz",)
 
-_WARCIO_LOG = logging.getLogger("warcio")
-_READ_BLOCK = 1 << 16
-_SCAN_BLOCK = 1 << 20
-# Inflated bytes of one gzip member kept in memory (a Common Crawl record is at most ~1 MB).
-_MEMBER_BUFFER = 64 << 20
-# Decompression is capped: a gzip member, a gzipped HTML file or a Content-Encoding body that
-# inflates past this is treated as a decompression bomb (time and memory stay bounded).
-_MAX_INFLATED = 1 << 30
-_WARC_LINE = re.compile(rb"WARC/\d\.\d+\r?\n")
-# ARC v1 record header: URL IP-address Archive-date(14+ digits) Content-type Archive-length
-_ARC_LINE = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*:\S* \S+ \d{14}\d* \S+ \S+\r?\n")
-# What parsing a damaged record can raise, in warcio or here (a header whose name a flipped bit
-# changed leaves warcio with None where it expects a string).
-_PARSE_ERRORS = (ArchiveLoadFailed, zlib.error, EOFError, ValueError, LookupError, OSError, AttributeError,
-                 TypeError)
 _HTML_START = re.compile(rb"\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body|meta|title|script)\b",
                          re.IGNORECASE | re.DOTALL)
-
-
-@dataclass
-class RawRecord:
-    """One record as read, before decoding: what every later stage starts from."""
-
-    source_file: str
-    source_offset: int
-    record_type: str  # response | resource | file | corrupt | unreadable
-    record_id: str | None = None
-    url: str | None = None
-    warc_date: datetime | None = None
-    http_status: int | None = None
-    http_content_type: str | None = None
-    warc_content_type: str | None = None
-    identified_payload_type: str | None = None
-    payload: bytes | None = None
-    payload_bytes: int | None = None
-    payload_declared_bytes: int | None = None
-    warc_truncated: bool | None = None
-    content_encoding_error: str | None = None
-    corrupt_region_bytes: int | None = None
-    error: str | None = None
-
-
-@dataclass
-class FileReport:
-    """Accounting for one input file; becomes an entry of stats.json `files`."""
-
-    path: str
-    format: str | None = None
-    record_types: Counter[str] = field(default_factory=Counter)
-    errors: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "path": self.path,
-            "format": self.format,
-            "record_types": dict(sorted(self.record_types.items())),
-            "errors": list(self.errors),
-        }
-
-
-class NonChunkedGzip(Exception):
-    """The gzip stream holds several records in one member: offsets cannot be seeked."""
 
 
 def discover_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -138,11 +86,11 @@ def discover_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
 
 def detect_format(path: str, head: bytes) -> str | None:
     """'warc', 'arc' or 'html' from the first bytes, else from the file name; None if neither."""
-    sample = _gunzip_head(head) if head.startswith(GZIP_MAGIC) else head
+    sample = gunzip_head(head) if head.startswith(GZIP_MAGIC) else head
     if sample is not None:
         if sample.startswith(b"WARC/"):
             return "warc"
-        if sample.startswith(b"filedesc://") or _ARC_LINE.match(sample):
+        if sample.startswith(b"filedesc://") or ARC_LINE.match(sample):
             return "arc"
         if _HTML_START.match(sample.lstrip(b"\xef\xbb\xbf")):
             return "html"
@@ -160,7 +108,7 @@ def read_file(path: str, max_payload_bytes: int | None, report: FileReport) -> I
     """Yield every document, corrupt region or unreadable marker of one input file."""
     try:
         with open(path, "rb") as fh:
-            head = fh.read(_READ_BLOCK)
+            head = fh.read(READ_BLOCK)
     except OSError as exc:
         report.errors.append(f"unreadable: {exc.strerror or exc}")
         report.record_types["unreadable"] += 1
@@ -183,7 +131,7 @@ def read_file(path: str, max_payload_bytes: int | None, report: FileReport) -> I
         yield from _read_html_file(path, max_payload_bytes, report)
     else:
         try:
-            yield from _read_archive(path, max_payload_bytes, report)
+            yield from read_archive(path, max_payload_bytes, report)
         except OSError as exc:
             report.errors.append(f"unreadable: {exc}")
             report.record_types["unreadable"] += 1
@@ -194,22 +142,15 @@ def _unreadable(path: str, message: str) -> RawRecord:
     return RawRecord(path, -1, "unreadable", error=message)
 
 
-def _gunzip_head(head: bytes) -> bytes | None:
-    try:
-        return zlib.decompressobj(31).decompress(head, 4096)
-    except zlib.error:
-        return None
-
-
 def _read_html_file(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
     limit = None if max_payload_bytes is None else max_payload_bytes + 1
-    opener = gzip.open if _starts_with_gzip(path) else open
+    opener = gzip.open if starts_with_gzip(path) else open
     try:
         with opener(path, "rb") as fh:
             payload = fh.read(limit) if limit is not None else fh.read()
             size = len(payload)
             if limit is not None and size == limit:
-                size += _drain(fh)
+                size += drain(fh)
     except (OSError, EOFError, zlib.error) as exc:
         report.errors.append(f"corrupt gzip: {exc}")
         report.record_types["corrupt"] += 1
@@ -219,613 +160,6 @@ def _read_html_file(path: str, max_payload_bytes: int | None, report: FileReport
     report.record_types["file"] += 1
     too_large = max_payload_bytes is not None and size > max_payload_bytes
     yield RawRecord(path, -1, "file", payload=None if too_large else payload, payload_bytes=size)
-
-
-def _starts_with_gzip(path: str) -> bool:
-    with open(path, "rb") as fh:
-        return fh.read(2) == GZIP_MAGIC
-
-
-def _drain(fh: io.BufferedIOBase | object) -> int:
-    """Count the bytes left in `fh` without keeping them, up to `_MAX_INFLATED` (past that the
-    count stops: a gzip bomb is not inflated to the end)."""
-    total = 0
-    while total <= _MAX_INFLATED and (chunk := fh.read(_READ_BLOCK)):  # type: ignore[attr-defined]
-        total += len(chunk)
-    return total
-
-
-def _read_archive(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
-    """Records of a WARC or ARC file, each damaged region as one `corrupt` record.
-
-    A gzipped file is read member by member (`_read_gzip_members`), an uncompressed WARC record
-    by record with its declared length checked against the next record (`_read_plain_warc`);
-    an uncompressed ARC file goes through warcio with resynchronisation on errors.
-    """
-    if _is_gzipped_archive(path, report.format == "arc"):
-        yield from _read_gzip_members(path, max_payload_bytes, report)
-    elif report.format == "warc":
-        yield from _read_plain_warc(path, max_payload_bytes, report)
-    else:
-        yield from _read_warcio_resync(path, max_payload_bytes, report)
-
-
-def _is_gzipped_archive(path: str, is_arc: bool) -> bool:
-    """Gzip magic at the start, or (first member damaged) no record header at the start and a
-    gzip member holding one further on."""
-    if _starts_with_gzip(path):
-        return True
-    with open(path, "rb") as fh:
-        if _is_record_start(fh, 0, False, is_arc):
-            return False
-        return find_next_boundary(fh, 1, True, is_arc) is not None
-
-
-# --- gzipped WARC/ARC: one member at a time --------------------------------------------------------
-@dataclass
-class _Member:
-    """One gzip member: where it ends, its inflated bytes (None when larger than the buffer), or
-    why it could not be inflated."""
-
-    start: int
-    end: int = 0
-    data: bytes | None = None
-    error: Exception | None = None
-
-
-def _inflate_member(fh: io.BufferedReader, start: int) -> _Member:
-    """Inflate the gzip member at `start` to its end, checking its CRC-32 and length.
-
-    A flipped bit anywhere in the compressed data or trailer fails the check, so a member that
-    inflates here is byte-for-byte what the writer wrote (a flip in the header's time stamp or
-    OS byte is harmless and passes). Up to `_MEMBER_BUFFER` inflated bytes are kept so the
-    records can be parsed without inflating twice.
-    """
-    fh.seek(start)
-    inflater = zlib.decompressobj(31)
-    parts: list[bytes] = []
-    kept = 0
-    inflated = 0
-    head = b""
-    consumed = 0
-    while not inflater.eof:
-        chunk = fh.read(_READ_BLOCK)
-        if not chunk:
-            return _Member(start, error=EOFError("gzip member cut off by the end of the file"))
-        try:
-            out = inflater.decompress(chunk)
-        except zlib.error as exc:
-            return _Member(start, error=exc)
-        consumed += len(chunk)
-        if inflated < 4096:
-            head += out[:4096]
-        inflated += len(out)
-        if inflated > _MAX_INFLATED:
-            return _Member(start, error=_Bomb(f"gzip member inflates to more than {_MAX_INFLATED} bytes "
-                                              f"(a decompression bomb?)"), data=head)
-        if parts is not None:
-            kept += len(out)
-            if kept > _MEMBER_BUFFER:
-                parts = None  # type: ignore[assignment]
-            else:
-                parts.append(out)
-    end = start + consumed - len(inflater.unused_data)
-    return _Member(start, end, None if parts is None else b"".join(parts))
-
-
-class _Bomb(ValueError):
-    """Inflating went past `_MAX_INFLATED`."""
-
-
-class _MemberStream(io.RawIOBase):
-    """The inflated bytes of one gzip member, streamed (for members too large to buffer)."""
-
-    def __init__(self, fh: io.BufferedReader, start: int) -> None:
-        super().__init__()
-        self._fh = fh
-        self._position = start
-        self._inflater = zlib.decompressobj(31)
-        self._pending = b""
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: bytearray) -> int:  # type: ignore[override]
-        while not self._pending and not self._inflater.eof:
-            self._fh.seek(self._position)
-            chunk = self._fh.read(_READ_BLOCK)
-            if not chunk:
-                break
-            self._position += len(chunk)
-            self._pending = self._inflater.decompress(chunk, len(buffer))
-            # Input not consumed because of max_length waits in unconsumed_tail.
-            self._position -= len(self._inflater.unconsumed_tail)
-        if not self._pending and self._inflater.unconsumed_tail and not self._inflater.eof:
-            self._pending = self._inflater.decompress(self._inflater.unconsumed_tail, len(buffer))
-        size = min(len(buffer), len(self._pending))
-        buffer[:size] = self._pending[:size]
-        self._pending = self._pending[size:]
-        return size
-
-
-def _read_gzip_members(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
-    """Every member is inflated and checked before its records are parsed; a member that fails
-    is one `corrupt` record, and reading resumes at the next offset where a gzip member inflates
-    to a record header, so damage never takes the rest of the file with it."""
-    is_arc = report.format == "arc"
-    file_size = Path(path).stat().st_size
-    with open(path, "rb") as fh:
-        position: int | None = 0
-        while position is not None and position < file_size:
-            if _only_padding(fh, position, file_size):
-                break
-            member = _inflate_member(fh, position)
-            if member.error is not None:
-                url = _head_url(member.data) if isinstance(member.error, _Bomb) else None
-                position = yield from _corrupt(fh, path, report, member.error, position, True, is_arc, file_size,
-                                               url=url)
-                continue
-            if member.data is not None and not _NOT_BLANK.search(member.data):
-                position = member.end  # an empty member (some writers end files with one)
-                continue
-            if member.data is not None:
-                stream: io.IOBase = io.BytesIO(member.data)
-                # A member may begin with the previous record's closing blank lines (odd chunking).
-                stream.seek(_LEADING_NEWLINES.match(member.data).end())  # type: ignore[union-attr]
-            else:
-                stream = _MemberStream(fh, position)
-            yield from _member_records(path, member, stream, max_payload_bytes, report, is_arc)
-            position = member.end
-
-
-def _only_padding(fh: io.BufferedReader, position: int, file_size: int) -> bool:
-    """Nothing but whitespace or NUL bytes from `position` to the end (padded files)."""
-    if file_size - position > _READ_BLOCK:
-        return False
-    fh.seek(position)
-    return not fh.read().strip(b" \t\r\n\0")
-
-
-def _member_records(path: str, member: _Member, stream: io.IOBase, max_payload_bytes: int | None,
-                    report: FileReport, is_arc: bool) -> Iterator[RawRecord]:
-    """The record(s) of one intact member. Its records are collected before any is yielded: a
-    member whose content does not parse (a header that lies about its length, garbage) is one
-    corrupt region, with nothing of it half-reported."""
-    own = FileReport(path, report.format)
-    records: list[RawRecord] = []
-    warnings = io.StringIO()
-    iterator = ArchiveIterator(stream, arc2warc=is_arc, block_size=_READ_BLOCK * 4)
-    try:
-        for count, record in enumerate(_quietly(iterator, warnings)):
-            if count:
-                # Several records in one member ("non-chunked" gzip): the records have no file
-                # offsets of their own; the caller re-reads the file as one stream.
-                raise NonChunkedGzip(path)
-            if not record.rec_type:  # type: ignore[attr-defined]
-                raise ArchiveLoadFailed("a record without a WARC-Type (or an empty header block)")
-            records.extend(_document(path, member.start, record, max_payload_bytes, own))
-    except _PARSE_ERRORS as exc:
-        message = f"{type(exc).__name__}: {clean_message(str(exc))}"
-        records = [RawRecord(path, member.start, "corrupt", url=_first_url(records), error=message)]
-        own.record_types = Counter({"corrupt": 1})
-        own.errors = [f"corrupt region at offset {member.start} ({member.end - member.start} bytes): {message}"]
-    finally:
-        _note_warnings(warnings.getvalue(), own)
-    for record in records:
-        if record.record_type == "corrupt":
-            record.corrupt_region_bytes = member.end - member.start
-    report.record_types.update(own.record_types)
-    report.errors.extend(own.errors)
-    yield from records
-
-
-def _first_url(records: list[RawRecord]) -> str | None:
-    return next((r.url for r in records if r.url), None)
-
-
-# --- uncompressed WARC: each declared length checked ---------------------------------------------
-def _read_plain_warc(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
-    """A record is read only when its declared Content-Length ends exactly where the next record
-    (or the end of the file) begins. A length that lies in either direction would otherwise
-    swallow the records after it or leave the rest of the record as garbage; instead the region
-    from the lying header to the next real `WARC/` header is one corrupt record."""
-    file_size = Path(path).stat().st_size
-    with open(path, "rb") as fh:
-        position: int | None = _skip_newlines(fh, 0, file_size)
-        while position is not None and position < file_size:
-            header = _plain_header(fh, position)
-            end = None if header is None else position + header.size + header.content_length
-            if header is None or end is None:
-                position = yield from _corrupt(fh, path, report, ArchiveLoadFailed("no WARC header parses here"),
-                                               position, False, False, file_size)
-                continue
-            after = _record_end(fh, end, file_size)
-            if after is None:
-                yield from _lying_length(fh, path, report, position, header, end, file_size)
-                position = find_next_boundary(fh, position + 1, False, False)
-                continue
-            fh.seek(position)
-            yield from _member_records(path, _Member(position, end), LimitReader(fh, end - position),
-                                       max_payload_bytes, report, False)
-            position = after
-
-
-@dataclass
-class _PlainHeader:
-    size: int  # bytes up to and including the blank line
-    content_length: int
-    url: str | None
-    record_id: str | None
-
-
-_HEADER_LIMIT = 1 << 20
-_NOT_BLANK = re.compile(rb"[^ \t\r\n]")
-_LEADING_NEWLINES = re.compile(rb"[\r\n]*")
-# NUL/blank bytes tolerated between a record's declared end and the next header (warcio's own
-# test file has two NUL bytes there); more, or other bytes, and the declared length is wrong.
-_TRAILER_SLACK = 16
-_HEADER_FIELD = re.compile(rb"^([A-Za-z0-9-]+):[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
-
-
-def _plain_header(fh: io.BufferedReader, position: int) -> _PlainHeader | None:
-    """The WARC header block at `position` if it starts with a version line, ends with a blank
-    line within 1 MiB and declares a Content-Length; else None."""
-    fh.seek(position)
-    block = fh.read(_READ_BLOCK)
-    if not _WARC_LINE.match(block):
-        return None
-    while True:
-        match = re.search(rb"\r?\n\r?\n", block)
-        if match or len(block) >= _HEADER_LIMIT:
-            break
-        more = fh.read(_READ_BLOCK)
-        if not more:
-            break
-        block += more
-    if match is None:
-        return None
-    fields = {name.lower(): value for name, value in _HEADER_FIELD.findall(block[:match.start()])}
-    length = fields.get(b"content-length", b"").strip()
-    if not length.isdigit():
-        return None
-    def text(name: bytes) -> str | None:
-        value = fields.get(name)
-        return value.decode("utf-8", "replace") if value is not None else None
-    return _PlainHeader(match.end(), int(length), text(b"warc-target-uri"), text(b"warc-record-id"))
-
-
-def _skip_newlines(fh: io.BufferedReader, position: int, file_size: int) -> int | None:
-    """The first offset at or after `position` that is not CR/LF (None at the end)."""
-    while position < file_size:
-        fh.seek(position)
-        block = fh.read(_READ_BLOCK)
-        rest = block.lstrip(b"\r\n")
-        if rest:
-            return position + len(block) - len(rest)
-        position += len(block)
-    return None
-
-
-def _record_end(fh: io.BufferedReader, end: int, file_size: int) -> int | None:
-    """Where reading goes on if the record ends at `end` as declared: its content followed by the
-    blank line pair of the WARC format, or newlines up to a header or the end of the file, or a
-    few stray bytes (`_TRAILER_SLACK`) before the next header, which then become a small corrupt
-    region of their own. None when the declared length cannot be right."""
-    if end > file_size:
-        return None
-    fh.seek(end)
-    trailer = fh.read(4)
-    after = _skip_newlines(fh, end, file_size)
-    if after is None:
-        return file_size
-    if trailer == b"\r\n\r\n" or trailer[:2] == b"\n\n":
-        return after  # what follows, header or garbage, is the next iteration's business
-    fh.seek(after)
-    if after > end and _WARC_LINE.match(fh.read(64)):
-        return after
-    following = find_next_boundary(fh, end, False, False)
-    if following is None or following - end > _TRAILER_SLACK:
-        return None
-    fh.seek(end)
-    stray = fh.read(following - end)
-    # NUL or blank padding after the content: the length was right. Anything else is content
-    # the length left out.
-    return end if not stray.strip(b"\0 \t\r\n") else None
-
-
-def _lying_length(fh: io.BufferedReader, path: str, report: FileReport, start: int, header: _PlainHeader,
-                  end: int, file_size: int) -> Iterator[RawRecord]:
-    """The record whose declared length does not end where a record begins: one corrupt record
-    from its header to the next real header (or to the end of the file)."""
-    resume = find_next_boundary(fh, start + 1, False, False)
-    region_end = file_size if resume is None else resume
-    if end > file_size and resume is None:
-        message = f"record cut off: {end - file_size} of its declared bytes are missing"
-    else:
-        message = (f"declared Content-Length {header.content_length} does not end where the next record "
-                   f"begins (the record spans {region_end - start - header.size} bytes)")
-    report.errors.append(f"corrupt record at offset {start}: {message}")
-    report.record_types["corrupt"] += 1
-    yield RawRecord(path, start, "corrupt", url=header.url, record_id=header.record_id, error=message,
-                    corrupt_region_bytes=region_end - start)
-
-
-# --- uncompressed ARC: warcio, resynchronised on errors ------------------------------------------
-def _read_warcio_resync(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
-    """Iterate records, turning each damaged region into one `corrupt` record and resuming."""
-    is_gzip = False
-    is_arc = report.format == "arc"
-    file_size = Path(path).stat().st_size
-    with open(path, "rb") as fh:
-        position: int | None = 0
-        while position is not None:
-            warnings = io.StringIO()
-            iterator: ArchiveIterator | None = None
-            current_start = position
-            try:
-                if not _is_record_start(fh, position, is_gzip, is_arc):
-                    raise ArchiveLoadFailed("no WARC/ARC record starts here")
-                fh.seek(position)
-                iterator = ArchiveIterator(fh, arc2warc=is_arc)
-                for record in _quietly(iterator, warnings):
-                    current_start = iterator.offset
-                    yield from _document(path, current_start, record, max_payload_bytes, report)
-                position = None
-                trailing = _trailing_garbage(fh, iterator.offset, file_size)
-                if trailing is not None:
-                    position = yield from _corrupt(fh, path, report, trailing, iterator.offset,
-                                                   is_gzip, is_arc, file_size)
-            except _PARSE_ERRORS as exc:
-                position = yield from _corrupt(fh, path, report, exc, _damage_start(iterator, current_start),
-                                               is_gzip, is_arc, file_size)
-            finally:
-                _note_warnings(warnings.getvalue(), report)
-
-
-def _damage_start(iterator: ArchiveIterator | None, current_start: int) -> int:
-    """Where the damage began: the record being parsed, never before the one last yielded."""
-    return current_start if iterator is None else max(iterator.offset, current_start)
-
-
-def _trailing_garbage(fh: io.BufferedReader, end: int, file_size: int) -> Exception | None:
-    """After a clean iteration, bytes left past the last record (a cut-off gzip member) are damage."""
-    if end >= file_size:
-        return None
-    fh.seek(end)
-    if not fh.read(_READ_BLOCK).strip():
-        return None
-    return EOFError(f"{file_size - end} bytes after the last complete record could not be read")
-
-
-def _quietly(iterator: ArchiveIterator, sink: io.StringIO) -> Iterator[object]:
-    """Iterate while capturing what warcio writes to stderr or logs, so it lands in the report.
-
-    stderr is redirected only inside `next()` (the consumer may print between records); the
-    log handler stays for the whole iteration since only warcio's own logger is touched.
-    """
-    handler = logging.StreamHandler(sink)
-    handler.terminator = "\n\n"
-    _WARCIO_LOG.addHandler(handler)
-    _WARCIO_LOG.propagate = False
-    try:
-        while True:
-            with contextlib.redirect_stderr(sink):
-                record = next(iterator, None)
-            if record is None:
-                return
-            yield record
-    finally:
-        _WARCIO_LOG.removeHandler(handler)
-        _WARCIO_LOG.propagate = True
-
-
-def clean_message(text: str, limit: int = 200) -> str:
-    """One printable line: whitespace collapsed, non-ASCII bytes escaped (messages may quote
-    binary garbage), cut to `limit` characters."""
-    line = " ".join(str(text).split())
-    line = line.encode("ascii", errors="backslashreplace").decode("ascii")
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-def _note_warnings(text: str, report: FileReport) -> None:
-    for block in text.strip().split("\n\n"):
-        line = clean_message(block)
-        if line:
-            report.errors.append(f"warcio: {line}")
-
-
-def _head_url(head: bytes | None) -> str | None:
-    match = re.search(rb"WARC-Target-URI: *([^\r\n]*)", head or b"")
-    return match.group(1).decode("utf-8", "replace").strip() if match else None
-
-
-def _corrupt(fh: io.BufferedReader, path: str, report: FileReport, exc: BaseException, start: int,
-             is_gzip: bool, is_arc: bool, file_size: int, url: str | None = None) -> Iterator[RawRecord]:
-    """Emit the corrupt-region record and return where reading resumes (None: at the end)."""
-    resume = find_next_boundary(fh, start + 1, is_gzip, is_arc)
-    end = file_size if resume is None else resume
-    message = f"{type(exc).__name__}: {clean_message(str(exc))}"
-    report.errors.append(f"corrupt region at offset {start} ({end - start} bytes): {message}")
-    report.record_types["corrupt"] += 1
-    yield RawRecord(path, start, "corrupt", url=url, error=message, corrupt_region_bytes=end - start)
-    return resume
-
-
-def find_next_boundary(fh: io.BufferedReader, start: int, is_gzip: bool, is_arc: bool) -> int | None:
-    """Offset of the first plausible record start at or after `start`, or None.
-
-    In a gzipped file a record starts a gzip member whose first bytes inflate to a WARC or
-    ARC header line; in a plain file it is a `WARC/1.x` or ARC header line after a newline.
-    """
-    position = start
-    while True:
-        fh.seek(position)
-        block = fh.read(_SCAN_BLOCK + 64)
-        if len(block) == 0:
-            return None
-        for candidate in _candidates(block, is_gzip, is_arc):
-            offset = position + candidate
-            if _is_record_start(fh, offset, is_gzip, is_arc):
-                return offset
-        if len(block) <= _SCAN_BLOCK:
-            return None
-        position += _SCAN_BLOCK
-
-
-def _candidates(block: bytes, is_gzip: bool, is_arc: bool) -> Iterator[int]:
-    if is_gzip:
-        index = block.find(GZIP_MAGIC + b"\x08")
-        while index != -1 and index < _SCAN_BLOCK:
-            yield index
-            index = block.find(GZIP_MAGIC + b"\x08", index + 1)
-        return
-    if not is_arc:
-        # A WARC header is found wherever its version line is, even right after garbage that
-        # does not end in a newline.
-        for match in _WARC_LINE.finditer(block):
-            if match.start() < _SCAN_BLOCK:
-                yield match.start()
-        return
-    for match in re.finditer(rb"\n", block):
-        index = match.end()
-        if index < _SCAN_BLOCK and block[index:index + 1] not in (b"\r", b"\n", b""):
-            yield index
-
-
-def _is_record_start(fh: io.BufferedReader, offset: int, is_gzip: bool, is_arc: bool) -> bool:
-    fh.seek(offset)
-    data = fh.read(_READ_BLOCK)
-    if is_gzip:
-        head = _gunzip_head(data)
-        if head is None:
-            return False
-        data = head
-    return bool(_ARC_LINE.match(data) if is_arc else _WARC_LINE.match(data))
-
-
-def _record_id(headers: object, report: FileReport) -> str | None:
-    """The WARC-Record-ID; None for ARC, which has none: warcio's arc2warc invents a random uuid on
-    every read, which made the same ARC file give other ids (and other shards) on every run."""
-    if report.format == "arc":
-        return None
-    return headers.get_header("WARC-Record-ID")  # type: ignore[attr-defined]
-
-
-def _document(path: str, offset: int, record: object, max_payload_bytes: int | None,
-              report: FileReport) -> Iterator[RawRecord]:
-    rec_type = record.rec_type  # type: ignore[attr-defined]
-    report.record_types[rec_type] += 1
-    if rec_type not in DOCUMENT_TYPES:
-        return
-    headers = record.rec_headers  # type: ignore[attr-defined]
-    http = record.http_headers  # type: ignore[attr-defined]
-    raw, raw_size = _read_limited(record.raw_stream, max_payload_bytes)  # type: ignore[attr-defined]
-    missing = getattr(record.raw_stream, "limit", 0)  # type: ignore[attr-defined]
-    if missing and missing > 0:
-        # The file ends (or the member breaks off) before the record's declared length: the
-        # record on disk is incomplete, unlike a crawler's deliberate WARC-Truncated.
-        report.record_types[rec_type] -= 1
-        report.record_types["corrupt"] += 1
-        message = f"record cut off: {missing} of its declared bytes are missing"
-        report.errors.append(f"corrupt record at offset {offset}: {message}")
-        yield RawRecord(path, offset, "corrupt", url=headers.get_header("WARC-Target-URI"),
-                        record_id=_record_id(headers, report), error=message,
-                        corrupt_region_bytes=raw_size)
-        return
-    result = RawRecord(
-        source_file=path,
-        source_offset=offset,
-        record_type=rec_type,
-        record_id=_record_id(headers, report),
-        url=headers.get_header("WARC-Target-URI"),
-        warc_date=parse_warc_date(headers.get_header("WARC-Date")),
-        warc_content_type=headers.get_header("Content-Type"),
-        identified_payload_type=headers.get_header("WARC-Identified-Payload-Type"),
-        payload_declared_bytes=_int_or_none(headers.get_header("Content-Length")),
-        warc_truncated=headers.get_header("WARC-Truncated") is not None,
-    )
-    if http is not None and rec_type == "response":
-        result.http_status = _int_or_none(http.get_statuscode()) or 0
-        result.http_content_type = http.get_header("Content-Type")
-    if raw is None:
-        result.payload_bytes = raw_size
-        yield result
-        return
-    result.payload, result.content_encoding_error = decode_http_body(raw, http, max_payload_bytes)
-    if result.payload is None:  # the decoded body is over the cap: counted, not kept
-        result.payload_bytes = (max_payload_bytes or _MAX_INFLATED) + 1
-    else:
-        result.payload_bytes = len(result.payload)
-    yield result
-
-
-def _read_limited(stream: object, max_bytes: int | None) -> tuple[bytes | None, int]:
-    """Read a payload up to the cap; past it, count the bytes but keep none."""
-    chunks: list[bytes] = []
-    total = 0
-    while chunk := stream.read(_READ_BLOCK):  # type: ignore[attr-defined]
-        total += len(chunk)
-        if max_bytes is not None and total > max_bytes:
-            chunks.clear()
-            total += _drain(stream)
-            return None, total
-        chunks.append(chunk)
-    return b"".join(chunks), total
-
-
-def decode_http_body(raw: bytes, http: object | None, limit: int | None = None) -> tuple[bytes | None, str | None]:
-    """Undo chunked transfer and gzip/deflate/br content encoding; on failure keep the raw bytes.
-
-    Decoding stops past `limit` bytes (or `_MAX_INFLATED`): the body is then (None, a note), so a
-    gzip bomb in a `Content-Encoding: gzip` response costs at most the cap."""
-    if http is None:
-        return raw, None
-    encoding = (http.get_header("Content-Encoding") or "").strip().lower() or None  # type: ignore[attr-defined]
-    if encoding not in BufferedReader.get_supported_decompressors():
-        encoding = None
-    chunked = (http.get_header("Transfer-Encoding") or "").strip().lower() == "chunked"  # type: ignore[attr-defined]
-    if not chunked and encoding is None:
-        return raw, None
-    try:
-        if chunked:
-            reader: BufferedReader = ChunkedDataReader(io.BytesIO(raw), decomp_type=encoding)
-        else:
-            reader = BufferedReader(io.BytesIO(raw), decomp_type=encoding)
-        cap = _MAX_INFLATED if limit is None else min(limit, _MAX_INFLATED)
-        parts: list[bytes] = []
-        size = 0
-        while chunk := reader.read(_READ_BLOCK):
-            size += len(chunk)
-            if size > cap:
-                return None, f"decoded body is larger than {cap} bytes (Content-Encoding {encoding}); not kept"
-            parts.append(chunk)
-        return b"".join(parts), None
-    except Exception as exc:  # a lying Content-Encoding is common on the web
-        return raw, f"{type(exc).__name__}: {exc}"[:300]
-
-
-def parse_warc_date(value: str | None) -> datetime | None:
-    if not value:
-        return None
-    text = value.strip().replace("Z", "+00:00")
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        digits = re.sub(r"\D", "", value)[:14]
-        try:
-            parsed = datetime.strptime(digits, "%Y%m%d%H%M%S")
-        except ValueError:
-            return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
-
-
-def _int_or_none(value: str | None) -> int | None:
-    try:
-        return int(str(value).strip()) if value is not None else None
-    except ValueError:
-        return None
 
 
 def read_stream_gzip(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
@@ -840,13 +174,13 @@ def read_stream_gzip(path: str, max_payload_bytes: int | None, report: FileRepor
         iterator = ArchiveIterator(fh, arc2warc=True)
         current_start = 0
         try:
-            for record in _quietly(iterator, warnings):
+            for record in quietly(iterator, warnings):
                 current_start = iterator.offset
-                yield from _document(path, current_start, record, max_payload_bytes, report)
-        except _PARSE_ERRORS as exc:
+                yield from record_from_warcio(path, current_start, record, max_payload_bytes, report)
+        except PARSE_ERRORS as exc:
             message = f"{type(exc).__name__}: {clean_message(str(exc))}"
             report.errors.append(f"corrupt stream after decompressed offset {current_start}: {message}")
             report.record_types["corrupt"] += 1
             yield RawRecord(path, max(iterator.offset, current_start), "corrupt", error=message)
         finally:
-            _note_warnings(warnings.getvalue(), report)
+            note_warnings(warnings.getvalue(), report)

@@ -20,6 +20,8 @@ from damage import (
     lose_block,
     problems,
 )
+from pipeline import archives
+from pipeline import records as records_module
 from pipeline.cli import main
 from pipeline.readers import FileReport, read_file
 
@@ -156,8 +158,7 @@ def test_a_length_that_reaches_into_the_closing_blank_lines_is_tolerated(tmp_pat
 def test_a_large_member_is_streamed_and_still_checked(tmp_path, monkeypatch, crawl):
     """Members larger than the in-memory buffer are checked by a first pass and parsed from a
     second, streamed inflation; flips in them are still found."""
-    import pipeline.readers as readers
-    monkeypatch.setattr(readers, "_MEMBER_BUFFER", 1_000)
+    monkeypatch.setattr(archives, "_MEMBER_BUFFER", 1_000)
     damaged = flip_bytes(crawl, seed=4, flips=10)
     records, report = read_damaged(tmp_path, damaged)
     check_invariants(records, report, damaged)
@@ -236,8 +237,7 @@ def test_content_encoding_gzip_bomb_is_too_large_not_inflated(tmp_path):
 
 
 def test_gzip_member_bomb_is_one_region_and_the_next_member_is_read(tmp_path, monkeypatch):
-    import pipeline.readers as readers
-    monkeypatch.setattr(readers, "_MAX_INFLATED", 10_000_000)
+    monkeypatch.setattr(records_module, "MAX_INFLATED", 10_000_000)
     from conftest import write_warc
     path = tmp_path / "member-bomb.warc.gz"
     offsets = write_warc(path, [("http://bomb.example/", b"\0" * 30_000_000, {}),
@@ -249,8 +249,7 @@ def test_gzip_member_bomb_is_one_region_and_the_next_member_is_read(tmp_path, mo
 
 
 def test_gzipped_html_file_bomb_stops_counting(tmp_path, monkeypatch):
-    import pipeline.readers as readers
-    monkeypatch.setattr(readers, "_MAX_INFLATED", 10_000_000)
+    monkeypatch.setattr(records_module, "MAX_INFLATED", 10_000_000)
     path = tmp_path / "page.html.gz"
     path.write_bytes(gzip.compress(b"<html><body>" + b"\0" * 40_000_000, compresslevel=1))
     report = FileReport(str(path))
