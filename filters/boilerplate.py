@@ -186,7 +186,9 @@ def body_blocks(blocks: list[Block], headlines: Iterable[str]) -> list[Block]:
     return kept
 
 
-_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»/]\s+|\s+::\s+")
+# `(?<!\s)`: a match starts where a whitespace run starts, never inside one (runs of spaces made
+# the old form quadratic: every start inside a run rescanned it; see tests/filters/test_regex_safety.py).
+_TITLE_SEPARATORS = re.compile(r"(?<!\s)\s+(?:[|\-–—:·•»/]|::)\s+")
 
 
 def _headline_keys(headlines: Iterable[str]) -> set[str]:

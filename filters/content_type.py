@@ -13,7 +13,8 @@ HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 SNIFFED_HTML = "text/html"
 
 _HTML_PREFIX = re.compile(
-    rb"(\s|\xef\xbb\xbf)*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body|title|meta|script|div|p|a|h1|table|br)[\s>/]",
+    rb"\A(?:\s|\xef\xbb\xbf)*+(?:<!--.*?-->\s*)*+<(?:!doctype\s+html|html|head|body|title|meta|script|div|p|a|h1|table|br)"
+    rb"[\s>/]",
     re.IGNORECASE | re.DOTALL,
 )
 

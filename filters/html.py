@@ -31,6 +31,15 @@ _UTF8_NONCHARACTERS = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")  # U+FFFE, U+FFFF: not 
 # bytes; everything else (UTF-16/32) goes through Python's decoder.
 _NOT_ASCII_COMPATIBLE = ("utf_16", "utf_32", "utf-16", "utf-32")
 
+# libxml2 (2.14, bundled with lxml 6) stops an HTML parse at 256 levels of open elements: the
+# rest of the page is not read, and no tree is deeper than that, which also keeps every
+# recursive walker (ours, trafilatura's, readability's) far from Python's recursion limit. An
+# element at the 256th level is the mark of a page that hit the limit (real pages: at most 43
+# levels on trafilatura-eval). The probe is one XPath step per level, linear in the elements.
+PARSER_MAX_DEPTH = 256
+_AT_MAX_DEPTH = etree.XPath("boolean(/*" + "/*" * (PARSER_MAX_DEPTH - 1) + ")")
+_NODE_COUNT = etree.XPath("count(//node())")
+
 
 def parse_html(text: str) -> HtmlElement | None:
     """`parse_html_bytes` for HTML that is already text."""
@@ -74,11 +83,28 @@ def _parser_for(encoding: str) -> lxml.html.HTMLParser | None:
         return None
     for name in dict.fromkeys((encoding, encoding.replace("_", "-"), encoding.upper().replace("_", "-"))):
         try:
+            # no_network and huge_tree=False are lxml's defaults, spelled out because they are
+            # invariants (tests/pipeline/test_security.py): the parser never fetches anything a
+            # page names (libxml2's HTML parser loads no DTD and resolves no external entity
+            # either way), and libxml2 keeps its limits: 256 levels of nesting, 10 MB per text
+            # node or attribute value.
             return lxml.html.HTMLParser(encoding=name, collect_ids=False, default_doctype=False,
-                                        remove_comments=True, remove_pis=True)
+                                        remove_comments=True, remove_pis=True, no_network=True, huge_tree=False)
         except LookupError:
             continue
     return None
+
+
+def depth_limit_reached(tree: HtmlElement) -> bool:
+    """The page nests elements as deep as the parser goes (`PARSER_MAX_DEPTH`), so the parse
+    stopped there and the rest of the page was never read."""
+    return bool(_AT_MAX_DEPTH(tree))
+
+
+def node_count(tree: HtmlElement) -> int:
+    """Elements and text nodes of the tree (comments and processing instructions are dropped
+    at parse time): what the cost of a whole-tree XPath grows with."""
+    return int(_NODE_COUNT(tree))
 
 
 def url_hint(tree: HtmlElement) -> str | None:

@@ -634,10 +634,13 @@ _AUTHOR_PREFIX = re.compile(
     r"^(?:.{0,40}?\b(?:by|von|vom|par|por|door)\b|\s*(?:author|autor|autorin|auteur|autore)\b)\s*:?\s*",
     re.IGNORECASE,
 )
+# Leading whitespace is taken only where its run starts (`(?<!\s)`): with a bare `\s*`/`\s+`, every
+# start inside a long run rescanned the run (quadratic; tests/filters/test_regex_safety.py).
 _BYLINE_END = re.compile(
-    r"\s*[,|·•—–/(]\s*|\s+-\s+|\s+(?:on|at|in|for|updated|published|posted)\b|\s+\d", re.IGNORECASE
+    r"(?:(?<!\s)\s+)?[,|·•—–/(]\s*|(?<!\s)\s+(?:-\s+|(?:on|at|in|for|updated|published|posted)\b|\d)",
+    re.IGNORECASE,
 )
-_NAME_JOIN = re.compile(r"\s+(?:and|und|et|y)\s+|\s*&\s*", re.IGNORECASE)
+_NAME_JOIN = re.compile(r"(?<!\s)\s+(?:and|und|et|y)\s+|(?:(?<!\s)\s+)?&\s*", re.IGNORECASE)
 _URL_LIKE = re.compile(r"^(?:https?:)?//|^www\.", re.IGNORECASE)
 
 
@@ -838,7 +841,7 @@ _DATEPARSER_SETTINGS: dict[str, Any] = {
     "REQUIRE_PARTS": ["day", "month", "year"],
     "PARSERS": ["timestamp", "custom-formats", "absolute-time"],
 }
-_UTC_SUFFIX = re.compile(r"\s*(?:z|utc|gmt)$", re.IGNORECASE)
+_UTC_SUFFIX = re.compile(r"(?:(?<!\s)\s+)?(?:z|utc|gmt)$", re.IGNORECASE)  # see _BYLINE_END
 _FOUR_DIGITS = re.compile(r"\d{4}")
 _TIMESTAMP = re.compile(r"\d{10}|\d{13}")
 _NUMERIC_DATE = re.compile(

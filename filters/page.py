@@ -149,23 +149,30 @@ def _load_json(text: str) -> Any:
         return None
     if text.startswith("<!--"):
         text = text.removeprefix("<!--").removesuffix("-->").strip()
+    # RecursionError: JSON nested deeper than Python's recursion limit (a hostile page) is as
+    # unreadable as a syntax error, and must not fail every filter that reads JSON-LD.
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
     try:  # the most common hand-written mistake: trailing commas
         return json.loads(_JSON_TRAILING_COMMA.sub(r"\1", text))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
 def _flatten(data: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(data, list):
-        for item in data:
-            yield from _flatten(item)
-    elif isinstance(data, dict):
-        graph = data.get("@graph")
-        if isinstance(graph, list):
-            yield from _flatten(graph)
-        if "@type" in data or graph is None:
-            yield data
+    """The objects in nested lists and `@graph`s, in document order, a graph's members before the
+    object holding them. A stack rather than recursion: the nesting is the page's to choose."""
+    pending: list[tuple[Any, bool]] = [(data, False)]  # (item, its @graph already flattened)
+    while pending:
+        item, expanded = pending.pop()
+        if isinstance(item, list):
+            pending.extend((member, False) for member in reversed(item))
+        elif isinstance(item, dict):
+            graph = item.get("@graph")
+            if isinstance(graph, list) and not expanded:
+                pending.append((item, True))
+                pending.extend((member, False) for member in reversed(graph))
+            elif "@type" in item or graph is None:
+                yield item

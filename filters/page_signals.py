@@ -22,6 +22,7 @@ from typing import Any
 
 from lxml import etree
 
+from filters.html import depth_limit_reached
 from filters.page import Page
 
 # §2 Path A: framework fingerprints (tag, attribute, value-or-substring).
@@ -153,6 +154,8 @@ def classify(page: Page) -> dict[str, Any]:
         "page_strategy": strategy,
         "page_confidence": confidence,
         "external_script_count": page.external_script_count,
+        # not seed 000: a hostile or broken page the parser stopped reading (record.too_deep)
+        "html_depth_limit_reached": depth_limit_reached(page.tree),
     }
 
 

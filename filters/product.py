@@ -154,7 +154,9 @@ _PRICE = re.compile(
     re.IGNORECASE)
 # "Label: value" pairs are found from their colon backwards: colons are rare, and one regex of
 # forty alternatives tried at every character of a long page costs more than the page's parse.
-_COLON = re.compile(r"\s*[:#]\s*")
+# `(?<!\s)`: whitespace taken only from the start of its run (a bare `\s*` rescanned long runs
+# from every position in them: quadratic).
+_COLON = re.compile(r"(?:(?<!\s)\s+)?[:#]\s*")
 LABEL_WINDOW_CHARS = 30
 _PRICE_LABEL = re.compile(
     r"(?:our price|your price|list price|sale price|special price|retail price|price|rrp|you save|"

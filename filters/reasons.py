@@ -115,6 +115,8 @@ RULES: tuple[Rule, ...] = (
     Rule("record.undecodable", "binary garbage: too many replacement/control characters after "
          "decoding", "undecodable_char_fraction", ">", "extract",
          params_key="extract.read.max_undecodable_char_fraction"),
+    Rule("record.too_deep", "elements nested as deep as the HTML parser goes (256 levels): the parse stopped "
+         "there and the rest of the page was not read", "html_depth_limit_reached", "is_true", "extract"),
     Rule("url.hard_excluded", "URL path matches a hard-exclude pattern of seed 000 §6 (build assets, "
          "CDN, WordPress admin/API/uploads, AMP duplicates)", "url_hard_excluded", "is_true", "extract"),
     Rule("url.extension", "URL ends in an excluded extension (seed 000 §6: images, PDF, CSS/JS, fonts, "

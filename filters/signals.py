@@ -35,6 +35,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("is_html", pa.bool_(), "media type (HTTP, WARC-Identified-Payload-Type or sniffed) is HTML"),
     Signal("undecodable_char_fraction", pa.float64(), "share of U+FFFD and control chars after decoding"),
     Signal("html_bytes", pa.int64(), "bytes of the HTML handed to the parser (payload without BOM)"),
+    Signal("html_depth_limit_reached", pa.bool_(), "elements nest 256 levels deep, where the parser stops reading"),
     # seed 000 §6 URL rules
     Signal("url_hard_excluded", pa.bool_(), "URL path matches a hard-exclude pattern (seed 000 §6)"),
     Signal("url_excluded_extension", pa.bool_(), "URL ends in an excluded file extension (seed 000 §6)"),
@@ -82,7 +83,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("cookie_overlays_removed_count", pa.int32(), "consent overlays removed before extraction (seed 000 §4)"),
     Signal("cascade_policy", pa.string(), "selection policy that picked the winner"),
     Signal("cascade_reason", pa.string(), "why the winner won, with the word counts compared"),
-    Signal("cascade_errors", pa.string(), "extractors that raised, with the exception (they counted as empty)"),
+    Signal("cascade_errors", pa.string(), "extractors that raised (with the exception) or were skipped: empty"),
     Signal("cascade_jsonld_words", pa.int32(), "words of the JSON-LD articleBody candidate (null: not run)"),
     Signal("cascade_trafilatura_words", pa.int32(), "words of the trafilatura candidate (after the precision retry)"),
     Signal("cascade_trafilatura_recall_words", pa.int32(), "words of the first trafilatura run, when it was retried"),

@@ -88,7 +88,8 @@ _DEFAULT_PORTS: dict[str, int] = {"http": 80, "https": 443}
 _HARD_EXCLUDE_RE = re.compile("|".join(HARD_EXCLUDE_PATTERNS), re.IGNORECASE)
 _EXCLUDED_EXTENSION_SUFFIXES: tuple[str, ...] = tuple(sorted(EXCLUDED_EXTENSIONS))
 # A port at the end of host[:port]; an IPv6 literal ends in `]`, so its colons never match.
-_PORT_RE = re.compile(r":+(\d*)$")
+# `(?<!:)`: from the first colon of a run only (a host of many colons was quadratic).
+_PORT_RE = re.compile(r"(?<!:):+(\d*)$")
 # Schemes written with an authority even when it is empty (`file:///x.html`), as `urlunsplit` does.
 _AUTHORITY_SCHEMES: frozenset[str] = frozenset({"http", "https", "file", "ftp"})
 

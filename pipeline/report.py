@@ -30,6 +30,7 @@ from filters.reasons import RULES_BY_CODE
 HOST_PAGE_MINIMUMS = (1, 5, 15)
 TOP_REASONS = 20  # the co-occurrence matrix stays readable up to about this many rows
 TOP_CATEGORIES = 20  # languages and hosts drawn; the CSVs hold all of them
+LABEL_MAX_CHARS = 60
 DPI = 100
 BAR_COLOUR = "#4c72b0"
 SECOND_COLOUR = "#dd8452"
@@ -169,12 +170,21 @@ def draw_horizontal_bars(axes: Axes, labels: Sequence[str], values: Sequence[int
         draw_no_data(axes)
         return
     bars = axes.barh(range(len(labels)), values, color=BAR_COLOUR)
-    axes.set_yticks(range(len(labels)), labels)
+    # Labels come from the pages (hosts, languages): drawn as plain text, never as matplotlib
+    # mathtext (a host such as `a$\frac{$b` made the whole report fail), and cut to a length a
+    # figure can hold (the CSVs keep them whole).
+    axes.set_yticks(range(len(labels)), [plain_label(label) for label in labels], parse_math=False)
     axes.invert_yaxis()
     axes.bar_label(bars, padding=3)
     axes.set_xlabel(xlabel)
     axes.margins(x=0.15)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def plain_label(text: str) -> str:
+    """A label from page data, one line of at most `LABEL_MAX_CHARS` characters."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= LABEL_MAX_CHARS else text[:LABEL_MAX_CHARS - 1] + "…"
 
 
 def write_csv(frame: pl.DataFrame, path: Path) -> None:
