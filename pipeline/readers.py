@@ -51,7 +51,9 @@ HTML_SUFFIXES = (".html", ".htm", ".html.gz", ".htm.gz")
 # Files taken from a directory walk; any other file there is reported as skipped.
 WALK_SUFFIXES = ARCHIVE_SUFFIXES + HTML_SUFFIXES + (".gz",)
 
-_HTML_START = re.compile(rb"\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body|meta|title|script)\b",
+# Possessive quantifiers: a head of many `<!---->` comments must not backtrack exponentially
+# (this is matched on every input file, outside any per-record time budget).
+_HTML_START = re.compile(rb"\s*+(?:<!--.*?-->\s*)*+<(?:!doctype\s+html|html|head|body|meta|title|script)\b",
                          re.IGNORECASE | re.DOTALL)
 
 

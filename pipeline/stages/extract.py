@@ -55,7 +55,7 @@ from pipeline.writers import atomic_write_text, crash_point, parquet_writer, pub
 EXTRACT_DIR = "extract"
 MANIFEST = "manifest.json"
 # Bump when rows written by this stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 
 
 @dataclass(frozen=True)

@@ -187,3 +187,15 @@ def test_arc_records_get_the_same_ids_on_every_read(tmp_path):
     assert report.format == "arc" and [r.url for r in first] == ["http://a.example/0", "http://a.example/1"]
     assert [r.record_id for r in first] == [None, None]  # the extract stage derives path + offset ids
     assert [r.source_offset for r in first] == [r.source_offset for r in second]
+
+
+def test_format_sniffing_does_not_backtrack_on_many_comments():
+    """Every input file's first 64 KiB go through the HTML sniffing pattern, outside any
+    per-record budget: 5 000 empty comments before non-HTML must not take exponential time."""
+    import time
+
+    head = b"<!---->" * 5_000 + b"not html"
+    started = time.perf_counter()
+    assert detect_format("file.bin", head) is None
+    assert detect_format("file.bin", b"<!---->" * 5_000 + b"<html>") == "html"
+    assert time.perf_counter() - started < 1.0
