@@ -16,9 +16,12 @@ page -> lang -> length -> block -> c4 -> gopher -> quality -> dup); `reasons` li
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+
+import polars as pl
 
 Stage = Literal["extract", "select", "dedup"]
 
@@ -30,17 +33,36 @@ GROUP_ORDER: tuple[str, ...] = (
     "block", "c4", "gopher", "quality", "date", "dup",
 )
 
-_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
-    ">": lambda v, t: v > t,
-    ">=": lambda v, t: v >= t,
-    "<": lambda v, t: v < t,
-    "<=": lambda v, t: v <= t,
-    "==": lambda v, t: v == t,
-    "is_true": lambda v, _t: bool(v),
-    "is_false": lambda v, _t: not v,
-    # (low, high), either may be None (unbounded)
-    "outside": lambda v, t: (t[0] is not None and v < t[0]) or (t[1] is not None and v > t[1]),
-    "not_in": lambda v, t: v not in t,
+# Groups decided before extraction. A page they reject is "gated": not extracted, and it keeps
+# only their reasons, also when --extract-all extracts it for analysis (`applicable`).
+PRE_EXTRACTION_GROUPS: tuple[str, ...] = ("input", "record", "url", "article", "error")
+
+
+def _outside(value: Any, bounds: tuple[Any, Any]) -> Any:
+    low, high = bounds
+    below = value < low if low is not None else None
+    above = value > high if high is not None else None
+    if below is None or above is None:
+        return above if below is None else below
+    return below | above
+
+
+def _not_in(value: Any, allowed: Any) -> Any:
+    return ~value.is_in(list(allowed)) if isinstance(value, pl.Expr) else value not in allowed
+
+
+# Each comparison written once, for a single value (extract stage, explain) and for a polars
+# column (select stage) alike: the operators below mean the same on both.
+_COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
+    ">": operator.gt,
+    ">=": operator.ge,
+    "<": operator.lt,
+    "<=": operator.le,
+    "==": operator.eq,
+    "is_true": lambda v, _t: operator.eq(v, True),
+    "is_false": lambda v, _t: operator.eq(v, False),
+    "outside": _outside,  # (low, high), either may be None (unbounded)
+    "not_in": _not_in,
 }
 FLAG_OPS = ("is_true", "is_false")
 
@@ -80,10 +102,24 @@ class Rule:
             return params.get(self.params_key)
         return self.constant
 
+    @property
+    def applies_to_gated(self) -> bool:
+        """Whether the rule gives reasons to a page the pre-extraction rules rejected."""
+        return self.group in PRE_EXTRACTION_GROUPS
+
     def fires(self, value: Any, params: Any) -> bool:
+        """The rule on one value (a null signal never fires)."""
         if value is None or not self.enabled(params):
             return False
-        return _COMPARISONS[self.op](value, self.threshold(params))
+        return bool(_COMPARISONS[self.op](value, self.threshold(params)))
+
+    def expr(self, params: Any, columns: Iterable[str] = ()) -> pl.Expr:
+        """The same rule on a frame of rows: the signal is a column when named in `columns`, else
+        a field of the `signals` struct; null never fires."""
+        if not self.enabled(params):
+            return pl.lit(False)
+        value = pl.col(self.signal) if self.signal in set(columns) else pl.col("signals").struct.field(self.signal)
+        return (value.is_not_null() & _COMPARISONS[self.op](value, self.threshold(params))).fill_null(False)
 
     def describe(self) -> str:
         """Human-readable comparison, e.g. `payload_bytes > extract.read.max_payload_bytes`."""
@@ -212,6 +248,17 @@ _ORDER: dict[str, int] = {r.code: i for i, r in enumerate(RULES)}
 def rules_for(stage: Stage, groups: Iterable[str] | None = None) -> tuple[Rule, ...]:
     wanted = None if groups is None else set(groups)
     return tuple(r for r in RULES if r.stage == stage and (wanted is None or r.group in wanted))
+
+
+def applicable(rules: Iterable[Rule], gated: bool) -> tuple[Rule, ...]:
+    """The rules that may give a row reasons: all of them, or for a gated page only the
+    pre-extraction ones (the one gating rule for extract, select and explain)."""
+    return tuple(r for r in rules if not gated or r.applies_to_gated)
+
+
+def gated_expr() -> pl.Expr:
+    """`extraction_gated` as a polars expression (null: not gated)."""
+    return pl.col("signals").struct.field("extraction_gated").fill_null(False)
 
 
 def decide(rules: Iterable[Rule], values: Mapping[str, Any], params: Any) -> list[str]:

@@ -38,10 +38,9 @@ def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tup
     """The row the pipeline would write, with select-stage reasons (no dedup) appended."""
     timings = Timings()
     row = record_to_row_within_budget(raw, params, timings, extract_all)
-    if not row["signals"].get("extraction_gated"):
-        values = {**row, **row["signals"]}
-        row["reasons"] = decisions.in_pipeline_order(
-            [*row["reasons"], *decisions.decide(decisions.rules_for("select"), values, params)])
+    rules = decisions.applicable(decisions.rules_for("select"), bool(row["signals"].get("extraction_gated")))
+    values = {**row, **row["signals"]}
+    row["reasons"] = decisions.in_pipeline_order([*row["reasons"], *decisions.decide(rules, values, params)])
     row["kept"] = not row["reasons"]
     return row, timings
 

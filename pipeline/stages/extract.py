@@ -201,11 +201,6 @@ def record_to_row_within_budget(raw: RawRecord, params: Params, timings: Timings
         signal.signal(signal.SIGALRM, previous)
 
 
-# Groups decided before extraction: a record failing one of them is not extracted by default
-# (seed 000: score >= 35 -> extract, else skip), and with --extract-all its reasons stay these.
-PRE_EXTRACTION_GROUPS = ("input", "record", "url", "article", "error")
-
-
 def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all: bool = False) -> dict[str, Any]:
     """Every extract-time signal and reason of one record. Never raises for bad content."""
     row = _base_row(raw)
@@ -263,7 +258,9 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
     with _step(row, timings, "page_signals"):
         signals.update(classify(page))
         signals.update(needs_js(page))
-    gated = _fires(row, params, PRE_EXTRACTION_GROUPS)
+    # A record failing a pre-extraction group is not extracted by default (seed 000: score >= 35
+    # -> extract, else skip), and with --extract-all its reasons stay these (`applicable`).
+    gated = _fires(row, params, decisions.PRE_EXTRACTION_GROUPS)
     signals["extraction_gated"] = gated
     if gated and not extract_all:
         return _finish(row, params)
@@ -400,9 +397,8 @@ def _fires(row: dict[str, Any], params: Params, groups: tuple[str, ...]) -> bool
 def _finish(row: dict[str, Any], params: Params) -> dict[str, Any]:
     """Apply the extract-stage rules; a gated page keeps only its pre-extraction reasons."""
     check_signal_names(row["signals"])
-    gated = row["signals"].get("extraction_gated")
-    groups = PRE_EXTRACTION_GROUPS if gated else None
-    fired = decisions.decide(decisions.rules_for("extract", groups), _values(row), params)
+    rules = decisions.applicable(decisions.rules_for("extract"), bool(row["signals"].get("extraction_gated")))
+    fired = decisions.decide(rules, _values(row), params)
     row["reasons"] = decisions.in_pipeline_order([*row["reasons"], *fired])
     return row
 

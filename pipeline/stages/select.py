@@ -113,7 +113,7 @@ def attach_duplicates(frame: pl.LazyFrame, duplicates: pl.DataFrame, params: Par
     joined = joined.with_columns(pl.col("signals").struct.with_fields([pl.col(n) for n in names]),
                                  pl.coalesce("new_id", "id").alias("id")).drop([*names, "new_id"])
     dup_rules = [rule for rule in decisions.rules_for("dedup") if rule.enabled(params)]
-    fired = [pl.when(_rule_expr(rule, params, [])).then(pl.lit(rule.code)) for rule in dup_rules]
+    fired = [pl.when(rule.expr(params)).then(pl.lit(rule.code)) for rule in dup_rules]
     reasons = pl.col("reasons")
     if fired:
         reasons = pl.concat_list([reasons, pl.concat_list(fired).list.drop_nulls()])
@@ -128,40 +128,14 @@ def apply_rules(frame: pl.LazyFrame, rules: tuple[decisions.Rule, ...], params: 
     --extract-all their text exists for analysis, but must not change their reasons.
     """
     columns = frame.collect_schema().names()
-    gated = pl.col("signals").struct.field("extraction_gated").fill_null(False)
-    fired = [pl.when(_rule_expr(rule, params, columns) & ~gated).then(pl.lit(rule.code)) for rule in rules
-             if rule.enabled(params)]
+    open_gate = pl.lit(True) if all(rule.applies_to_gated for rule in rules) else ~decisions.gated_expr()
+    fired = [pl.when(rule.expr(params, columns) & (pl.lit(True) if rule.applies_to_gated else open_gate))
+             .then(pl.lit(rule.code)) for rule in rules if rule.enabled(params)]
     reasons = pl.col("reasons")
     if fired:
         reasons = pl.concat_list([reasons, pl.concat_list(fired).list.drop_nulls()])
     return frame.with_columns(reasons.alias("reasons")).with_columns(
         (pl.col("reasons").list.len() == 0).alias("kept"))
-
-
-def _rule_expr(rule: decisions.Rule, params: Params, columns: list[str]) -> pl.Expr:
-    """The polars twin of `Rule.fires` (a null signal never fires)."""
-    value = pl.col(rule.signal) if rule.signal in columns else pl.col("signals").struct.field(rule.signal)
-    threshold = rule.threshold(params)
-    if rule.op == "outside":
-        low, high = threshold
-        expr = pl.lit(False)
-        if low is not None:
-            expr = expr | (value < low)
-        if high is not None:
-            expr = expr | (value > high)
-    elif rule.op == "not_in":
-        expr = ~value.is_in(list(threshold))
-    else:
-        expr = {
-            ">": lambda: value > threshold,
-            ">=": lambda: value >= threshold,
-            "<": lambda: value < threshold,
-            "<=": lambda: value <= threshold,
-            "==": lambda: value == threshold,
-            "is_true": lambda: value,
-            "is_false": lambda: ~value,
-        }[rule.op]()
-    return (value.is_not_null() & expr).fill_null(False)
 
 
 class _Counts:

@@ -1,5 +1,8 @@
 from pathlib import Path
 
+import polars as pl
+import pytest
+
 from filters import reasons
 from filters.reasons import GROUP_ORDER, RULES, Rule, decide, in_pipeline_order
 from pipeline.params import Params
@@ -86,3 +89,59 @@ def test_readme_reason_table_is_the_registry():
     assert table == reasons.markdown_table(), "regenerate with: python -m filters.reasons"
     for rule in RULES:
         assert f"`{rule.code}`" in table
+
+
+# --- one evaluation: the polars form of every rule equals Rule.fires on both sides -------------------
+class _Switched:
+    """The default params, with every rule switched on (a threshold where the default is off)."""
+
+    ON = {"is_true": True, "not_in": ("en", "de")}
+
+    def __init__(self) -> None:
+        self.defaults = Params()
+
+    def get(self, key: str) -> object:
+        if any(key == r.enabled_key for r in RULES):
+            return True
+        value = self.defaults.get(key)
+        if value is None:
+            rule = next(r for r in RULES if key in (r.enabled_key, r.params_key)
+                        or (isinstance(r.params_key, tuple) and key in r.params_key))
+            return True if key == rule.enabled_key else self.ON.get(rule.op, 0.5)
+        if isinstance(value, (list, tuple)) and not value:
+            return ("en", "de")
+        return value
+
+
+def _values_around(rule: Rule, params: _Switched) -> list[object]:
+    threshold = rule.threshold(params)
+    if rule.op in ("is_true", "is_false"):
+        return [True, False, None]
+    if rule.op == "not_in":
+        return [threshold[0], "xx", None]
+    if rule.op == "outside":
+        bounds = [b for b in threshold if b is not None]
+        return [v for b in bounds for v in (b - 1, b, b + 1)] + [None]
+    step = 1 if isinstance(threshold, int) and not isinstance(threshold, bool) else 0.001
+    return [threshold - step, threshold, threshold + step, None]
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_polars_expression_equals_fires_on_both_sides_of_the_threshold(rule):
+    params = _Switched()
+    assert rule.enabled(params), rule.code
+    values = _values_around(rule, params)
+    expected = [rule.fires(v, params) for v in values]
+    assert True in expected and False in expected  # both sides of the threshold were reached
+    as_column = pl.DataFrame({rule.signal: values}).select(rule.expr(params, [rule.signal]))
+    as_signal = pl.DataFrame({"signals": [{rule.signal: v} for v in values]}).select(rule.expr(params))
+    assert as_column.to_series().to_list() == expected
+    assert as_signal.to_series().to_list() == expected
+
+
+def test_a_gated_page_keeps_only_pre_extraction_rules():
+    select_rules = reasons.rules_for("select")
+    assert reasons.applicable(select_rules, gated=True) == ()
+    assert reasons.applicable(select_rules, gated=False) == select_rules
+    extract_rules = reasons.applicable(reasons.rules_for("extract"), gated=True)
+    assert {r.group for r in extract_rules} == set(reasons.PRE_EXTRACTION_GROUPS) & {r.group for r in RULES}
