@@ -8,8 +8,8 @@ for the "token or token sequence repeated > 100 times" rule, Dolma's `tokenizer_
 tagger (`doc_max_score_repetition`).
 
 The signals are computed on the C4-cleaned text (`filters.c4.nopunc_clean`, see
-`../shared/README.md`); thresholds are compared by the decision table, `GOPHER_DEFAULTS` only
-documents the published values.
+`../shared/README.md`); thresholds live in `pipeline/params.py` (`GopherParams`, with the published
+values and where each comes from) and are compared by the decision table, never here.
 
 Units and readings:
 * Words are whitespace-separated tokens (`str.split()`), as in Gopher and Dolma; a word's length
@@ -35,30 +35,6 @@ import numpy as np
 from filters.text import lines
 
 # Rule -> published threshold, for documentation (params.yaml holds the ones used).
-GOPHER_DEFAULTS: dict[str, float] = {
-    "word_count_min": 50,                       # "does not contain between 50 and 100,000 words"
-    "word_count_max": 100_000,
-    "median_word_length_min": 3,                # "word length is outside the range of 3 to 10"
-    "median_word_length_max": 10,               # (Gopher: mean; Dolma and the seed: median)
-    "symbol_word_ratio_max": 0.10,              # "symbol-to-word ratio greater than 0.1"
-    "alpha_word_fraction_min": 0.80,            # "80% of words ... contain at least one alphabetic character"
-    "stop_word_count_min": 2,                   # "at least two of the following English words"
-    "bullet_line_fraction_max": 0.90,           # "more than 90% of lines starting with a bullet point"
-    "ellipsis_line_fraction_max": 0.30,         # "or more than 30% ending with an ellipsis"
-    "dup_line_fraction_max": 0.30,              # Table A1: duplicate line fraction
-    "dup_line_char_fraction_max": 0.30,         # seed 002 and issue 5 say 0.30; Table A1 has 0.20
-    "top_2gram_char_fraction_max": 0.20,        # Table A1: top n-gram character fraction
-    "top_3gram_char_fraction_max": 0.18,
-    "top_4gram_char_fraction_max": 0.16,
-    "dup_5gram_char_fraction_max": 0.15,        # Table A1: duplicate n-gram character fraction
-    "dup_6gram_char_fraction_max": 0.14,
-    "dup_7gram_char_fraction_max": 0.13,
-    "dup_8gram_char_fraction_max": 0.12,
-    "dup_9gram_char_fraction_max": 0.11,
-    "dup_10gram_char_fraction_max": 0.10,
-    "max_repeated_sequence_count_max": 100,     # Dolma v1.7: token sequence repeated > 100 times
-}
-
 STOP_WORDS = frozenset({"the", "be", "to", "of", "and", "that", "have", "with"})
 # Stripped from both ends of a word before the stop-word test: ASCII punctuation plus common
 # typographic quotes and dashes ("The", "(and", "with," all count).

@@ -30,7 +30,7 @@ Stage = Literal["extract", "select", "dedup"]
 # every select-stage group, which lets the select stage append its reasons in order.
 GROUP_ORDER: tuple[str, ...] = (
     "input", "record", "url", "article", "extract", "error", "page", "lang", "length",
-    "block", "c4", "gopher", "quality", "date", "dup",
+    "block", "c4", "gopher", "quality", "dup",
 )
 
 # Groups decided before extraction. A page they reject is "gated": not extracted, and it keeps

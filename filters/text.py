@@ -1,22 +1,19 @@
 """Tokens and lines, shared by the text filters.
 
-A word is a maximal run of Unicode letters/digits/underscore (`\\w+`), allowing inner
-apostrophes and hyphens (`don't`, `well-known` are one word); a token is a word, or one
-character of a script written without spaces (see `token_count`). Filters that follow the
-seeds' `len(text.split())` (article score, cascade thresholds, Gopher) count whitespace words.
+Two units, on purpose: a *token* (the length rule, `token_count`) is a run of Unicode
+letters/digits/underscore with inner apostrophes and hyphens, or one character of a script
+written without spaces; a *word* (the `word_count` column, article score, cascade thresholds,
+Gopher) is a whitespace-separated piece, `len(text.split())`, as in the seeds.
 """
 
 from __future__ import annotations
 
 import re
 
-WORD = re.compile(r"\w+(?:['’-]\w+)*")
-
-
 # Scripts written without spaces between words: each character is one token (see `token_count`).
 # Han (CJK Unified Ideographs, Extension A, Compatibility, Extensions B+), the iteration mark 々,
 # Hiragana, Katakana (with ー) and half-width Katakana. Hangul is left out: Korean puts spaces
-# between words, so `WORD` already counts it sensibly.
+# between words, so its runs already count sensibly.
 CJK_CHARS = "\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0002fa1f"
 TOKEN = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+(?:['’-][^\W{CJK_CHARS}]+)*")
 
@@ -24,8 +21,8 @@ TOKEN = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+(?:['’-][^\W{CJK_CHARS}]+
 def token_count(text: str | None) -> int:
     """Tokens in `text`: the unit of the seed-002 length rule ("discard pages w/ < 200 tokens").
 
-    A token is a `WORD` (a run of letters/digits/underscore with inner apostrophes or hyphens:
-    `don't`, `well-known`, `3.5` is two) except that every Han, Hiragana or Katakana character is a
+    A token is a run of letters/digits/underscore with inner apostrophes or hyphens
+    (`don't`, `well-known`; `3.5` is two) except that every Han, Hiragana or Katakana character is a
     token of its own, so a Chinese or Japanese article is not counted as a handful of "words"
     (one character is roughly one word-piece of an LLM tokenizer, the unit detectors see).
     Punctuation, symbols and emoji are not tokens. Thai, Lao, Khmer and Burmese, also written

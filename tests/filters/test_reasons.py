@@ -145,3 +145,9 @@ def test_a_gated_page_keeps_only_pre_extraction_rules():
     assert reasons.applicable(select_rules, gated=False) == select_rules
     extract_rules = reasons.applicable(reasons.rules_for("extract"), gated=True)
     assert {r.group for r in extract_rules} == set(reasons.PRE_EXTRACTION_GROUPS) & {r.group for r in RULES}
+
+
+def test_every_group_has_a_rule_but_error():
+    """error.* codes come from exceptions and the time budget, not from the table; every other
+    group of the pipeline order has at least one rule (no group that nothing can fill)."""
+    assert set(GROUP_ORDER) - {rule.group for rule in RULES} == {"error"}
