@@ -38,8 +38,10 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
+import pyarrow as pa
 from lxml import etree
 
+from filters.declarations import Rule, Signal
 from filters.metadata import ARTICLE_TYPES
 from filters.page import Page
 
@@ -229,6 +231,31 @@ _CONTROLS = etree.XPath(
 _QUANTITY_CANDIDATES = etree.XPath("//input | //select")
 _ITEMTYPES = etree.XPath("//*[@itemtype] | //*[@typeof]")
 _HREFS = etree.XPath("//a/@href", smart_strings=False)
+
+
+# --- what this filter declares (joined by filters/signals.py and filters/reasons.py) -------------
+SIGNALS: tuple[Signal, ...] = (
+    Signal("product_schema_types", pa.string(), "schema.org product types (JSON-LD, microdata, RDFa), comma-separated"),
+    Signal("product_schema_offer_item_count", pa.int32(), "product items carrying offers, and Offer items"),
+    Signal("product_schema_item_count", pa.int32(), "product items (not counting a review's itemReviewed)"),
+    Signal("product_og", pa.bool_(), "og:type product/product.item, or og:price:* / product:price:* metas"),
+    Signal("product_cart_control_count", pa.int32(), "add-to-cart/buy buttons, same-site links and cart forms"),
+    Signal("product_quantity_selector_count", pa.int32(), "inputs/selects named for a quantity (qty, Menge, ...)"),
+    Signal("product_price_count", pa.int32(), "amounts with a currency symbol or ISO code in the visible text"),
+    Signal("product_price_label_count", pa.int32(), "'Price:' / 'Preis:' / 'Our price:' labels before an amount"),
+    Signal("product_identifier_label_count", pa.int32(), "SKU/ISBN/GTIN/EAN/MPN/model labels with a value"),
+    Signal("product_availability_phrase_count", pa.int32(), "distinct availability phrases ('in stock', ...)"),
+    Signal("product_cart_link_count", pa.int32(), "same-site links to a cart or checkout page"),
+    Signal("product_article_declared", pa.bool_(), "the page declares an Article type in JSON-LD"),
+    Signal("product_score", pa.int32(), "filters/product.py WEIGHTS summed over the families present"),
+)
+
+RULES: tuple[Rule, ...] = (
+    Rule("page.product", "a shop or product page: product markup (schema.org offers, og:type product) and "
+         "commerce furniture (add-to-cart controls, quantity selector, prices, SKU/ISBN labels, availability) "
+         "add up to the threshold; a page declaring an Article in JSON-LD loses 3 points", "product_score", ">=",
+         "select", params_key="select.page.min_product_score"),
+)
 
 
 def product_signals(page: Page) -> dict[str, Any]:

@@ -9,20 +9,15 @@ was not computed for a record is null.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pyarrow as pa
 
+from filters import product
 from filters.article_score import WEIGHTS
+from filters.declarations import Signal
+
+__all__ = ["SCORE_COMPONENTS", "SIGNALS", "SIGNALS_BY_NAME", "Signal", "check_signal_names", "signals_struct_type"]
 
 SCORE_COMPONENTS: tuple[str, ...] = tuple(WEIGHTS)
-
-
-@dataclass(frozen=True)
-class Signal:
-    name: str
-    type: pa.DataType
-    meaning: str
 
 
 SIGNALS: tuple[Signal, ...] = (
@@ -64,20 +59,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("needs_js_root", pa.bool_(), "JS framework root element and < 100 words"),
     Signal("needs_js_heavy_scripts", pa.bool_(), "> 8 external scripts and < 50 words"),
     Signal("needs_js_noscript", pa.bool_(), "<noscript> with > 20 words"),
-    # shop / product pages (filters/product.py)
-    Signal("product_schema_types", pa.string(), "schema.org product types (JSON-LD, microdata, RDFa), comma-separated"),
-    Signal("product_schema_offer_item_count", pa.int32(), "product items carrying offers, and Offer items"),
-    Signal("product_schema_item_count", pa.int32(), "product items (not counting a review's itemReviewed)"),
-    Signal("product_og", pa.bool_(), "og:type product/product.item, or og:price:* / product:price:* metas"),
-    Signal("product_cart_control_count", pa.int32(), "add-to-cart/buy buttons, same-site links and cart forms"),
-    Signal("product_quantity_selector_count", pa.int32(), "inputs/selects named for a quantity (qty, Menge, ...)"),
-    Signal("product_price_count", pa.int32(), "amounts with a currency symbol or ISO code in the visible text"),
-    Signal("product_price_label_count", pa.int32(), "'Price:' / 'Preis:' / 'Our price:' labels before an amount"),
-    Signal("product_identifier_label_count", pa.int32(), "SKU/ISBN/GTIN/EAN/MPN/model labels with a value"),
-    Signal("product_availability_phrase_count", pa.int32(), "distinct availability phrases ('in stock', ...)"),
-    Signal("product_cart_link_count", pa.int32(), "same-site links to a cart or checkout page"),
-    Signal("product_article_declared", pa.bool_(), "the page declares an Article type in JSON-LD"),
-    Signal("product_score", pa.int32(), "filters/product.py WEIGHTS summed over the families present"),
+    *product.SIGNALS,  # shop / product pages
     Signal("extraction_gated", pa.bool_(), "a pre-extraction rule (url, article score) rejected the page"),
     # extraction cascade trace (seed 004) and block structure (seed 002)
     Signal("cookie_overlays_removed_count", pa.int32(), "consent overlays removed before extraction (seed 000 §4)"),
