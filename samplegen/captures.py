@@ -13,7 +13,6 @@ from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 from samplegen.content import (
-    _USER_AGENT,
     BIBLIOTHEK,
     BOOKSHOP,
     BYTEFIELD,
@@ -48,6 +47,7 @@ from samplegen.content import (
     STADTBLATT,
     TIDE_GAUGES,
     TRUNCATE_AFTER,
+    USER_AGENT,
     WANDER,
     WINTER_HEXAGON,
     Article,
@@ -226,7 +226,7 @@ def _article_captures(clock: Clock) -> Iterator[Capture]:
         "jsonld:BlogPosting", "has_request_record"), when, OCEAN_BLOG)
     yield Capture("request", TIDE_GAUGES.url, when, not_a_row("request", "The GET that fetched the tide gauge post."),
                   status=f"GET {TIDE_GAUGES.path} HTTP/1.1",
-                  http_headers=(("Host", OCEAN_BLOG.host), ("User-Agent", _USER_AGENT),
+                  http_headers=(("Host", OCEAN_BLOG.host), ("User-Agent", USER_AGENT),
                                 ("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"),
                                 ("Accept-Encoding", "identity")),
                   links_to=TIDE_GAUGES.url)

@@ -14,12 +14,9 @@ DAMAGED_WARC = "damaged.warc.gz"
 MANIFEST = "manifest.json"
 HTML_DIR = "html"
 
-# Record types that are not documents: counted per file, never rows (CONTRACT.md).
-NON_DOCUMENT_TYPES = ("warcinfo", "request", "metadata", "revisit")
-
-_ID_NAMESPACE = uuid.UUID("6f1c1d2e-5b0a-4c8e-9d3f-2a7b8c9d0e1f")
-_USER_AGENT = "corpus-filter-sample/0.1 (+https://crawler.example/about)"
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+ID_NAMESPACE = uuid.UUID("6f1c1d2e-5b0a-4c8e-9d3f-2a7b8c9d0e1f")
+USER_AGENT = "corpus-filter-sample/0.1 (+https://crawler.example/about)"
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
 
 
@@ -60,7 +57,7 @@ class Capture:
     links_to: str | None = None
 
 
-def _entry(file: str, offset: int, url: str | None, record_type: str, expect: Expect) -> dict[str, object]:
+def manifest_entry(file: str, offset: int, url: str | None, record_type: str, expect: Expect) -> dict[str, object]:
     """One manifest entry; `offset` matches the pipeline's `source_offset` column."""
     return {
         "file": file,

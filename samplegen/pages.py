@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from samplegen.content import (
-    _MONTHS,
     BAKING_POSTS,
     BIBLIOTHEK,
     BOOK_DESCRIPTION,
@@ -24,6 +23,7 @@ from samplegen.content import (
     LAMPLIGHTERS,
     LEDGER,
     MARINA_VOTE,
+    MONTHS,
     NIGHT_BUS,
     NIGHT_TRAIN,
     OCEAN_BLOG,
@@ -86,7 +86,7 @@ def human_date(iso: str, lang: str = "en") -> str:
         return f"{day.day:02d}.{day.month:02d}.{day.year}"
     if lang == "ja":
         return f"{day.year}年{day.month}月{day.day}日"
-    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
 def article_block(article: Article, *, paras: Sequence[str] | None = None, extra: str = "",

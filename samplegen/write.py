@@ -15,12 +15,11 @@ from warcio.warcwriter import WARCWriter
 
 from samplegen.captures import Clock, gzip_bytes, html_response, kept_article, not_a_row, rejected, sample_captures
 from samplegen.content import (
-    _ID_NAMESPACE,
-    _USER_AGENT,
     COURIER,
     DAMAGED_WARC,
     FOOTPATH,
     HTML_DIR,
+    ID_NAMESPACE,
     IDOU_TOSHOKAN,
     LIBRARY_HOURS,
     MANIFEST,
@@ -29,10 +28,11 @@ from samplegen.content import (
     QUARRY_LANE,
     REPAIR_CAFES,
     SAMPLE_WARC,
+    USER_AGENT,
     ZURICH_CAFES,
     Capture,
     Expect,
-    _entry,
+    manifest_entry,
 )
 from samplegen.pages import (
     article_block,
@@ -55,7 +55,7 @@ def warc_date(when: datetime) -> str:
 
 def record_id(file: str, record_type: str, url: str) -> str:
     """A stable WARC-Record-ID: UUIDv5 of the file, record type and URL."""
-    return f"<urn:uuid:{uuid.uuid5(_ID_NAMESPACE, f'{file}|{record_type}|{url}')}>"
+    return f"<urn:uuid:{uuid.uuid5(ID_NAMESPACE, f'{file}|{record_type}|{url}')}>"
 
 
 @dataclass
@@ -76,11 +76,13 @@ def _member(buf: io.BytesIO, writer: WARCWriter, record: object) -> bytes:
 def warcinfo_member(file: str) -> bytes:
     buf = io.BytesIO()
     writer = WARCWriter(buf, gzip=True)
+    # Names the entry point `pipeline sample`, as it did before the builder moved: a new path here
+    # would change every committed byte after the warcinfo record's offset.
     info = (
         "software: corpus-filter pipeline sample generator (pipeline/sample.py)\r\n"
         "format: WARC File Format 1.0\r\n"
         "conformsTo: http://bibnum.bnf.fr/WARC/WARC_ISO_28500_version1_latestdraft.pdf\r\n"
-        f"http-header-user-agent: {_USER_AGENT}\r\n"
+        f"http-header-user-agent: {USER_AGENT}\r\n"
         "robots: classic\r\n"
         "description: synthetic crawl of example hosts; every page is original text written for "
         "the corpus-filter test suite\r\n"
@@ -142,10 +144,10 @@ def write_sample_warc(out_dir: Path) -> list[dict[str, object]]:
     captures = sample_captures()
     members = [warcinfo_member(SAMPLE_WARC)] + [capture_member(SAMPLE_WARC, c, written) for c in captures]
     offsets = write_members(out_dir / SAMPLE_WARC, members)
-    entries = [_entry(SAMPLE_WARC, offsets[0], None, "warcinfo",
+    entries = [manifest_entry(SAMPLE_WARC, offsets[0], None, "warcinfo",
                       not_a_row("warcinfo", "File header describing the synthetic crawl; must come first."))]
     for offset, capture in zip(offsets[1:], captures, strict=True):
-        entries.append(_entry(SAMPLE_WARC, offset, capture.url, capture.record_type, capture.expect))
+        entries.append(manifest_entry(SAMPLE_WARC, offset, capture.url, capture.record_type, capture.expect))
     return entries
 
 
@@ -184,9 +186,9 @@ def write_damaged_warc(out_dir: Path) -> list[dict[str, object]]:
                        "flipped bytes in its deflate data: one input.corrupt row at this offset, nothing "
                        "of the record is recoverable.", "gzip:bad-deflate")
     return [
-        _entry(DAMAGED_WARC, offsets[0], captures[0].url, "response", captures[0].expect),
-        _entry(DAMAGED_WARC, offsets[1], None, "corrupt", corrupt),
-        _entry(DAMAGED_WARC, offsets[2], captures[2].url, "response", captures[2].expect),
+        manifest_entry(DAMAGED_WARC, offsets[0], captures[0].url, "response", captures[0].expect),
+        manifest_entry(DAMAGED_WARC, offsets[1], None, "corrupt", corrupt),
+        manifest_entry(DAMAGED_WARC, offsets[2], captures[2].url, "response", captures[2].expect),
     ]
 
 
@@ -267,7 +269,7 @@ def write_html_files(out_dir: Path) -> list[dict[str, object]]:
         target = out_dir / item.path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(item.data)
-        entries.append(_entry(item.path, -1, item.url, "file", item.expect))
+        entries.append(manifest_entry(item.path, -1, item.url, "file", item.expect))
     return entries
 
 
