@@ -19,8 +19,9 @@ from typing import Any, NoReturn
 from pipeline.executors import run_local
 from pipeline.params import Params, ParamsError, load_params
 from pipeline.readers import discover_inputs
-from pipeline.stages.extract import ExtractTask, extract_file, prepare_workdir, write_manifest
+from pipeline.stages.extract import ExtractTask, extract_file
 from pipeline.stages.select import SelectError, select
+from pipeline.workdir import prepare_workdir, write_manifest
 
 USAGE_ERROR = 2
 

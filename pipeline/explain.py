@@ -15,7 +15,8 @@ from filters import reasons as decisions
 from filters.signals import SIGNALS
 from pipeline.params import Params
 from pipeline.readers import FileReport, RawRecord, discover_inputs, read_file
-from pipeline.stages.extract import Timings, record_to_row_within_budget
+from pipeline.stages.extract import record_to_row_within_budget
+from pipeline.timings import Timings
 
 
 class NotFound(Exception):

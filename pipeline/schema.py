@@ -9,6 +9,10 @@ detected, fallback), `error` (what went wrong for input.* and error.* rows),
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, TypedDict, cast
+
 import pyarrow as pa
 
 from filters.signals import signals_struct_type
@@ -51,12 +55,49 @@ ROW_SCHEMA = pa.schema([
 COLUMNS: tuple[str, ...] = tuple(ROW_SCHEMA.names)
 
 
-def empty_row() -> dict[str, object]:
-    row: dict[str, object] = dict.fromkeys(COLUMNS)
+class Row(TypedDict):
+    """One row as the stages build it, column for column as in ROW_SCHEMA (a test keeps the two
+    equal); None is a null. `signals` is the flat dict of filters/signals.py."""
+
+    id: str | None
+    url: str | None
+    host: str | None
+    source_file: str | None
+    source_offset: int | None
+    warc_date: datetime | None
+    http_status: int | None
+    content_type: str | None
+    title: str | None
+    author: str | None
+    site_name: str | None
+    description: str | None
+    canonical_url: str | None
+    published: datetime | None
+    language: str | None
+    text: str | None
+    extractor: str | None
+    word_count: int | None
+    article_score: int | None
+    signals: dict[str, Any]
+    reasons: list[str]
+    kept: bool | None
+    record_type: str | None
+    encoding: str | None
+    encoding_source: str | None
+    error: str | None
+    normalized_url: str | None
+    updated: datetime | None
+    tags: list[str] | None
+    warc_record_id: str | None
+
+
+def empty_row() -> Row:
+    """A row of nulls, with empty signals and reasons."""
+    row: dict[str, Any] = dict.fromkeys(COLUMNS)
     row["signals"] = {}
     row["reasons"] = []
-    return row
+    return cast(Row, row)  # every key of Row, since Row's keys are COLUMNS
 
 
-def rows_to_table(rows: list[dict[str, object]]) -> pa.Table:
+def rows_to_table(rows: Sequence[Mapping[str, object]]) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=ROW_SCHEMA)

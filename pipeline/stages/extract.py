@@ -5,25 +5,21 @@ turns every record into a row (signals, extract-stage reasons, text) and writes
 `WORKDIR/extract/<key>.parquet` atomically, then `<key>.json` with the file's accounting.
 The JSON is written last, so its presence marks a finished file for `--resume`; an older JSON
 is removed before a file is re-extracted, so it can never vouch for a newer Parquet file.
+The work directory's layout and resume checks are in `pipeline/workdir.py`, the per-record
+time budget in `pipeline/budget.py`, the step timings in `pipeline/timings.py`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
-import re
-import signal
-import threading
 import time
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from filters import reasons as decisions
@@ -45,17 +41,14 @@ from filters.quality import quality_signals
 from filters.signals import check_signal_names
 from filters.text import token_count
 from filters.url_rules import normalize_url, url_signals
-from pipeline import __version__
+from pipeline.budget import PageTimeout, time_budget
 from pipeline.decode import decode_html
 from pipeline.params import Params
 from pipeline.readers import FileReport, NonChunkedGzip, RawRecord, read_file, read_stream_gzip
-from pipeline.schema import ROW_SCHEMA, empty_row, rows_to_table
-from pipeline.writers import atomic_write_text, crash_point, parquet_writer, publish_file, remove_stale_temps
-
-EXTRACT_DIR = "extract"
-MANIFEST = "manifest.json"
-# Bump when rows written by this stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 9
+from pipeline.schema import ROW_SCHEMA, Row, empty_row, rows_to_table
+from pipeline.timings import Timings
+from pipeline.workdir import file_key, finished_summary, outputs_for, write_summary
+from pipeline.writers import crash_point, parquet_writer, publish_file
 
 
 @dataclass(frozen=True)
@@ -70,49 +63,11 @@ class ExtractTask:
     progress: bool = False
 
 
-class Timings:
-    """Seconds and calls per step; summed into stats.json["timings"], never into shards."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = defaultdict(float)
-        self.calls: dict[str, int] = defaultdict(int)
-
-    def add(self, name: str, started: float) -> None:
-        self.add_seconds(name, time.perf_counter() - started)
-
-    def add_seconds(self, name: str, seconds: float) -> None:
-        self.seconds[name] += seconds
-        self.calls[name] += 1
-
-    def to_dict(self) -> dict[str, dict[str, float | int]]:
-        return {k: {"seconds": round(self.seconds[k], 6), "calls": self.calls[k]} for k in sorted(self.seconds)}
-
-
-def file_key(path: str) -> str:
-    """Stable, filesystem-safe name for an input file's outputs."""
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(path))[:80]
-    digest = hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()[:12]
-    return f"{stem}-{digest}"
-
-
-def fingerprint(params: Params, extract_all: bool) -> str:
-    """What makes an extract output reusable: code format, library version, extract params."""
-    payload = json.dumps({"format": FORMAT_VERSION, "version": __version__, "extract_all": extract_all,
-                          "params": params.to_dict()["extract"]}, sort_keys=True)
-    return hashlib.sha256(payload.encode()).hexdigest()[:16]
-
-
-def outputs_for(workdir: str, path: str) -> tuple[Path, Path]:
-    directory = Path(workdir) / EXTRACT_DIR
-    key = file_key(path)
-    return directory / f"{key}.parquet", directory / f"{key}.json"
-
-
 def extract_file(task: ExtractTask) -> dict[str, Any]:
     """Process one input file; returns its accounting (also written beside the Parquet file)."""
     parquet_path, json_path = outputs_for(task.workdir, task.path)
     if task.resume:
-        done = _finished(task, parquet_path, json_path)
+        done = finished_summary(task.path, task.params, task.extract_all, parquet_path, json_path)
         if done is not None:
             done["resumed"] = True
             return done
@@ -122,9 +77,7 @@ def extract_file(task: ExtractTask) -> dict[str, Any]:
         summary = _write_rows(task, parquet_path, streaming=False)
     except NonChunkedGzip:
         summary = _write_rows(task, parquet_path, streaming=True)
-    summary["fingerprint"] = fingerprint(task.params, task.extract_all)
-    summary["input"] = _input_identity(task.path)
-    atomic_write_text(json_path, json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    write_summary(json_path, summary, task.path, task.params, task.extract_all)
     summary["resumed"] = False
     return summary
 
@@ -135,7 +88,7 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
     max_bytes = task.params.extract.read.max_payload_bytes
     records = (read_stream_gzip if streaming else read_file)(task.path, max_bytes, report)
     tmp_path = parquet_path.with_name(f".{parquet_path.name}.tmp-{os.getpid()}")
-    batch: list[dict[str, Any]] = []
+    batch: list[Row] = []
     rows = 0
     bar = tqdm(total=_file_size(task.path), desc=os.path.basename(task.path), unit="B", unit_scale=True,
                leave=False, disable=not task.progress)
@@ -167,41 +120,26 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
     return summary
 
 
-class PageTimeout(BaseException):
-    """The record's time budget ran out. A BaseException, so that the `except Exception` which
-    isolates one failing filter or extractor does not swallow it."""
-
-
-def _on_alarm(_signum: int, _frame: object) -> None:
-    raise PageTimeout
-
-
 def record_to_row_within_budget(raw: RawRecord, params: Params, timings: Timings,
-                                extract_all: bool = False) -> dict[str, Any]:
+                                extract_all: bool = False) -> Row:
     """`record_to_row` under the per-record budget; past it the record gets `error.timeout`.
 
-    The budget is a SIGALRM timer, so it also stops a pathological page inside an extractor
-    (between Python bytecodes; a single long C call finishes first). Without SIGALRM (not the
-    main thread, or not POSIX) the record runs without a budget.
+    The budget is a SIGALRM timer (`pipeline/budget.py`), so it also stops a pathological page
+    inside an extractor. Without SIGALRM (not the main thread, or not POSIX) the record runs
+    without a budget.
     """
     budget = params.extract.page_time_budget_seconds
-    if not budget or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        return record_to_row(raw, params, timings, extract_all)
-    previous = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, budget)
     try:
-        return record_to_row(raw, params, timings, extract_all)
+        with time_budget(budget):
+            return record_to_row(raw, params, timings, extract_all)
     except PageTimeout:
         row = _base_row(raw)
         row["reasons"].append("error.timeout")
         row["error"] = f"error.timeout: the record took more than {budget:g} s"
         return _finish(row, params)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
-def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all: bool = False) -> dict[str, Any]:
+def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all: bool = False) -> Row:
     """Every extract-time signal and reason of one record. Never raises for bad content."""
     row = _base_row(raw)
     signals: dict[str, Any] = row["signals"]
@@ -317,13 +255,13 @@ def text_signals(text: str) -> dict[str, Any]:
     return signals
 
 
-def _add_url_signals(row: dict[str, Any], params: Params) -> None:
+def _add_url_signals(row: Row, params: Params) -> None:
     url = row["url"]
     row["normalized_url"] = normalize_url(url) if url else None
     row["signals"].update(url_signals(url, params.extract.url.exclude_regex))
 
 
-def _add_metadata(row: dict[str, Any], meta: Metadata) -> None:
+def _add_metadata(row: Row, meta: Metadata) -> None:
     row.update(title=meta.title, author=meta.author, published=meta.published, updated=meta.updated,
                description=meta.description, site_name=meta.site_name, canonical_url=meta.canonical_url,
                language=meta.language, tags=list(meta.tags) or None)
@@ -343,7 +281,7 @@ def _add_page_text_signals(signals: dict[str, Any], words: int) -> None:
 
 
 @contextlib.contextmanager
-def _step(row: dict[str, Any], timings: Timings, name: str, reason: str | None = None) -> Iterator[None]:
+def _step(row: Row, timings: Timings, name: str, reason: str | None = None) -> Iterator[None]:
     """Time one step; an exception inside it becomes `error.<step>` and the page goes on."""
     started = time.perf_counter()
     try:
@@ -357,7 +295,7 @@ def _step(row: dict[str, Any], timings: Timings, name: str, reason: str | None =
         timings.add(name, started)
 
 
-def _base_row(raw: RawRecord) -> dict[str, Any]:
+def _base_row(raw: RawRecord) -> Row:
     row = empty_row()
     row.update(
         id=raw.record_id or _synthetic_id(raw),
@@ -386,15 +324,15 @@ def synthetic_id(source_file: str, source_offset: int, record_type: str | None) 
     return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
-def _values(row: dict[str, Any]) -> dict[str, Any]:
+def _values(row: Row) -> dict[str, Any]:
     return {**row, **row["signals"]}
 
 
-def _fires(row: dict[str, Any], params: Params, groups: tuple[str, ...]) -> bool:
+def _fires(row: Row, params: Params, groups: tuple[str, ...]) -> bool:
     return bool(decisions.decide(decisions.rules_for("extract", groups), _values(row), params))
 
 
-def _finish(row: dict[str, Any], params: Params) -> dict[str, Any]:
+def _finish(row: Row, params: Params) -> Row:
     """Apply the extract-stage rules; a gated page keeps only its pre-extraction reasons."""
     check_signal_names(row["signals"])
     rules = decisions.applicable(decisions.rules_for("extract"), bool(row["signals"].get("extraction_gated")))
@@ -403,51 +341,8 @@ def _finish(row: dict[str, Any], params: Params) -> dict[str, Any]:
     return row
 
 
-def _finished(task: ExtractTask, parquet_path: Path, json_path: Path) -> dict[str, Any] | None:
-    """The stored summary if this file's outputs are complete and current, else None."""
-    try:
-        summary = json.loads(json_path.read_text(encoding="utf-8"))
-        rows = pq.ParquetFile(parquet_path).metadata.num_rows
-    except (OSError, ValueError):
-        return None
-    if (summary.get("fingerprint") != fingerprint(task.params, task.extract_all)
-            or summary.get("input") != _input_identity(task.path) or summary.get("rows") != rows):
-        return None
-    return summary
-
-
 def _file_size(path: str) -> int:
     try:
         return os.path.getsize(path)
     except OSError:
         return 0
-
-
-def _input_identity(path: str) -> dict[str, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
-
-
-def prepare_workdir(workdir: str) -> None:
-    """Create the work directory, clear the temporary files a killed run left in it, and remove
-    the manifest, which `write_manifest` puts back once every file is finished: `select` never
-    reads a half-extracted work directory.
-
-    Called once per run, before any file is extracted: a work directory serves one run at a time.
-    """
-    directory = Path(workdir) / EXTRACT_DIR
-    directory.mkdir(parents=True, exist_ok=True)
-    (Path(workdir) / MANIFEST).unlink(missing_ok=True)
-    remove_stale_temps(Path(workdir))
-    remove_stale_temps(directory)
-
-
-def write_manifest(workdir: str, inputs: list[str], skipped: list[str], params: Params,
-                   extract_all: bool) -> None:
-    manifest = {"inputs": inputs, "skipped": skipped, "extract_all": extract_all,
-                "fingerprint": fingerprint(params, extract_all), "params": params.to_dict()["extract"]}
-    Path(workdir).mkdir(parents=True, exist_ok=True)
-    atomic_write_text(Path(workdir) / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")

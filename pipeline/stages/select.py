@@ -23,7 +23,7 @@ from filters import reasons as decisions
 from pipeline.params import Params
 from pipeline.schema import ROW_SCHEMA
 from pipeline.stages.dedup import compact_columns, find_duplicates, record_id_repeats, with_record_repeats
-from pipeline.stages.extract import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
+from pipeline.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
 from pipeline.writers import ShardWriter, publish_directories, remove_stale_temps
 
 STATS = "stats.json"

@@ -1,15 +1,22 @@
-"""record_to_row: the order of decisions, the gate, and failure isolation."""
+"""record_to_row: the order of decisions, the gate, and failure isolation; the typed row, the
+time budget (pipeline/budget.py) and the resume check (pipeline/workdir.py) the stage uses."""
 
 from __future__ import annotations
 
+import time
+import typing
 from datetime import UTC, datetime
 
 import pytest
 
 from conftest import article_html
+from pipeline.budget import PageTimeout, time_budget
 from pipeline.params import Params, params_from_dict
 from pipeline.readers import RawRecord
+from pipeline.schema import ROW_SCHEMA, Row, empty_row
 from pipeline.stages import extract as stage
+from pipeline.timings import Timings
+from pipeline.workdir import finished_summary, outputs_for
 
 
 def record(url: str, body: bytes, content_type: str = "text/html; charset=utf-8") -> RawRecord:
@@ -18,8 +25,8 @@ def record(url: str, body: bytes, content_type: str = "text/html; charset=utf-8"
                      payload=body, payload_bytes=len(body), warc_truncated=False)
 
 
-def row_of(raw: RawRecord, params: Params | None = None, extract_all: bool = False) -> dict:
-    return stage.record_to_row(raw, params or Params(), stage.Timings(), extract_all)
+def row_of(raw: RawRecord, params: Params | None = None, extract_all: bool = False) -> Row:
+    return stage.record_to_row(raw, params or Params(), Timings(), extract_all)
 
 
 ARTICLE = article_html("Cycling lanes cut commute times", paragraphs=14)
@@ -109,7 +116,7 @@ def test_time_budget_gives_error_timeout(monkeypatch):
     params = params_from_dict({"extract": {"page_time_budget_seconds": 0.2}})
     started = time_module.perf_counter()
     row = stage.record_to_row_within_budget(record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE),
-                                            params, stage.Timings())
+                                            params, Timings())
     assert time_module.perf_counter() - started < 2
     assert row["reasons"] == ["error.timeout"] and "0.2 s" in row["error"]
     assert row["url"] == "https://news.example.org/news/2024/05/cycling-lanes"
@@ -118,5 +125,37 @@ def test_time_budget_gives_error_timeout(monkeypatch):
 def test_no_budget_when_switched_off(monkeypatch):
     params = params_from_dict({"extract": {"page_time_budget_seconds": None}})
     row = stage.record_to_row_within_budget(record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE),
-                                            params, stage.Timings())
+                                            params, Timings())
     assert "error.timeout" not in row["reasons"]
+
+
+def test_row_typeddict_has_the_schema_columns_in_order():
+    assert list(typing.get_type_hints(Row)) == ROW_SCHEMA.names
+    assert list(empty_row()) == ROW_SCHEMA.names
+
+
+def test_every_row_has_exactly_the_schema_columns():
+    row = row_of(record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE))
+    assert list(row) == ROW_SCHEMA.names
+
+
+def test_time_budget_interrupts_the_block_and_disarms_after_it():
+    with pytest.raises(PageTimeout), time_budget(0.05):
+        time.sleep(2)
+    with time_budget(0.05):
+        pass
+    time.sleep(0.1)  # no alarm left armed: it would raise here
+
+
+def test_resume_reuses_only_complete_and_current_outputs(tmp_path):
+    source = tmp_path / "page.html"
+    source.write_bytes(ARTICLE)
+    task = stage.ExtractTask(str(source), str(tmp_path / "work"), Params())
+    first = stage.extract_file(task)
+    parquet_path, json_path = outputs_for(task.workdir, task.path)
+    assert finished_summary(task.path, Params(), False, parquet_path, json_path) is not None
+    assert finished_summary(task.path, Params(), True, parquet_path, json_path) is None  # other fingerprint
+    assert stage.extract_file(stage.ExtractTask(task.path, task.workdir, Params(), resume=True))["resumed"]
+    source.write_bytes(ARTICLE + b"<!-- changed -->")
+    assert finished_summary(task.path, Params(), False, parquet_path, json_path) is None
+    assert first["rows"] == 1 and not first["resumed"]

@@ -1,0 +1,43 @@
+"""The per-record time budget: a SIGALRM timer that interrupts a record taking too long."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+
+
+class PageTimeout(BaseException):
+    """The record's time budget ran out. A BaseException, so that the `except Exception` which
+    isolates one failing filter or extractor does not swallow it."""
+
+
+def _on_alarm(_signum: int, _frame: object) -> None:
+    raise PageTimeout
+
+
+def budget_available() -> bool:
+    """SIGALRM exists (POSIX) and can be handled here: only the main thread receives signals."""
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def time_budget(seconds: float | None) -> Iterator[None]:
+    """Raise `PageTimeout` inside the block once `seconds` have passed; no budget when `seconds`
+    is 0 or None, or where SIGALRM is unavailable (`budget_available`).
+
+    A signal also stops a pathological page inside an extractor (between Python bytecodes; a
+    single long C call finishes first). The timer is disarmed and the previous handler restored
+    on the way out.
+    """
+    if not seconds or not budget_available():
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -1,0 +1,99 @@
+"""The extract stage's work directory: where each input file's outputs go, and whether they can be
+reused by `--resume`.
+
+Layout: `WORKDIR/extract/<key>.parquet` (the file's rows) and `<key>.json` (its accounting,
+written last, so its presence marks a finished file), and `WORKDIR/manifest.json`, written once
+every input file is finished; `select` reads only a work directory that has it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from pipeline import __version__
+from pipeline.params import Params
+from pipeline.writers import atomic_write_text, remove_stale_temps
+
+EXTRACT_DIR = "extract"
+MANIFEST = "manifest.json"
+# Bump when rows written by the extract stage change meaning; invalidates --resume outputs.
+FORMAT_VERSION = 9
+
+
+def file_key(path: str) -> str:
+    """Stable, filesystem-safe name for an input file's outputs."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(path))[:80]
+    digest = hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return f"{stem}-{digest}"
+
+
+def fingerprint(params: Params, extract_all: bool) -> str:
+    """What makes an extract output reusable: code format, library version, extract params."""
+    payload = json.dumps({"format": FORMAT_VERSION, "version": __version__, "extract_all": extract_all,
+                          "params": params.to_dict()["extract"]}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def outputs_for(workdir: str, path: str) -> tuple[Path, Path]:
+    """The Parquet file and the JSON summary of one input file."""
+    directory = Path(workdir) / EXTRACT_DIR
+    key = file_key(path)
+    return directory / f"{key}.parquet", directory / f"{key}.json"
+
+
+def finished_summary(path: str, params: Params, extract_all: bool, parquet_path: Path,
+                     json_path: Path) -> dict[str, Any] | None:
+    """The stored summary if this input file's outputs are complete and current, else None."""
+    try:
+        summary = json.loads(json_path.read_text(encoding="utf-8"))
+        rows = pq.ParquetFile(parquet_path).metadata.num_rows
+    except (OSError, ValueError):
+        return None
+    if (summary.get("fingerprint") != fingerprint(params, extract_all)
+            or summary.get("input") != input_identity(path) or summary.get("rows") != rows):
+        return None
+    return summary
+
+
+def write_summary(json_path: Path, summary: dict[str, Any], path: str, params: Params, extract_all: bool) -> None:
+    """Stamp `summary` with what `finished_summary` checks, and write it: the file is finished."""
+    summary["fingerprint"] = fingerprint(params, extract_all)
+    summary["input"] = input_identity(path)
+    atomic_write_text(json_path, json.dumps(summary, indent=1, sort_keys=True) + "\n")
+
+
+def input_identity(path: str) -> dict[str, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def prepare_workdir(workdir: str) -> None:
+    """Create the work directory, clear the temporary files a killed run left in it, and remove
+    the manifest, which `write_manifest` puts back once every file is finished: `select` never
+    reads a half-extracted work directory.
+
+    Called once per run, before any file is extracted: a work directory serves one run at a time.
+    """
+    directory = Path(workdir) / EXTRACT_DIR
+    directory.mkdir(parents=True, exist_ok=True)
+    (Path(workdir) / MANIFEST).unlink(missing_ok=True)
+    remove_stale_temps(Path(workdir))
+    remove_stale_temps(directory)
+
+
+def write_manifest(workdir: str, inputs: list[str], skipped: list[str], params: Params,
+                   extract_all: bool) -> None:
+    manifest = {"inputs": inputs, "skipped": skipped, "extract_all": extract_all,
+                "fingerprint": fingerprint(params, extract_all), "params": params.to_dict()["extract"]}
+    Path(workdir).mkdir(parents=True, exist_ok=True)
+    atomic_write_text(Path(workdir) / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
