@@ -2,41 +2,43 @@
 
 Reads `DIR/stats.json` and only the shard columns each figure needs (lazy polars scans; the
 `text` column is never read). Every figure is written next to its CSV, which DVC uses as plots.
+This module computes the tables and writes the CSVs; `pipeline/report_figures.py` draws the
+figures and `pipeline/report_html.py` writes `index.html`.
 
-The output is reproducible byte for byte: fixed figure sizes (a function of the number of
-categories only), no timestamps and no software version in the PNG metadata, no paths or dates
-in the HTML. Figures are drawn on `matplotlib.figure.Figure` objects rendered by Agg, without
-pyplot: no global figure registry to leak memory and no `matplotlib.use()` that would change
-the backend of a notebook importing this module.
+The output is reproducible byte for byte: fixed figure sizes, no timestamps and no software
+version in the PNG metadata, no paths or dates in the HTML.
 """
 
 from __future__ import annotations
 
-import html
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
 from filters.reasons import RULES_BY_CODE
+from pipeline.report_figures import (
+    bar_height,
+    draw_funnel,
+    draw_heatmap,
+    draw_histogram,
+    draw_horizontal_bars,
+    draw_host_minimums,
+    draw_no_data,
+    draw_reason_bars,
+    draw_year_bars,
+    new_axes,
+    new_axes_pair,
+    save,
+)
+from pipeline.report_html import Section, render_index
 
 HOST_PAGE_MINIMUMS = (1, 5, 15)
 TOP_REASONS = 20  # the co-occurrence matrix stays readable up to about this many rows
 TOP_CATEGORIES = 20  # languages and hosts drawn; the CSVs hold all of them
-LABEL_MAX_CHARS = 60
-DPI = 100
-BAR_COLOUR = "#4c72b0"
-SECOND_COLOUR = "#dd8452"
-THRESHOLD_COLOUR = "#c44e52"
-# PNG metadata holds "Software: matplotlib version …" by default; dropping it keeps the bytes stable.
-PNG_METADATA: dict[str, Any] = {"Software": None}
 
 
 @dataclass(frozen=True)
@@ -75,16 +77,6 @@ SIGNAL_FIELDS: dict[str, pl.DataType] = {
 }
 
 
-@dataclass(frozen=True)
-class Section:
-    """One figure of the report: its title, image and data files (names relative to the report)."""
-
-    title: str
-    image: str
-    data: tuple[str, ...]
-    note: str = ""
-
-
 # ---------------------------------------------------------------- entry point
 
 def write_report(run_dir: Path, out_dir: Path) -> list[Path]:
@@ -104,7 +96,7 @@ def write_report(run_dir: Path, out_dir: Path) -> list[Path]:
         years_section(rows, out_dir),
     ]
     index = out_dir / "index.html"
-    index.write_text(render_index(stats, minimums, sections), encoding="utf-8")
+    index.write_text(render_index(stats, reasons_table(stats), minimums, sections), encoding="utf-8")
     written = [out_dir / name for section in sections for name in (section.image, *section.data)]
     return [*written, index]
 
@@ -139,54 +131,6 @@ def accepted(rows: pl.LazyFrame) -> pl.LazyFrame:
     return rows.filter(pl.col("kept"))
 
 
-# ---------------------------------------------------------------- drawing helpers
-
-def new_axes(width: float, height: float, title: str) -> tuple[Figure, Axes]:
-    figure = Figure(figsize=(width, height), dpi=DPI)
-    axes = figure.add_subplot()
-    axes.set_title(title)
-    return figure, axes
-
-
-def save(figure: Figure, path: Path) -> None:
-    figure.tight_layout()
-    figure.savefig(path, dpi=DPI, bbox_inches="tight", metadata=PNG_METADATA)
-
-
-def draw_no_data(axes: Axes, message: str = "no data") -> None:
-    axes.text(0.5, 0.5, message, transform=axes.transAxes, ha="center", va="center", fontsize=12, color="grey")
-    axes.set_xticks([])
-    axes.set_yticks([])
-
-
-def bar_height(count: int) -> float:
-    """Figure height for `count` horizontal bars: about 0.35 inch each."""
-    return max(2.5, 1.2 + 0.35 * count)
-
-
-def draw_horizontal_bars(axes: Axes, labels: Sequence[str], values: Sequence[int], xlabel: str) -> None:
-    """Bars top to bottom in the given order, each labelled with its count."""
-    if not labels:
-        draw_no_data(axes)
-        return
-    bars = axes.barh(range(len(labels)), values, color=BAR_COLOUR)
-    # Labels come from the pages (hosts, languages): drawn as plain text, never as matplotlib
-    # mathtext (a host such as `a$\frac{$b` made the whole report fail), and cut to a length a
-    # figure can hold (the CSVs keep them whole).
-    axes.set_yticks(range(len(labels)), [plain_label(label) for label in labels], parse_math=False)
-    axes.invert_yaxis()
-    axes.bar_label(bars, padding=3)
-    axes.set_xlabel(xlabel)
-    axes.margins(x=0.15)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-
-
-def plain_label(text: str) -> str:
-    """A label from page data, one line of at most `LABEL_MAX_CHARS` characters."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= LABEL_MAX_CHARS else text[:LABEL_MAX_CHARS - 1] + "…"
-
-
 def write_csv(frame: pl.DataFrame, path: Path) -> None:
     frame.write_csv(path)
 
@@ -215,20 +159,6 @@ def funnel_section(stats: dict[str, Any], out_dir: Path) -> Section:
                    "Records still in the run after each group of rules, in pipeline order.")
 
 
-def draw_funnel(axes: Axes, table: pl.DataFrame) -> None:
-    stages = table["stage"].to_list()
-    bars = axes.barh(range(len(stages)), table["remaining"].to_list(), color=BAR_COLOUR)
-    axes.set_yticks(range(len(stages)), stages)
-    axes.invert_yaxis()
-    labels = [f"{left:,}" + (f"  (−{gone:,})" if gone else "")
-              for left, gone in zip(table["remaining"], table["removed"], strict=True)]
-    axes.bar_label(bars, labels=labels, padding=3)
-    axes.set_xlabel("records remaining")
-    axes.set_ylabel("stage")
-    axes.margins(x=0.2)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-
-
 # ---------------------------------------------------------------- 2. rejections per reason
 
 def reasons_table(stats: dict[str, Any]) -> pl.DataFrame:
@@ -254,23 +184,6 @@ def reasons_section(stats: dict[str, Any], out_dir: Path) -> Section:
     return Section("Rejections per reason", "reasons.png", ("reasons.csv",),
                    "First reason: the earliest rule in pipeline order that rejected the page. "
                    "All reasons: every rule the page fails (a page counts once per reason).")
-
-
-def draw_reason_bars(axes: Axes, table: pl.DataFrame) -> None:
-    positions = np.arange(table.height)
-    width = 0.4
-    all_bars = axes.barh(positions - width / 2, table["all_reasons"].to_list(), width, color=BAR_COLOUR,
-                         label="all reasons")
-    first_bars = axes.barh(positions + width / 2, table["first_reason"].to_list(), width, color=SECOND_COLOUR,
-                           label="first reason")
-    for bars, counts in ((all_bars, table["all_reasons"]), (first_bars, table["first_reason"])):
-        axes.bar_label(bars, labels=[f"{n:,}" if n else "" for n in counts], padding=2, fontsize=8)
-    axes.set_yticks(positions, table["reason"].to_list())
-    axes.invert_yaxis()
-    axes.set_xlabel("rejected pages")
-    axes.margins(x=0.12, y=0.01)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.legend(loc="lower right")
 
 
 # ---------------------------------------------------------------- 3. reason co-occurrence
@@ -310,21 +223,6 @@ def cooccurrence_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
     save(figure, out_dir / "cooccurrence.png")
     return Section("Reason co-occurrence", "cooccurrence.png", ("cooccurrence.csv",),
                    "Cell (row, column): pages that both reasons reject; the diagonal is each reason's total.")
-
-
-def draw_heatmap(figure: Figure, axes: Axes, codes: list[str], matrix: np.ndarray) -> None:
-    image = axes.imshow(matrix, cmap="Blues", vmin=0)
-    axes.set_xticks(range(len(codes)), codes, rotation=45, ha="right", rotation_mode="anchor")
-    axes.set_yticks(range(len(codes)), codes)
-    peak = int(matrix.max())
-    for (row, column), count in np.ndenumerate(matrix):
-        if count:
-            colour = "white" if count > peak / 2 else "black"
-            axes.text(column, row, f"{count:,}", ha="center", va="center", fontsize=8, color=colour)
-    colorbar = figure.colorbar(image, ax=axes, shrink=0.8)
-    colorbar.set_label("pages")
-    colorbar.locator = MaxNLocator(integer=True)
-    colorbar.update_ticks()
 
 
 # ---------------------------------------------------------------- 4. signal histograms
@@ -384,7 +282,8 @@ def signal_section(rows: pl.LazyFrame, stats: dict[str, Any], plot: SignalPlot, 
     if table.height == 0:
         draw_no_data(axes, "no data: the signal was not computed for any page")
     else:
-        draw_histogram(axes, table, plot, threshold)
+        label = threshold_label(plot, threshold) if threshold is not None else ""
+        draw_histogram(axes, table, plot.xlabel, threshold, label)
     save(figure, out_dir / f"{stem}.png")
     return Section(plot.title, f"{stem}.png", (f"{stem}.csv",), histogram_note(plot, threshold))
 
@@ -394,25 +293,6 @@ def histogram_note(plot: SignalPlot, threshold: float | None) -> str:
     if threshold is None:
         return f"Rule {rule.code} is off in this run: no threshold drawn."
     return f"Dashed line: {threshold_label(plot, threshold)}. Values outside the axis are counted in the end bins."
-
-
-def draw_histogram(axes: Axes, table: pl.DataFrame, plot: SignalPlot, threshold: float | None) -> None:
-    starts = table["bin_start"].to_numpy()
-    widths = table["bin_end"].to_numpy() - starts
-    axes.bar(starts, table["accepted"].to_numpy(), widths, align="edge", color=BAR_COLOUR, label="accepted")
-    axes.bar(starts, table["rejected"].to_numpy(), widths, align="edge", bottom=table["accepted"].to_numpy(),
-             color=SECOND_COLOUR, label="rejected")
-    low, high = float(starts[0]), float(table["bin_end"][-1])
-    if threshold is not None and low <= threshold <= high:
-        axes.axvline(threshold, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.5,
-                     label=threshold_label(plot, threshold))
-    elif threshold is not None:
-        axes.plot([], [], " ", label=f"{threshold_label(plot, threshold)} (off the axis)")
-    axes.set_xlim(low, high)
-    axes.set_xlabel(plot.xlabel)
-    axes.set_ylabel("pages")
-    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.legend(fontsize=8, loc="best")
 
 
 # ---------------------------------------------------------------- 5. accepted pages per host
@@ -435,26 +315,13 @@ def hosts_section(pages: pl.DataFrame, minimums: pl.DataFrame, out_dir: Path) ->
     write_csv(minimums, out_dir / "hosts.csv")
     write_csv(pages, out_dir / "host_pages.csv")
     top = pages.head(TOP_CATEGORIES)
-    figure = Figure(figsize=(12, max(4.5, bar_height(top.height))), dpi=DPI)
-    left, right = figure.subplots(1, 2, gridspec_kw={"width_ratios": [2, 3]})
+    figure, left, right = new_axes_pair(12, max(4.5, bar_height(top.height)), (2, 3))
     draw_host_minimums(left, minimums)
     right.set_title(f"Hosts with the most accepted pages (top {TOP_CATEGORIES}; pages)")
     draw_horizontal_bars(right, top["host"].to_list(), top["accepted_pages"].to_list(), "accepted pages")
     save(figure, out_dir / "hosts.png")
     return Section("Accepted pages per host", "hosts.png", ("hosts.csv", "host_pages.csv"),
                    "Pages without a host (plain HTML files without a URL) are not counted.")
-
-
-def draw_host_minimums(axes: Axes, minimums: pl.DataFrame) -> None:
-    axes.set_title("Hosts with at least N accepted pages (hosts)")
-    counts = minimums["hosts"].to_list()
-    bars = axes.bar([f"≥ {n}" for n in minimums["min_accepted_pages"]], counts, color=BAR_COLOUR)
-    axes.bar_label(bars, padding=3)
-    axes.set_xlabel("accepted pages per host")
-    axes.set_ylabel("hosts")
-    # room above the tallest bar for its label; with no hosts at all, still a 0-based axis
-    axes.set_ylim(0, max(1, *counts) * 1.15)
-    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 # ---------------------------------------------------------------- 6. accepted pages by language and year
@@ -502,94 +369,7 @@ def years_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
     if counts.height == 0:
         draw_no_data(axes)
     else:
-        bars = axes.bar(counts["year"].to_list(), counts["accepted_pages"].to_list(), color=BAR_COLOUR)
-        axes.bar_label(bars, padding=3)
-        axes.set_xlabel("publication year (from metadata)")
-        axes.set_ylabel("accepted pages")
-        axes.margins(y=0.15)
-        axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-        if counts.height > 12:
-            axes.tick_params(axis="x", labelrotation=90)
+        draw_year_bars(axes, counts)
     save(figure, out_dir / "years.png")
     return Section("Accepted pages by publication year", "years.png", ("years.csv",),
                    "Year of the publication date found in the page's metadata; unknown when none was found.")
-
-
-# ---------------------------------------------------------------- index.html
-
-STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-figure { margin: 1.5em 0; }
-img { max-width: 100%; height: auto; border: 1px solid #eee; }
-figcaption { color: #555; }
-"""
-
-
-def render_index(stats: dict[str, Any], minimums: pl.DataFrame, sections: list[Section]) -> str:
-    parts = [
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Filter report</title>',
-        f"<style>{STYLE}</style>\n</head>\n<body>\n<h1>Filter report</h1>",
-        "<h2>Summary</h2>", summary_table(stats),
-        "<h2>Rejections per reason</h2>", reasons_html(reasons_table(stats)),
-        "<h2>Accepted pages per host</h2>", hosts_html(minimums),
-        "<h2>Figures</h2>", *(figure_html(section) for section in sections),
-        "</body>\n</html>\n",
-    ]
-    return "\n".join(parts)
-
-
-def number_cell(value: object, key: str) -> str:
-    text = f"{value:,}" if isinstance(value, int) else str(value)
-    return f'<td class="n" data-key="{html.escape(key)}">{html.escape(text)}</td>'
-
-
-def summary_table(stats: dict[str, Any]) -> str:
-    records_in = int(stats.get("records_in", 0))
-    accepted_count = int(stats.get("accepted", 0))
-    share = f"{accepted_count / records_in:.1%}" if records_in else "–"
-    rows = [
-        ("records in", number_cell(records_in, "records_in")),
-        ("accepted", number_cell(accepted_count, "accepted")),
-        ("rejected", number_cell(int(stats.get("rejected", 0)), "rejected")),
-        ("accepted share", number_cell(share, "accepted_share")),
-        ("input files", number_cell(len(stats.get("files") or []), "files")),
-        ("skipped files (not WARC/ARC/HTML)", number_cell(len(stats.get("skipped_files") or []), "skipped_files")),
-        ("warnings", number_cell(len(stats.get("warnings") or []), "warnings")),
-    ]
-    body = "".join(f"<tr><th>{html.escape(label)}</th>{cell}</tr>\n" for label, cell in rows)
-    return f"<table>\n{body}</table>"
-
-
-def reasons_html(table: pl.DataFrame) -> str:
-    if table.height == 0:
-        return "<p>No page was rejected.</p>"
-    head = "<tr><th>reason</th><th>meaning</th><th>first reason</th><th>all reasons</th></tr>\n"
-    body = "".join(reason_row(code, first, total) for code, first, total in table.iter_rows())
-    return f"<table>\n{head}{body}</table>"
-
-
-def reason_row(code: str, first: int, total: int) -> str:
-    rule = RULES_BY_CODE.get(code)
-    meaning = rule.meaning if rule is not None else ""
-    return (f'<tr data-reason="{html.escape(code)}"><td><code>{html.escape(code)}</code></td>'
-            f"<td>{html.escape(meaning)}</td>{number_cell(first, 'first_reason')}{number_cell(total, 'by_reason')}"
-            "</tr>\n")
-
-
-def hosts_html(minimums: pl.DataFrame) -> str:
-    head = "<tr><th>hosts with at least</th><th>hosts</th></tr>\n"
-    body = "".join(f"<tr><td>{n:,} accepted page{'s' if n != 1 else ''}</td>{number_cell(hosts, f'hosts_min_{n}')}"
-                   "</tr>\n" for n, hosts in minimums.iter_rows())
-    return f"<table>\n{head}{body}</table>"
-
-
-def figure_html(section: Section) -> str:
-    image = html.escape(section.image)
-    title = html.escape(section.title)
-    data = ", ".join(f'<a href="{html.escape(name)}">{html.escape(name)}</a>' for name in section.data)
-    note = f" {html.escape(section.note)}" if section.note else ""
-    return (f'<figure>\n<h3>{title}</h3>\n<a href="{image}"><img src="{image}" alt="{title}"></a>\n'
-            f"<figcaption>{note.strip()} Data: {data}.</figcaption>\n</figure>")

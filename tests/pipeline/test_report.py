@@ -12,7 +12,9 @@ import polars as pl
 import pytest
 
 from conftest import ROOT, cli
-from pipeline.report import SIGNAL_PLOTS, histogram_table, render_index, threshold_for, write_report
+from pipeline.report import SIGNAL_PLOTS, histogram_table, reasons_table, threshold_for, write_report
+from pipeline.report_figures import plain_label
+from pipeline.report_html import render_index
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 FIGURES = {"funnel", "reasons", "cooccurrence", "hosts", "languages", "years",
@@ -264,6 +266,12 @@ def test_missing_stats_is_a_clear_error(tmp_path):
 def test_text_from_the_data_is_escaped():
     stats = {"records_in": 1, "accepted": 0, "rejected": 1, "by_reason": {"error.<script>x": 1},
              "first_reason": {"error.<script>x": 1}}
-    page = render_index(stats, pl.DataFrame({"min_accepted_pages": [1], "hosts": [0]}), [])
+    page = render_index(stats, reasons_table(stats), pl.DataFrame({"min_accepted_pages": [1], "hosts": [0]}), [])
     assert "<script>" not in page
     assert "error.&lt;script&gt;x" in page
+
+
+def test_labels_from_pages_are_one_line_and_cut_to_fit():
+    assert plain_label("a\n  b") == "a b"
+    label = plain_label("h" * 100)
+    assert len(label) == 60 and label.endswith("…")
