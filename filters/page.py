@@ -17,6 +17,8 @@ from typing import Any
 from lxml import etree
 from lxml.html import HtmlElement
 
+from filters.vocabulary import schema_types
+
 # Seed 000 §1/§2: word counts are taken "after stripping nav/header/footer" (and, per §2,
 # script/style/template). <noscript> text stays: it is what a non-JS reader sees, and seed 000
 # §3 looks for "enable JavaScript" messages in it.
@@ -109,14 +111,19 @@ class Page:
         return objects
 
     def json_ld_types(self) -> set[str]:
-        """All `@type` values of the JSON-LD objects (a type may be a string or a list)."""
+        """The bare schema.org type names of all JSON-LD objects (`vocabulary.schema_types`)."""
         types: set[str] = set()
         for obj in self.json_ld:
-            value = obj.get("@type")
-            for item in value if isinstance(value, list) else [value]:
-                if isinstance(item, str):
-                    types.add(item.rsplit("/", 1)[-1])
+            types |= schema_types(obj)
         return types
+
+
+def clean_text(value: Any) -> str | None:
+    """A string with its whitespace runs collapsed to single spaces; None for a blank or non-string."""
+    if not isinstance(value, str):
+        return None
+    text = " ".join(value.split())
+    return text or None
 
 
 def _without_code(texts: list[str], code: list[str]) -> list[str]:

@@ -133,11 +133,24 @@ def test_no_precision_retry_at_or_below_threshold(monkeypatch):
     assert calls == [False]
 
 
-def test_jsonld_article_body_candidate():
+@pytest.mark.parametrize("schema_type", [
+    "NewsArticle", "https://schema.org/NewsArticle", "http://schema.org/NewsArticle", "schema:NewsArticle",
+    ["WebPage", "https://schema.org/NewsArticle"], "LiveBlogPosting", "DiscussionForumPosting",
+])
+def test_jsonld_article_body_candidate(schema_type):
+    # The candidate reads @type as metadata does (filters.vocabulary): an IRI is still an article.
     body = " ".join(["A sentence of the article body."] * 20)
-    head = f'<script type="application/ld+json">{json.dumps({"@type": "NewsArticle", "articleBody": body})}</script>'
+    data = {"@type": schema_type, "articleBody": body}
+    head = f'<script type="application/ld+json">{json.dumps(data)}</script>'
     result = run_cascade(page(html("<div id='root'></div>", head=head)), policy="jsonld_first")
     assert result.extractor == "jsonld" and result.word_count == 120
+
+
+@pytest.mark.parametrize("schema_type", ["WebPage", "Product", "https://schema.org/Organization", None])
+def test_jsonld_article_body_of_a_non_article_is_ignored(schema_type):
+    body = " ".join(["A sentence of the article body."] * 20)
+    head = f'<script type="application/ld+json">{json.dumps({"@type": schema_type, "articleBody": body})}</script>'
+    assert Candidates(page(html("<div id='root'></div>", head=head))).words("jsonld") == 0
 
 
 def test_failing_extractor_falls_through_and_is_recorded(monkeypatch):

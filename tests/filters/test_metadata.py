@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import lxml.html
 import pytest
 
-import filters.metadata as metadata_module
+import filters.dates as dates_module
 from filters.metadata import (
     extract_metadata,
     has_author,
@@ -341,7 +341,7 @@ def test_parse_date_fast_path(value, expected, monkeypatch):
     def forbidden(text):
         raise AssertionError(f"dateparser called for {text!r}")
 
-    monkeypatch.setattr(metadata_module, "_parse_with_dateparser", forbidden)
+    monkeypatch.setattr(dates_module, "_parse_with_dateparser", forbidden)
     assert parse_date(value) == expected
 
 
@@ -365,10 +365,10 @@ def test_parse_date_invalid(value):
 
 def test_dateparser_calls_are_budgeted_per_page(monkeypatch):
     calls = []
-    monkeypatch.setattr(metadata_module, "_parse_with_dateparser", lambda text: calls.append(text))
+    monkeypatch.setattr(dates_module, "_parse_with_dateparser", lambda text: calls.append(text))
     head = "".join(meta(key, f"someday in {1999 + i}") for i, key in enumerate(("date", "dc.date", "pubdate")))
     assert extract_metadata(make(head)).published is None
-    assert len(calls) == metadata_module.SLOW_DATE_PARSES_PER_PAGE
+    assert len(calls) == dates_module.SLOW_DATE_PARSES_PER_PAGE
 
 
 # --- seed 000 §8 language -----------------------------------------------------------------------------

@@ -1,0 +1,135 @@
+"""Dates as metadata gives them, read into UTC-aware datetimes (seed 003 §9, "via dateparser").
+
+dateparser is slow (a string it cannot read costs about 20 ms, a dozen lxml parses), so ISO
+8601, RFC 2822 and plain numeric dates go through the standard library and dateparser only sees
+what they cannot read, at most `SLOW_DATE_PARSES_PER_PAGE` times a page. Its relative parser and
+dates missing a day, month or year are refused, since their value would depend on the clock.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from filters.page import clean_text
+
+# No web page was published before the web; an earlier year is a parse of something else.
+EARLIEST_YEAR = 1990
+LATEST_YEAR = 2100
+# A date after the capture is a template's placeholder or a typo; the server's clock may run a
+# little ahead of the crawler's.
+CLOCK_SKEW = timedelta(days=1)
+# A failed dateparser call costs ~20 ms; past this many, a page gets no more of them.
+SLOW_DATE_PARSES_PER_PAGE = 2
+# Longer strings are sentences, not dates, and would only make dateparser slow.
+MAX_DATE_CHARS = 80
+
+
+def parse_date(value: str, capture_time: datetime | None = None) -> datetime | None:
+    """A date string as a UTC-aware datetime; None if unreadable, implausible or after the capture.
+
+    ISO 8601 (`fromisoformat`), RFC 2822 (`email.utils`) and numeric dates (`2024-3-1`,
+    `01.03.2024`: dotted dates are day-first wherever they are written) are read directly;
+    dateparser only gets the rest, and only strings with a four-digit year. Naive values are UTC.
+    """
+    return parse_date_budgeted(value, as_utc(capture_time) if capture_time is not None else None, [1])
+
+
+def parse_date_budgeted(value: Any, capture: datetime | None, budget: list[int]) -> datetime | None:
+    """`parse_date`, sharing a budget of dateparser calls (`budget[0]`, decremented per call)."""
+    text = clean_text(value)
+    if text is None or len(text) > MAX_DATE_CHARS:
+        return None
+    parsed = _parse_standard(text)
+    if parsed is None and budget[0] > 0 and _FOUR_DIGITS.search(text):
+        budget[0] -= 1
+        parsed = _parse_with_dateparser(text)
+    if parsed is None:
+        return None
+    try:
+        parsed = as_utc(parsed)
+    except (OverflowError, ValueError):
+        return None
+    if not EARLIEST_YEAR <= parsed.year <= LATEST_YEAR:
+        return None
+    if capture is not None and parsed > capture + CLOCK_SKEW:
+        return None
+    return parsed
+
+
+def _parse_standard(text: str) -> datetime | None:
+    if text[0].isdigit():
+        try:
+            return datetime.fromisoformat(_UTC_SUFFIX.sub("+00:00", text))
+        except ValueError:
+            pass
+    numeric = _parse_numeric(text)
+    if numeric is not None:
+        return numeric
+    try:
+        return parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def _parse_numeric(text: str) -> datetime | None:
+    """`2024-3-1 9:05`, `2024/03/01`, `Di., 01.03.2024 - 10:00`, and Unix timestamps (s or ms)."""
+    if _TIMESTAMP.fullmatch(text):
+        seconds = int(text) / (1000 if len(text) == 13 else 1)
+        return datetime.fromtimestamp(seconds, UTC)
+    match = _NUMERIC_DATE.fullmatch(text)
+    if match is None:
+        return None
+    year = match["year"] or match["dotted_year"]
+    month = match["month"] or match["dotted_month"]
+    day = match["day"] or match["dotted_day"]
+    try:
+        parsed = datetime(int(year), int(month), int(day), int(match["hour"] or 0), int(match["minute"] or 0),
+                          int(match["second"] or 0))
+    except ValueError:
+        return None
+    zone = match["zone"]
+    if zone and zone.upper() not in ("Z", "UTC", "GMT"):
+        sign = -1 if zone[0] == "-" else 1
+        digits = zone[1:].replace(":", "")
+        parsed = parsed - sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0))
+    return parsed.replace(tzinfo=UTC)
+
+
+def _parse_with_dateparser(text: str) -> datetime | None:
+    import dateparser  # slow to import and to run: only for what the standard library cannot read
+
+    try:
+        return dateparser.parse(text, settings=dict(_DATEPARSER_SETTINGS))
+    except Exception:  # dateparser raises assorted errors on odd input; a bad date is just no date
+        return None
+
+
+def as_utc(value: datetime) -> datetime:
+    if value.tzinfo is None or value.utcoffset() is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+# The relative parser ("2 hours ago") and missing parts would be filled in from the clock.
+_DATEPARSER_SETTINGS: dict[str, Any] = {
+    "TIMEZONE": "UTC",
+    "TO_TIMEZONE": "UTC",
+    "RETURN_AS_TIMEZONE_AWARE": True,
+    "PREFER_DAY_OF_MONTH": "first",
+    "REQUIRE_PARTS": ["day", "month", "year"],
+    "PARSERS": ["timestamp", "custom-formats", "absolute-time"],
+}
+_UTC_SUFFIX = re.compile(r"(?:(?<!\s)\s+)?(?:z|utc|gmt)$", re.IGNORECASE)  # `(?<!\s)`: see filters.bylines._BYLINE_END
+_FOUR_DIGITS = re.compile(r"\d{4}")
+_TIMESTAMP = re.compile(r"\d{10}|\d{13}")
+_NUMERIC_DATE = re.compile(
+    r"(?:[^\W\d_]{1,12}\.?,?\s+)?"  # a weekday: "Di., 25.01.2022 - 14:45"
+    r"(?:(?P<year>\d{4})[-/.](?P<month>\d{1,2})[-/.](?P<day>\d{1,2})"
+    r"|(?P<dotted_day>\d{1,2})\.\s?(?P<dotted_month>\d{1,2})\.\s?(?P<dotted_year>\d{4}))"
+    r"(?:(?:[T\s]|,\s*|\s+-\s+)(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,]\d+)?)?)?"
+    r"\s*(?P<zone>Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?",
+    re.IGNORECASE,
+)
