@@ -19,57 +19,23 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
-# (description, XPath) — the selectors of the consent platforms, as XPath (no cssselect needed).
-# (platform, ids, class tokens, id prefixes): the named selectors of the consent platforms.
-COOKIE_SELECTORS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
-    ("CookieYes (GDPR Cookie Consent)", ("cookie-law-info-bar", "cliSettingsPopup", "cookie-law-info-again"), (), ()),
-    ("CookieYes v3", (), ("cky-consent-container", "cky-overlay", "cky-modal", "cky-consent-bar"), ()),
-    ("Cookiebot", ("CybotCookiebotDialog", "CybotCookiebotDialogBodyUnderlay", "CookiebotWidget"), (), ()),
-    ("OneTrust", ("onetrust-banner-sdk", "onetrust-consent-sdk", "onetrust-pc-sdk"), ("onetrust-pc-dark-filter",), ()),
-    ("Complianz", ("cmplz-cookiebanner-container", "cmplz-manage-consent"), ("cmplz-cookiebanner",), ()),
-    ("Borlabs Cookie", ("BorlabsCookieBox", "BorlabsCookieWidget", "BorlabsCookieBoxWrap"), (), ()),
-    ("WP GDPR Compliance", ("wpgdprc-consent-bar",), ("wpgdprc-consent-bar",), ()),
-    ("GDPR Cookie Compliance (Moove)", ("moove_gdpr_cookie_info_bar", "moove_gdpr_cookie_modal"), (), ()),
-    ("Cookie Notice (dFactory)", ("cookie-notice",), (), ()),
-    ("GDPR Cookie Consent bar", ("gdpr-cookie-consent-bar", "gdpr-cookie-consent-show-again"), (), ()),
-    ("Osano", (), ("osano-cm-window", "osano-cm-dialog"), ()),
-    ("Quantcast Choice", ("qc-cmp2-container",), ("qc-cmp2-container",), ()),
-    ("Didomi", ("didomi-host", "didomi-popup", "didomi-notice"), (), ()),
-    ("Usercentrics", ("usercentrics-root", "uc-banner-modal"), (), ()),
-    ("TrustArc", ("truste-consent-track", "consent_blackbar", "teconsent"), (), ()),
-    ("Klaro", (), ("klaro",), ()),
-    ("Iubenda", ("iubenda-cs-banner",), (), ()),
-    ("Termly", ("termly-code-snippet-support",), (), ()),
-    ("CookieConsent (Osano OSS)", (), ("cc-window", "cc-banner"), ()),
-    ("CookieConsent v3", ("cc-main", "cc--main"), (), ()),
-    ("Cookie Script", ("cookiescript_injected", "cookiescript_injected_wrapper"), (), ()),
-    ("CookieFirst", (), ("cookiefirst-root",), ()),
-    ("Sourcepoint", (), (), ("sp_message_container",)),
-    ("Civic Cookie Control", ("ccc", "ccc-overlay"), (), ()),
-    ("Axeptio", ("axeptio_overlay", "axeptio_main_button"), (), ()),
-    ("EU Cookie Law", (), ("pea_cook_wrapper",), ()),
-    ("Cookie Law Info", ("cookie-law-info",), (), ()),
-    ("Ezoic consent", ("ez-cookie-dialog", "ez-cookie-dialog-wrapper"), (), ()),
-    ("Google Funding Choices", (), ("fc-consent-root",), ()),
-    ("TrustCommander", ("footer_tc_privacy", "privacy-iframe"), (), ()),
-    ("generic cookie banner", ("cookie-banner", "cookie-consent", "cookieConsent", "cookie-bar", "cookies-banner",
-                               "gdpr-banner", "cookie-popup"), ("cookie-banner", "cookie-consent"), ()),
-)
-_NAMED_IDS = frozenset(i for _, ids, _, _ in COOKIE_SELECTORS for i in ids)
-_NAMED_CLASSES = frozenset(c for _, _, classes, _ in COOKIE_SELECTORS for c in classes)
-_NAMED_ID_PREFIXES = tuple(p for _, _, _, prefixes in COOKIE_SELECTORS for p in prefixes)
-# Attribute values worth a look: the sweep's words plus every named platform's marker. Fetched in
+from filters.vocabulary import CONSENT_WORDS, consent_platform
+
+# The platforms' named containers are `filters.vocabulary.CONSENT_PLATFORMS`, shared with the
+# cookie-wall check of `filters.page_signals`.
+
+# Attribute values worth a look: the sweep's words plus a substring of every named platform's
+# selectors (tests/filters/test_cleanup.py checks that each is covered). Fetched in
 # one walk as attribute strings (cheap), then told apart in Python; XPath predicates per element
 # (one per named selector) cost several times the parse.
-_MARKERS = ("ookie", "onsent", "gdpr", "GDPR", "onetrust", "cky-", "Cybot", "cmplz", "Borlabs", "osano", "qc-cmp2",
-            "didomi", "usercentrics", "uc-banner", "truste", "klaro", "iubenda", "termly", "cc-", "cc--", "sp_message",
-            "ccc", "axeptio", "pea_cook", "fc-consent", "tc_privacy", "privacy-iframe")
+_MARKERS = ("ookie", "onsent", "gdpr", "GDPR", "cliSettings", "onetrust", "cky-", "Cybot", "cmplz", "Borlabs",
+            "osano", "qc-cmp2", "didomi", "usercentrics", "uc-banner", "truste", "klaro", "iubenda", "termly", "cc-",
+            "cc--", "sp_message", "ccc", "axeptio", "pea_cook", "fc-consent", "tc_privacy", "privacy-iframe")
 _MARKER = re.compile("|".join(re.escape(marker) for marker in _MARKERS))
 _ID_CLASS_VALUES = etree.XPath("//body//@id | //body//@class", smart_strings=False)
 _ID_CLASS_ATTRIBUTES = etree.XPath("//body//@id | //body//@class")  # smart strings: know their element
 _CONSENT_DIALOGS = etree.XPath(
     "//body//*[@role='dialog' and (contains(@aria-label, 'ookie') or contains(@aria-label, 'onsent'))]")
-_SWEEP_WORDS = ("cookie", "consent", "gdpr")
 _COOKIE_TALK = re.compile(r"\b(cookies?|consent|gdpr|privacy (?:policy|settings)|tracking technolog)", re.IGNORECASE)
 SWEEP_MAX_WORDS = 120  # a consent widget says a few sentences; an article about cookies says more
 _KEEP_TAGS = frozenset({"html", "body", "main", "article"})
@@ -81,25 +47,32 @@ def remove_cookie_overlays(tree: HtmlElement) -> int:
     for element in _candidates(tree):
         if element.tag in _KEEP_TAGS or element.getparent() is None:
             continue
-        if is_named_overlay(element):
-            removed += _drop(element)
-            continue
-        marks = f"{element.get('id', '')} {element.get('class', '')}".lower()
-        if not any(word in marks for word in _SWEEP_WORDS):
-            continue
-        text = element.text_content()
-        if len(text.split()) <= SWEEP_MAX_WORDS and _COOKIE_TALK.search(text):
+        if is_consent_overlay(element):
             removed += _drop(element)
     return removed
 
 
-def is_named_overlay(element: HtmlElement) -> bool:
-    element_id = element.get("id") or ""
-    if element_id in _NAMED_IDS or (_NAMED_ID_PREFIXES and element_id.startswith(_NAMED_ID_PREFIXES)):
+def has_consent_overlay(tree: HtmlElement) -> bool:
+    """Whether `remove_cookie_overlays` would remove anything: the cookie-wall check asks this."""
+    return any(element.tag not in _KEEP_TAGS and is_consent_overlay(element) for element in _candidates(tree))
+
+
+def is_consent_overlay(element: HtmlElement) -> bool:
+    """A candidate (see `_candidates`) that is a named platform's container or a consent dialog, or
+    whose id/class names cookies/consent/GDPR and whose text is short and talks about cookies."""
+    if is_named_overlay(element):
         return True
+    marks = f"{element.get('id', '')} {element.get('class', '')}".lower()
+    if not any(word in marks for word in CONSENT_WORDS):
+        return False
+    text = element.text_content()
+    return len(text.split()) <= SWEEP_MAX_WORDS and bool(_COOKIE_TALK.search(text))
+
+
+def is_named_overlay(element: HtmlElement) -> bool:
     if element.get("role") == "dialog":
         return True  # only consent dialogs reach here (see _candidates)
-    return any(token in _NAMED_CLASSES for token in (element.get("class") or "").split())
+    return consent_platform(element.get("id"), element.get("class")) is not None
 
 
 def _candidates(tree: HtmlElement) -> list[HtmlElement]:

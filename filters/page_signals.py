@@ -7,9 +7,10 @@ the extraction also yields too little text (see `filters.reasons`).
 
 Where the seed is terse, these readings are ours:
 * Cookie wall ("Cookie/GDPR overlay keywords detected in visible text"): a consent phrase in the
-  visible text *and* either a known consent-platform container (CookieYes, Cookiebot, OneTrust,
-  Complianz, Borlabs, …) or little text besides (< 150 words). A lone footer sentence about
-  cookies on a long article is not a wall.
+  visible text *and* either a consent overlay, as `filters.cleanup` finds and removes it (a
+  container of a platform in `filters.vocabulary.CONSENT_PLATFORMS`, a consent dialog, or a
+  short cookie notice in an element named for cookies/consent/GDPR), or little text besides
+  (< 150 words). A lone footer sentence about cookies on a long article is not a wall.
 * Paywall ("Paywall keywords + metered content signals"): a paywall phrase *and* a metered
   marker (an element whose class/id says paywall/meter/premium/subscriber, or JSON-LD
   `isAccessibleForFree: false`); the JSON-LD declaration alone also counts, since publishers
@@ -22,18 +23,23 @@ from typing import Any
 
 from lxml import etree
 
+from filters.cleanup import has_consent_overlay
 from filters.html import depth_limit_reached
 from filters.page import Page
+from filters.vocabulary import JS_FRAMEWORK_ROOTS, JS_ROOT_ATTRIBUTES
 
-# §2 Path A: framework fingerprints (tag, attribute, value-or-substring).
+# §2 Path A: framework fingerprints (tag, attribute, value-or-substring); "*" is any element. Each
+# framework's root elements come from `filters.vocabulary`, plus what marks it besides its root.
+_OTHER_FINGERPRINTS: dict[str, tuple[tuple[str, str | None, str | None], ...]] = {
+    "Next.js": (("script", "src", "/_next/"),),
+    "Angular": (("app-root", None, None),),
+    "Ember": (("body", "class", "ember-application"),),
+}
 FRAMEWORK_FINGERPRINTS: dict[str, tuple[tuple[str, str | None, str | None], ...]] = {
-    "Next.js": (("script", "src", "/_next/"), ("div", "id", "__next")),
-    "React": (("div", "id", "root"), ("div", "id", "react-root")),
-    "Vue": (("div", "id", "app"), ("div", "id", "__nuxt")),
-    "Angular": (("app-root", None, None), ("div", "ng-app", None)),
-    "Gatsby": (("div", "id", "gatsby-focus-wrapper"),),
-    "Svelte": (("div", "id", "svelte"),),
-    "Ember": (("div", "id", "ember"), ("body", "class", "ember-application")),
+    name: (*(("*", "id", root) for root in roots),
+           *((("*", JS_ROOT_ATTRIBUTES[name], None),) if name in JS_ROOT_ATTRIBUTES else ()),
+           *_OTHER_FINGERPRINTS.get(name, ()))
+    for name, roots in JS_FRAMEWORK_ROOTS.items()
 }
 SPA_WORD_LIMIT = 200          # §2 Path A: framework AND body_word_count < 200
 THIN_BODY_WORDS = 10          # §2 Path B: body_word_count < 10 AND an external script
@@ -42,9 +48,11 @@ THIN_BODY_WORDS = 10          # §2 Path B: body_word_count < 10 AND an external
 JS_REQUIRED_MESSAGES = ("enable javascript", "javascript is required", "please enable javascript",
                         "javascript must be enabled", "this site requires javascript",
                         "you need to enable javascript")
-# §3 signal 2: JS roots, as XPath (the seed gives CSS selectors).
-JS_ROOT_XPATH = ("//*[@id='__next' or @id='app' or @id='root' or @id='__nuxt' or @id='app-root' "
-                 "or @id='gatsby-focus-wrapper' or @data-reactroot or @data-server-rendered] | //div[@ng-app]")
+# §3 signal 2: an element any framework mounts into (the seed gives CSS selectors; the roots are
+# `filters.vocabulary`'s, the same ones §2 Path A looks for).
+JS_ROOT_XPATH = "//*[{}]".format(" or ".join(
+    [f"@id='{root}'" for roots in JS_FRAMEWORK_ROOTS.values() for root in roots]
+    + [f"@{attribute}" for attribute in JS_ROOT_ATTRIBUTES.values()]))
 NEEDS_JS_WORDS = 100          # §3 threshold_words default
 HEAVY_SCRIPT_COUNT = 8        # §3 signal 3: > 8 external scripts ...
 HEAVY_SCRIPT_WORDS = 50       # ... AND < 50 words
@@ -54,11 +62,6 @@ COOKIE_PHRASES = ("we use cookies", "this website uses cookies", "this site uses
                   "accept cookies", "cookie settings", "cookie preferences", "manage cookies",
                   "consent to the use of cookies", "cookie consent", "reject all", "wir verwenden cookies",
                   "nous utilisons des cookies", "utilizziamo i cookie", "utilizamos cookies")
-# Consent-platform containers, matched as substrings of id/class values (lower-cased).
-COOKIE_CONTAINER_MARKERS = ("cookieyes", "cky-consent", "cybotcookiebot", "onetrust", "cmplz", "borlabscookie",
-                            "cookie-notice", "cookie-law-info", "gdpr", "cookie-consent", "cookie-banner",
-                            "consent-banner", "cookiebanner", "cookie_banner", "cc-window", "qc-cmp")
-_ID_AND_CLASS = etree.XPath("//@id | //@class", smart_strings=False)
 COOKIE_WALL_MAX_WORDS = 150
 PAYWALL_PHRASES = ("subscribe to continue reading", "subscribe to read", "subscribers only", "subscriber-only",
                    "to continue reading", "already a subscriber", "this article is for subscribers",
@@ -111,8 +114,7 @@ def is_cookie_walled(page: Page) -> bool:
         return False
     if page.body_word_count < COOKIE_WALL_MAX_WORDS:
         return True
-    attributes = " ".join(_ID_AND_CLASS(page.tree)).lower()
-    return any(marker in attributes for marker in COOKIE_CONTAINER_MARKERS)
+    return has_consent_overlay(page.tree)
 
 
 def is_paywalled(page: Page) -> bool:
@@ -178,15 +180,16 @@ def _classification(cookie: bool, paywall: bool, spa_by_framework: bool, thin_bo
     return "UNKNOWN", "static_best_effort", 0.50
 
 
-_FINGERPRINT_ATTRIBUTES = etree.XPath("//div/@id | //div/@ng-app | //script/@src")
+_FINGERPRINT_ATTRIBUTES = etree.XPath("//@id | //script/@src | {}".format(
+    " | ".join(f"//@{attribute}" for attribute in JS_ROOT_ATTRIBUTES.values())))
 
 
 def _fingerprint_values(page: Page) -> dict[str, list[str]]:
     """The attribute values the fingerprints look at, fetched in one XPath pass."""
-    seen: dict[str, list[str]] = {"div@id": [], "div@ng-app": [], "script@src": []}
+    seen: dict[str, list[str]] = {}
     for value in _FINGERPRINT_ATTRIBUTES(page.tree):
-        parent = value.getparent()
-        seen[f"{parent.tag}@{value.attrname}"].append(str(value))
+        tag = "script" if value.attrname == "src" else "*"
+        seen.setdefault(f"{tag}@{value.attrname}", []).append(str(value))
     body = page.tree.find("body")
     seen["body@class"] = (body.get("class") or "").split() if body is not None else []
     seen["app-root"] = ["present"] if next(page.tree.iter("app-root"), None) is not None else []

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import lxml.html
 
-from filters.cleanup import COOKIE_SELECTORS, remove_cookie_overlays
+from filters.cleanup import _MARKER, has_consent_overlay, remove_cookie_overlays
 from filters.html import parse_html
+from filters.vocabulary import CONSENT_PLATFORMS
 from pages import paragraphs
 
 
@@ -21,8 +22,8 @@ def test_html_without_templates_is_untouched():
 
 
 def test_at_least_thirty_named_selectors():
-    assert len(COOKIE_SELECTORS) >= 30
-    platforms = " ".join(entry[0] for entry in COOKIE_SELECTORS)
+    assert len(CONSENT_PLATFORMS) >= 30
+    platforms = " ".join(entry[0] for entry in CONSENT_PLATFORMS)
     for name in ("CookieYes", "Cookiebot", "OneTrust", "Complianz", "Borlabs", "WP GDPR"):
         assert name in platforms
 
@@ -71,3 +72,20 @@ def test_parse_strips_first_line_doctype_and_control_characters():
     tree = parse_html(doctype + body.replace("committee", "comm\x0bittee", 1))
     assert tree is not None and len(tree.text_content().split()) >= 150
     assert "\x0b" not in tree.text_content()
+
+
+def test_every_named_selector_passes_the_marker_prefilter():
+    # The prefilter skips pages with no marker at all; a platform it missed would never be removed.
+    for name, ids, classes, prefixes in CONSENT_PLATFORMS:
+        for value in (*ids, *classes, *prefixes):
+            assert _MARKER.search(value), (name, value)
+
+
+def test_detection_agrees_with_removal():
+    named = tree_of(f"<div id='didomi-host'><p>We value your privacy.</p></div>{paragraphs(3, 40)}")
+    assert has_consent_overlay(named)
+    assert remove_cookie_overlays(named) == 1 and not has_consent_overlay(named)
+    swept = tree_of(f"<div class='my-gdpr-box'><p>We use cookies. Accept?</p></div>{paragraphs(3, 40)}")
+    assert has_consent_overlay(swept)
+    about = tree_of(f"<div class='cookie-recipes'>{paragraphs(8, 40)}</div>")
+    assert not has_consent_overlay(about) and remove_cookie_overlays(about) == 0

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from filters.cleanup import remove_cookie_overlays
+from filters.page import Page
 from filters.page_signals import classify, frameworks_detected, is_cookie_walled, is_paywalled, needs_js
+from filters.vocabulary import JS_FRAMEWORK_ROOTS
 from pages import FOOTER, NAV, html, page, paragraphs, words
 
 SCRIPTS = "".join(f'<script src="https://cdn.example.net/bundle-{i}.js"></script>' for i in range(10))
@@ -125,3 +130,24 @@ def test_paywall_declared_in_json_ld():
 def test_cookie_wall_wins_over_paywall_in_priority():
     body = COOKIE_BANNER + '<div class="paywall">Subscribe to continue reading</div>'
     assert classify(page(html(body)))["page_type"] == "COOKIE_WALLED"
+
+
+@pytest.mark.parametrize("banner", [
+    '<div id="didomi-host"><p>We use cookies. <button>Accept all cookies</button></p></div>',  # named platform
+    '<div class="site-consent-7f3a"><p>We use cookies. <button>Accept cookies</button></p></div>',  # sweep
+])
+def test_cookie_wall_on_a_long_page_is_what_cleanup_removes(banner):
+    # Detection and removal read the same consent vocabulary (filters.vocabulary, filters.cleanup).
+    body = f"<article>{paragraphs(6, 60)}</article>{banner}"
+    assert is_cookie_walled(page(html(body)))
+    tree = page(html(body)).tree
+    assert remove_cookie_overlays(tree) == 1
+    assert not is_cookie_walled(Page(tree))
+
+
+@pytest.mark.parametrize("framework, roots", list(JS_FRAMEWORK_ROOTS.items()))
+def test_every_framework_root_is_a_fingerprint_and_a_needs_js_root(framework, roots):
+    for root in roots:
+        p = page(html(f'<div id="{root}">{words(20)}</div>'))
+        assert framework in frameworks_detected(p)
+        assert needs_js(p)["needs_js_root"]
