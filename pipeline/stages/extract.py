@@ -5,8 +5,9 @@ turns every record into a row (signals, extract-stage reasons, text) and writes
 `WORKDIR/extract/<key>.parquet` atomically, then `<key>.json` with the file's accounting.
 The JSON is written last, so its presence marks a finished file for `--resume`; an older JSON
 is removed before a file is re-extracted, so it can never vouch for a newer Parquet file.
-The work directory's layout and resume checks are in `pipeline/workdir.py`, the per-record
-time budget in `pipeline/budget.py`, the step timings in `pipeline/timings.py`.
+The work directory's layout and resume checks are in `pipeline/workdir.py` (bump its
+`FORMAT_VERSION` when the rows written here change meaning), the per-record time budget in
+`pipeline/budget.py`, the step timings in `pipeline/timings.py`.
 """
 
 from __future__ import annotations
