@@ -252,7 +252,7 @@ def _read_plain_warc(path: str, max_payload_bytes: int | None, report: FileRepor
                                                position, False, False, file_size)
                 continue
             after = _record_end(fh, end, file_size)
-            if after is None:
+            if after is None or _swallows_records(fh, position + header.size, end):
                 yield from _lying_length(fh, path, report, position, header, end, file_size)
                 position = find_next_boundary(fh, position + 1, False, False)
                 continue
@@ -343,6 +343,35 @@ def _record_end(fh: io.BufferedReader, end: int, file_size: int) -> int | None:
     # NUL or blank padding after the content: the length was right. Anything else is content
     # the length left out.
     return end if not stray.strip(b"\0 \t\r\n") else None
+
+
+_RECORD_SEPARATOR = re.compile(rb"\r\n\r\n(?=WARC/\d\.\d+\r?\n)")
+
+
+def _swallows_records(fh: io.BufferedReader, content_start: int, end: int) -> bool:
+    """A declared length too long by exactly the records after it frames correctly, yet the
+    content then holds a record separator and a WARC header whose own declared length ends at
+    the same place (give or take the closing newlines): that record was swallowed. (A WARC file
+    archived inside a resource ends four bytes earlier, with its last record's blank lines.)"""
+    fh.seek(content_start)
+    position = content_start
+    tail = b""
+    while position < end:
+        block = fh.read(min(_SCAN_BLOCK, end - position))
+        if not block:
+            return False
+        data = tail + block
+        base = position - len(tail)
+        for match in _RECORD_SEPARATOR.finditer(data):
+            start = base + match.end()
+            inner = _plain_header(fh, start)
+            # The outer length may also stop inside the inner record's closing newlines.
+            if inner is not None and -3 <= start + inner.size + inner.content_length - end <= 4:
+                return True
+        fh.seek(position + len(block))
+        position += len(block)
+        tail = data[-32:]
+    return False
 
 
 def _lying_length(fh: io.BufferedReader, path: str, report: FileReport, start: int, header: _PlainHeader,

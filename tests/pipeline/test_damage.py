@@ -256,3 +256,16 @@ def test_gzipped_html_file_bomb_stops_counting(tmp_path, monkeypatch):
     (record,) = read_file(str(path), 5_000_000, report)
     assert record.payload is None  # over the cap: counted, not kept
     assert 5_000_000 < record.payload_bytes <= 10_000_000 + 5_000_001 + 65_536
+
+
+@pytest.mark.parametrize("short", [0, 2])
+def test_a_length_that_swallows_the_next_record_exactly_is_caught(tmp_path, short):
+    """A length too long by exactly the next record frames correctly (found by the fuzzer): the
+    swallowed record's own header, ending at the same place, gives it away."""
+    built = build_warc(seed=2, pages=8, gzip=False, mean_page_bytes=2_000)
+    target = next(m for m in built.members[3:] if m.rec_type == "response")
+    following = built.members[built.members.index(target) + 1]
+    damaged, _ = lie_about_length(following.length - short)
+    records, report = read_damaged(tmp_path, damaged, "swallow.warc")
+    check_invariants(records, report, damaged)
+    assert [r.source_offset for r in records if r.record_type == "corrupt"] == [target.offset]
