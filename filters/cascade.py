@@ -4,7 +4,7 @@ seed 004's structured-data strategy and boilerplate filters, and seed 002's prec
 Candidates, computed lazily (a candidate a policy never asks for never runs):
 
 * `jsonld` — the first article object's `articleBody` (seed 001 tier 1, seed 004 strategy 1), its
-  type read as `filters.metadata` reads it (`filters.vocabulary`);
+  type read as `filters.metadata` reads it (`filters.vocabulary`; forum and social postings excluded);
 * `trafilatura` — `bare_extraction` on the shared tree (trafilatura copies it);
   **precision retry** (seed 002): if more than 20 % of its characters are in links or code, it is
   run again with `favor_precision=True` and that result (`trafilatura_precision`) replaces it
@@ -41,13 +41,15 @@ from filters.boilerplate import body_blocks, remove_boilerplate
 from filters.dom_fallback import dom_heuristic
 from filters.html import node_count
 from filters.page import Page
-from filters.vocabulary import ARTICLE_TYPES, schema_types
+from filters.vocabulary import ARTICLE_TYPES, POSTING_TYPES, schema_types
 
 READABILITY_MIN_WORDS = 50
 TRAFILATURA_MIN_WORDS = 30
 DOM_MIN_WORDS = 10
 TRAFILATURA_PREFERENCE = 1.4
 JSONLD_MIN_WORDS = 50
+# Whose articleBody is the page's text: an article, not one post of a thread (see POSTING_TYPES).
+BODY_TYPES = ARTICLE_TYPES - POSTING_TYPES
 # `[^<>]`, not `[^>]`: a page of "<a<a<a…" without ">" made every "<" scan to the end.
 _TAG = re.compile(r"<[a-zA-Z/!][^<>]*>")
 # trafilatura's and readability's XPath expressions include some (`//p//text()`, unions of `//*`
@@ -138,7 +140,7 @@ class Candidates:
     def _jsonld(self) -> Candidate:
         for obj in self.page.json_ld:
             body = obj.get("articleBody")
-            if schema_types(obj) & ARTICLE_TYPES and isinstance(body, str) and body.strip():
+            if schema_types(obj) & BODY_TYPES and isinstance(body, str) and body.strip():
                 if _TAG.search(body):
                     body = lxml.html.fragment_fromstring(body, create_parent="div").text_content()
                 return Candidate("jsonld", blocks_from_text(body))

@@ -135,7 +135,7 @@ def test_no_precision_retry_at_or_below_threshold(monkeypatch):
 
 @pytest.mark.parametrize("schema_type", [
     "NewsArticle", "https://schema.org/NewsArticle", "http://schema.org/NewsArticle", "schema:NewsArticle",
-    ["WebPage", "https://schema.org/NewsArticle"], "LiveBlogPosting", "DiscussionForumPosting",
+    ["WebPage", "https://schema.org/NewsArticle"], "LiveBlogPosting", "OpinionNewsArticle",
 ])
 def test_jsonld_article_body_candidate(schema_type):
     # The candidate reads @type as metadata does (filters.vocabulary): an IRI is still an article.
@@ -146,7 +146,8 @@ def test_jsonld_article_body_candidate(schema_type):
     assert result.extractor == "jsonld" and result.word_count == 120
 
 
-@pytest.mark.parametrize("schema_type", ["WebPage", "Product", "https://schema.org/Organization", None])
+@pytest.mark.parametrize("schema_type", ["WebPage", "Product", "https://schema.org/Organization", None,
+                                         "DiscussionForumPosting", "SocialMediaPosting"])
 def test_jsonld_article_body_of_a_non_article_is_ignored(schema_type):
     body = " ".join(["A sentence of the article body."] * 20)
     head = f'<script type="application/ld+json">{json.dumps({"@type": schema_type, "articleBody": body})}</script>'
