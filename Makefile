@@ -23,7 +23,7 @@ run: $(STAMP_RUN)
 	$(VENV)/bin/pipeline run data/sample --out out/sample
 
 test: $(STAMP_TEST)
-	$(PY) -m ruff check pipeline filters tests benchmarks
+	$(PY) -m ruff check pipeline filters samplegen tests benchmarks
 	$(PY) -m pytest -q
 
 sample: $(STAMP_RUN)
