@@ -18,7 +18,7 @@ import io
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +47,8 @@ from pipeline.records import (
 _SCAN_BLOCK = 1 << 20
 # Inflated bytes of one gzip member kept in memory (a Common Crawl record is at most ~1 MB).
 _MEMBER_BUFFER = 64 << 20
+
+
 def read_archive(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
     """Records of a WARC or ARC file, each damaged region as one `corrupt` record.
 
@@ -95,8 +97,7 @@ def _inflate_member(fh: io.BufferedReader, start: int) -> _Member:
     """
     fh.seek(start)
     inflater = zlib.decompressobj(31)
-    parts: list[bytes] = []
-    kept = 0
+    parts: list[bytes] | None = []
     inflated = 0
     head = b""
     consumed = 0
@@ -116,9 +117,8 @@ def _inflate_member(fh: io.BufferedReader, start: int) -> _Member:
             return _Member(start, error=_Bomb(f"gzip member inflates to more than {records.MAX_INFLATED} bytes "
                                               f"(a decompression bomb?)"), data=head)
         if parts is not None:
-            kept += len(out)
-            if kept > _MEMBER_BUFFER:
-                parts = None  # type: ignore[assignment]
+            if inflated > _MEMBER_BUFFER:
+                parts = None
             else:
                 parts.append(out)
     end = start + consumed - len(inflater.unused_data)
@@ -204,7 +204,7 @@ def _member_records(path: str, member: _Member, stream: io.IOBase, max_payload_b
     member whose content does not parse (a header that lies about its length, garbage) is one
     corrupt region, with nothing of it half-reported."""
     own = FileReport(path, report.format)
-    records: list[RawRecord] = []
+    found: list[RawRecord] = []
     warnings = io.StringIO()
     iterator = ArchiveIterator(stream, arc2warc=is_arc, block_size=READ_BLOCK * 4)
     try:
@@ -215,20 +215,20 @@ def _member_records(path: str, member: _Member, stream: io.IOBase, max_payload_b
                 raise NonChunkedGzip(path)
             if not record.rec_type:  # type: ignore[attr-defined]
                 raise ArchiveLoadFailed("a record without a WARC-Type (or an empty header block)")
-            records.extend(record_from_warcio(path, member.start, record, max_payload_bytes, own))
+            found.extend(record_from_warcio(path, member.start, record, max_payload_bytes, own))
     except PARSE_ERRORS as exc:
         message = f"{type(exc).__name__}: {clean_message(str(exc))}"
-        records = [RawRecord(path, member.start, "corrupt", url=_first_url(records), error=message)]
+        found = [RawRecord(path, member.start, "corrupt", url=_first_url(found), error=message)]
         own.record_types = Counter({"corrupt": 1})
         own.errors = [f"corrupt region at offset {member.start} ({member.end - member.start} bytes): {message}"]
     finally:
         note_warnings(warnings.getvalue(), own)
-    for record in records:
+    for record in found:
         if record.record_type == "corrupt":
             record.corrupt_region_bytes = member.end - member.start
     report.record_types.update(own.record_types)
     report.errors.extend(own.errors)
-    yield from records
+    yield from found
 
 
 def _first_url(records: list[RawRecord]) -> str | None:
@@ -253,8 +253,7 @@ def _read_plain_warc(path: str, max_payload_bytes: int | None, report: FileRepor
                 continue
             after = _record_end(fh, end, file_size)
             if after is None or _swallows_records(fh, position + header.size, end):
-                yield from _lying_length(fh, path, report, position, header, end, file_size)
-                position = find_next_boundary(fh, position + 1, False, False)
+                position = yield from _lying_length(fh, path, report, position, header, end, file_size)
                 continue
             fh.seek(position)
             yield from _member_records(path, _Member(position, end), LimitReader(fh, end - position),
@@ -375,9 +374,10 @@ def _swallows_records(fh: io.BufferedReader, content_start: int, end: int) -> bo
 
 
 def _lying_length(fh: io.BufferedReader, path: str, report: FileReport, start: int, header: _PlainHeader,
-                  end: int, file_size: int) -> Iterator[RawRecord]:
+                  end: int, file_size: int) -> Generator[RawRecord, None, int | None]:
     """The record whose declared length does not end where a record begins: one corrupt record
-    from its header to the next real header (or to the end of the file)."""
+    from its header to the next real header (or to the end of the file); returns where reading
+    resumes (None: at the end)."""
     resume = find_next_boundary(fh, start + 1, False, False)
     region_end = file_size if resume is None else resume
     if end > file_size and resume is None:
@@ -389,6 +389,7 @@ def _lying_length(fh: io.BufferedReader, path: str, report: FileReport, start: i
     report.record_types["corrupt"] += 1
     yield RawRecord(path, start, "corrupt", url=header.url, record_id=header.record_id, error=message,
                     corrupt_region_bytes=region_end - start)
+    return resume
 
 
 # --- uncompressed ARC: warcio, resynchronised on errors ------------------------------------------
@@ -429,7 +430,7 @@ def _damage_start(iterator: ArchiveIterator | None, current_start: int) -> int:
 
 
 def _trailing_garbage(fh: io.BufferedReader, end: int, file_size: int) -> Exception | None:
-    """After a clean iteration, bytes left past the last record (a cut-off gzip member) are damage."""
+    """After a clean iteration, bytes left past the last record (a cut-off record) are damage."""
     if end >= file_size:
         return None
     fh.seek(end)

@@ -37,6 +37,8 @@ ARC_LINE = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*:\S* \S+ \d{14}\d* \S+ \S+\r?\n"
 # changed leaves warcio with None where it expects a string).
 PARSE_ERRORS = (ArchiveLoadFailed, zlib.error, EOFError, ValueError, LookupError, OSError, AttributeError,
                  TypeError)
+
+
 @dataclass
 class RawRecord:
     """One record as read, before decoding: what every later stage starts from."""
@@ -149,7 +151,7 @@ def _record_id(headers: object, report: FileReport) -> str | None:
 
 
 def record_from_warcio(path: str, offset: int, record: object, max_payload_bytes: int | None,
-              report: FileReport) -> Iterator[RawRecord]:
+                       report: FileReport) -> Iterator[RawRecord]:
     rec_type = record.rec_type  # type: ignore[attr-defined]
     report.record_types[rec_type] += 1
     if rec_type not in DOCUMENT_TYPES:

@@ -27,6 +27,7 @@ from filters.cdc import chunk_hashes, duplicated_fraction, mark_seen
 from filters.dedup import NearDuplicateIndex, from_int64
 from filters.url_rules import normalize_url
 from pipeline.params import Params
+from pipeline.records import DOCUMENT_TYPES
 from pipeline.stages.extract import synthetic_id
 
 ORDER_COLUMNS = ("warc_date", "url", "id")
@@ -140,9 +141,6 @@ def find_duplicates(compact: pl.DataFrame, files: list[str], params: Params) -> 
         url.alias("url_duplicate"),
         pl.Series(near, dtype=pl.Int32).alias("near_duplicate_distance"),
     )
-
-
-DOCUMENT_TYPES = ("response", "resource")
 
 
 def record_id_repeats(files: list[str]) -> pl.DataFrame:

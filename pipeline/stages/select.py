@@ -128,8 +128,8 @@ def apply_rules(frame: pl.LazyFrame, rules: tuple[decisions.Rule, ...], params: 
     --extract-all their text exists for analysis, but must not change their reasons.
     """
     columns = frame.collect_schema().names()
-    open_gate = pl.lit(True) if all(rule.applies_to_gated for rule in rules) else ~decisions.gated_expr()
-    fired = [pl.when(rule.expr(params, columns) & (pl.lit(True) if rule.applies_to_gated else open_gate))
+    not_gated = ~decisions.gated_expr()
+    fired = [pl.when(rule.expr(params, columns) if rule.applies_to_gated else rule.expr(params, columns) & not_gated)
              .then(pl.lit(rule.code)) for rule in rules if rule.enabled(params)]
     reasons = pl.col("reasons")
     if fired:
