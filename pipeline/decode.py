@@ -1,8 +1,9 @@
 """Bytes -> text: find the character encoding of an HTML payload and record where it came from.
 
-Order (issue #2): HTTP `charset` -> byte-order mark -> `<meta charset>` / http-equiv in the
-first 4 KB -> detection (strict UTF-8 first, then charset-normalizer) -> UTF-8 with
-replacement. A declared encoding is used only if the first 64 KiB decode with it strictly;
+Order (issue #2, with the byte-order mark first as in the WHATWG Encoding Standard): byte-order
+mark -> HTTP `charset` -> `<meta charset>` / http-equiv in the first 4 KB -> detection (strict
+UTF-8 first, then charset-normalizer) -> UTF-8 with replacement. Labels are read as browsers read
+them (`normalise_label`). A declared encoding is used only if the first 64 KiB decode with it strictly;
 declarations are wrong often enough on the web that a failing one falls through to the next
 source. If nothing decodes strictly, the first declared encoding (or UTF-8) is used with
 replacement characters; the share of replacement and control characters in the first 16 KiB
@@ -21,6 +22,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+import webencodings
 from charset_normalizer import from_bytes
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
@@ -32,9 +34,10 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
 )
 _HTTP_CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
 _META_CHARSET = re.compile(rb"<meta[^>]+charset\s*=\s*[\"']?\s*([\w.:-]+)", re.IGNORECASE)
-# Browsers (WHATWG Encoding) read these labels as windows-1252, a superset; so do we.
-_ALIASES = {"iso-8859-1": "cp1252", "iso8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252",
-            "us-ascii": "cp1252", "ascii": "cp1252", "x-sjis": "shift_jis", "utf8": "utf-8"}
+# WHATWG encodings no Python codec implements: "replacement" (iso-2022-kr, hz-gb-2312, ...) turns
+# a page into one U+FFFD so that browsers cannot be fooled into running script hidden in those
+# encodings, a danger to browsers only; "x-user-defined" maps bytes to private-use characters.
+_NO_PYTHON_CODEC = ("replacement", "x-user-defined")
 _UNDECODABLE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
 _CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F])
 _DETECT_BYTES = 256 * 1024
@@ -63,12 +66,12 @@ class Decoded:
 def decode_html(payload: bytes, http_content_type: str | None) -> Decoded:
     """Decode an HTML payload following the order above."""
     declared: list[tuple[str, str, bytes]] = []
-    http_label = _http_charset(http_content_type)
-    if http_label:
-        declared.append((http_label, "http", payload))
     bom = _bom(payload)
     if bom:
         declared.append((bom[0], "bom", payload[len(bom[1]):]))
+    http_label = _http_charset(http_content_type)
+    if http_label:
+        declared.append((http_label, "http", payload))
     meta_label = _meta_charset(payload)
     if meta_label:
         declared.append((meta_label, "meta", payload))
@@ -101,9 +104,28 @@ def undecodable_fraction(text: str, data: bytes | None = None, encoding: str = "
 
 
 def normalise_label(label: str) -> str | None:
-    """Python codec name for an encoding label, or None if Python does not know it."""
-    label = label.strip().strip("\"'").lower()
-    label = _ALIASES.get(label, label)
+    """Python codec name for an encoding label, as browsers read the label; None if unknown.
+
+    The WHATWG Encoding Standard's label table (webencodings) decides, so `latin1`, `iso-8859-1`
+    and `us-ascii` are windows-1252, `iso-8859-9` windows-1254, `gb2312` GBK, `tis-620`
+    windows-874, `shift_jis` cp932 and `euc-kr` cp949: the supersets pages labelled so are
+    written in. A label the table lacks but Python knows (`latin-1`, `utf_8` from the detector,
+    `cp932`, `utf-32`) is looked up again under Python's name for it, so `latin-1` is
+    windows-1252 too. Labels of WHATWG's "replacement" encoding get Python's codec (`iso-2022-kr`
+    decodes as such here); `x-user-defined` is None, like an unknown label: no text is in it.
+    """
+    label = label.strip().strip("\"'")
+    encoding = webencodings.lookup(label)
+    if encoding is None:
+        try:
+            python_name = codecs.lookup(label).name
+        except LookupError:
+            return None
+        encoding = webencodings.lookup(python_name)
+        if encoding is None:
+            return python_name
+    if encoding.name not in _NO_PYTHON_CODEC:
+        return encoding.codec_info.name
     try:
         return codecs.lookup(label).name
     except LookupError:
@@ -120,7 +142,7 @@ def _decode_prefix(data: bytes, encoding: str, size: int, errors: str = "strict"
     try:
         decoder = codecs.getincrementaldecoder(encoding)(errors=errors)
         return decoder.decode(data[:size], final=len(data) <= size)
-    except (UnicodeDecodeError, LookupError):
+    except (UnicodeError, LookupError):  # Python's utf-16/utf-32 raise UnicodeError with no BOM
         return None
 
 
@@ -148,7 +170,7 @@ def _meta_charset(payload: bytes) -> str | None:
         return None
     label = normalise_label(match.group(1).decode("ascii", errors="ignore"))
     # A page that says utf-16 in an ASCII-compatible <meta> cannot be utf-16 (WHATWG rule).
-    if label and label.startswith("utf_16"):
+    if label and label.replace("_", "-").startswith("utf-16"):
         return "utf-8"
     return label
 

@@ -74,10 +74,61 @@ def test_byte_count_agrees_with_regex(text, encoding):
     assert undecodable_fraction(decoded, data, encoding) == pytest.approx(undecodable_fraction(decoded))
 
 
-def test_label_normalisation():
-    assert normalise_label("ISO-8859-1") == "cp1252"
-    assert normalise_label("UTF8") == "utf-8"
-    assert normalise_label("no-such-charset") is None
+@pytest.mark.parametrize(("label", "codec"), [
+    ("ISO-8859-1", "cp1252"), ("latin1", "cp1252"), ("us-ascii", "cp1252"), ("UTF8", "utf-8"),
+    ("iso-8859-9", "cp1254"), ("x-sjis", "cp932"), ("gb2312", "gbk"), ("tis-620", "cp874"),
+    ("ks_c_5601-1987", "cp949"), (' "windows-1250" ', "cp1250"),
+    # Python's names, not WHATWG labels: looked up again as browsers would read Python's name
+    ("latin-1", "cp1252"), ("utf_8", "utf-8"), ("iso8859_9", "cp1254"), ("cp932", "cp932"),
+    # WHATWG "replacement": Python's own codec
+    ("iso-2022-kr", "iso2022_kr"), ("hz-gb-2312", "hz"),
+    ("utf-16", "utf-16-le"),
+])
+def test_label_normalisation(label, codec):
+    assert normalise_label(label) == codec
+
+
+@pytest.mark.parametrize("label", ["no-such-charset", "x-user-defined", "iso-2022-cn"])
+def test_unknown_labels(label):
+    assert normalise_label(label) is None
+
+
+def test_iso_8859_9_label_reads_windows_1254():
+    # 0x80 is a C1 control in ISO-8859-9 and the euro sign in windows-1254, as browsers show it
+    text = "<html><body><p>Fiyatı 5 € oldu, Şişli'de.</p></body></html>"
+    decoded = decode_html(text.encode("cp1254"), "text/html; charset=iso-8859-9")
+    assert (decoded.encoding, decoded.source) == ("cp1254", "http")
+    assert "5 € oldu, Şişli" in decoded.text
+
+
+def test_gb2312_label_reads_gbk():
+    text = "<html><head><meta charset=gb2312></head><body><p>张喆在北京。</p></body></html>"  # 喆: GBK only
+    decoded = decode_html(text.encode("gbk"), None)
+    assert (decoded.encoding, decoded.source) == ("gbk", "meta")
+    assert "张喆" in decoded.text
+
+
+@pytest.mark.parametrize("meta", ['<meta charset="utf-16">', '<meta charset="UTF-16LE">'])
+def test_meta_utf16_is_utf8(meta):
+    payload = page(meta).encode("utf-8")
+    payload += b" " * (len(payload) % 2)  # even length: would decode as UTF-16 without the rule
+    decoded = decode_html(payload, None)
+    assert (decoded.encoding, decoded.source) == ("utf-8", "meta")
+    assert "Größe" in decoded.text
+
+
+def test_utf32_label_without_bom_does_not_raise():
+    # Python's utf-32 decoder raises UnicodeError, not UnicodeDecodeError, on a stream without BOM
+    payload = "<html><body><p>text</p></body></html>".encode("utf-32-le")
+    decoded = decode_html(payload, "text/html; charset=utf-32")
+    assert decoded.source == "detected"
+
+
+def test_bom_before_http_charset():
+    payload = codecs.BOM_UTF8 + page().encode("utf-8")
+    decoded = decode_html(payload, "text/html; charset=iso-8859-1")
+    assert (decoded.encoding, decoded.source) == ("utf-8", "bom")
+    assert "Crème brûlée" in decoded.text
 
 
 def test_utf8_with_a_few_broken_bytes_stays_utf8():
