@@ -20,7 +20,7 @@ from damage import (
     lose_block,
     problems,
 )
-from pipeline import archives
+from pipeline import gzip_members
 from pipeline import records as records_module
 from pipeline.cli import main
 from pipeline.readers import FileReport, read_file
@@ -158,7 +158,7 @@ def test_a_length_that_reaches_into_the_closing_blank_lines_is_tolerated(tmp_pat
 def test_a_large_member_is_streamed_and_still_checked(tmp_path, monkeypatch, crawl):
     """Members larger than the in-memory buffer are checked by a first pass and parsed from a
     second, streamed inflation; flips in them are still found."""
-    monkeypatch.setattr(archives, "_MEMBER_BUFFER", 1_000)
+    monkeypatch.setattr(gzip_members, "_MEMBER_BUFFER", 1_000)
     damaged = flip_bytes(crawl, seed=4, flips=10)
     records, report = read_damaged(tmp_path, damaged)
     check_invariants(records, report, damaged)
@@ -267,5 +267,20 @@ def test_a_length_that_swallows_the_next_record_exactly_is_caught(tmp_path, shor
     following = built.members[built.members.index(target) + 1]
     damaged, _ = lie_about_length(following.length - short)
     records, report = read_damaged(tmp_path, damaged, "swallow.warc")
+    check_invariants(records, report, damaged)
+    assert [r.source_offset for r in records if r.record_type == "corrupt"] == [target.offset]
+
+
+def test_a_length_that_ends_at_the_next_records_blank_line_is_caught(tmp_path):
+    """A length too long by the next record's header block ends at a CRLF CRLF, which frames like
+    a record's end (found by the hypothesis fuzzer): the swallowed header inside the content, and
+    no header after the declared end, give it away; the swallowed record is then read."""
+    built = build_warc(seed=2, pages=8, gzip=False, mean_page_bytes=2_000)
+    target = next(m for m in built.members[3:] if m.rec_type == "response")
+    following = built.members[built.members.index(target) + 1]
+    head = built.data[following.offset:following.offset + following.length]
+    header_bytes = head.index(b"\r\n\r\n")  # the declared end lands on the header's blank line
+    damaged, _ = lie_about_length(header_bytes)
+    records, report = read_damaged(tmp_path, damaged, "blank-line.warc")
     check_invariants(records, report, damaged)
     assert [r.source_offset for r in records if r.record_type == "corrupt"] == [target.offset]
