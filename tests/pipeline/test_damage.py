@@ -279,8 +279,10 @@ def test_a_length_that_ends_at_the_next_records_blank_line_is_caught(tmp_path):
     target = next(m for m in built.members[3:] if m.rec_type == "response")
     following = built.members[built.members.index(target) + 1]
     head = built.data[following.offset:following.offset + following.length]
-    header_bytes = head.index(b"\r\n\r\n")  # the declared end lands on the header's blank line
-    damaged, _ = lie_about_length(header_bytes)
+    # The target's content ends 4 bytes before `following`; its declared end moves onto the CRLF
+    # CRLF that closes `following`'s header block.
+    header_block = head.index(b"\r\n\r\n") + 4
+    damaged, _ = lie_about_length(header_block)
     records, report = read_damaged(tmp_path, damaged, "blank-line.warc")
     check_invariants(records, report, damaged)
     assert [r.source_offset for r in records if r.record_type == "corrupt"] == [target.offset]
