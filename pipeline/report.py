@@ -12,12 +12,15 @@ version in the PNG metadata, no paths or dates in the HTML.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from filters.reasons import RULES_BY_CODE
 from pipeline.report_figures import (
@@ -135,6 +138,20 @@ def write_csv(frame: pl.DataFrame, path: Path) -> None:
     frame.write_csv(path)
 
 
+def chart_section(out_dir: Path, stem: str, table: pl.DataFrame, size: tuple[float, float], title: str,
+                  draw: Callable[[Figure, Axes], None], heading: str, note: str, empty: str = "no data") -> Section:
+    """A section of one chart and its table: `stem`.csv, `stem`.png (`draw`, or `empty` when the
+    table has no rows)."""
+    write_csv(table, out_dir / f"{stem}.csv")
+    figure, axes = new_axes(*size, title)
+    if table.height == 0:
+        draw_no_data(axes, empty)
+    else:
+        draw(figure, axes)
+    save(figure, out_dir / f"{stem}.png")
+    return Section(heading, f"{stem}.png", (f"{stem}.csv",), note)
+
+
 # ---------------------------------------------------------------- 1. funnel
 
 def funnel_table(stats: dict[str, Any]) -> pl.DataFrame:
@@ -148,15 +165,9 @@ def funnel_table(stats: dict[str, Any]) -> pl.DataFrame:
 
 def funnel_section(stats: dict[str, Any], out_dir: Path) -> Section:
     table = funnel_table(stats)
-    write_csv(table, out_dir / "funnel.csv")
-    figure, axes = new_axes(8, bar_height(table.height), "Records remaining after each stage (records)")
-    if table.height == 0:
-        draw_no_data(axes)
-    else:
-        draw_funnel(axes, table)
-    save(figure, out_dir / "funnel.png")
-    return Section("Funnel", "funnel.png", ("funnel.csv",),
-                   "Records still in the run after each group of rules, in pipeline order.")
+    return chart_section(out_dir, "funnel", table, (8, bar_height(table.height)),
+                         "Records remaining after each stage (records)", lambda _, axes: draw_funnel(axes, table),
+                         "Funnel", "Records still in the run after each group of rules, in pipeline order.")
 
 
 # ---------------------------------------------------------------- 2. rejections per reason
@@ -174,16 +185,12 @@ def reasons_table(stats: dict[str, Any]) -> pl.DataFrame:
 
 def reasons_section(stats: dict[str, Any], out_dir: Path) -> Section:
     table = reasons_table(stats)
-    write_csv(table, out_dir / "reasons.csv")
-    figure, axes = new_axes(9, max(3.0, 1.5 + 0.55 * table.height), "Rejections per reason (pages)")
-    if table.height == 0:
-        draw_no_data(axes, "no rejected pages")
-    else:
-        draw_reason_bars(axes, table)
-    save(figure, out_dir / "reasons.png")
-    return Section("Rejections per reason", "reasons.png", ("reasons.csv",),
-                   "First reason: the earliest rule in pipeline order that rejected the page. "
-                   "All reasons: every rule the page fails (a page counts once per reason).")
+    return chart_section(out_dir, "reasons", table, (9, max(3.0, 1.5 + 0.55 * table.height)),
+                         "Rejections per reason (pages)", lambda _, axes: draw_reason_bars(axes, table),
+                         "Rejections per reason",
+                         "First reason: the earliest rule in pipeline order that rejected the page. "
+                         "All reasons: every rule the page fails (a page counts once per reason).",
+                         empty="no rejected pages")
 
 
 # ---------------------------------------------------------------- 3. reason co-occurrence
@@ -212,17 +219,13 @@ def cooccurrence_matrix(codes: list[str], pairs: pl.DataFrame) -> np.ndarray:
 
 def cooccurrence_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
     codes, pairs = cooccurrence_table(rows)
-    write_csv(pairs, out_dir / "cooccurrence.csv")
     size = max(4.0, 2.5 + 0.45 * len(codes))
-    title = f"Pages rejected by both reasons ({len(codes)} most frequent reasons; pages)"
-    figure, axes = new_axes(size + 1.5, size, title)
-    if not codes:
-        draw_no_data(axes, "no rejected pages")
-    else:
-        draw_heatmap(figure, axes, codes, cooccurrence_matrix(codes, pairs))
-    save(figure, out_dir / "cooccurrence.png")
-    return Section("Reason co-occurrence", "cooccurrence.png", ("cooccurrence.csv",),
-                   "Cell (row, column): pages that both reasons reject; the diagonal is each reason's total.")
+    return chart_section(out_dir, "cooccurrence", pairs, (size + 1.5, size),
+                         f"Pages rejected by both reasons ({len(codes)} most frequent reasons; pages)",
+                         lambda figure, axes: draw_heatmap(figure, axes, codes, cooccurrence_matrix(codes, pairs)),
+                         "Reason co-occurrence",
+                         "Cell (row, column): pages that both reasons reject; the diagonal is each reason's total.",
+                         empty="no rejected pages")
 
 
 # ---------------------------------------------------------------- 4. signal histograms
@@ -276,16 +279,11 @@ def histogram_table(rows: pl.LazyFrame, plot: SignalPlot, threshold: float | Non
 def signal_section(rows: pl.LazyFrame, stats: dict[str, Any], plot: SignalPlot, out_dir: Path) -> Section:
     threshold = threshold_for(plot, stats)
     table = histogram_table(rows, plot, threshold)
-    stem = f"signal_{plot.name}"
-    write_csv(table, out_dir / f"{stem}.csv")
-    figure, axes = new_axes(8, 4.5, f"{plot.title} (pages per bin)")
-    if table.height == 0:
-        draw_no_data(axes, "no data: the signal was not computed for any page")
-    else:
-        label = threshold_label(plot, threshold) if threshold is not None else ""
-        draw_histogram(axes, table, plot.xlabel, threshold, label)
-    save(figure, out_dir / f"{stem}.png")
-    return Section(plot.title, f"{stem}.png", (f"{stem}.csv",), histogram_note(plot, threshold))
+    label = threshold_label(plot, threshold) if threshold is not None else ""
+    return chart_section(out_dir, f"signal_{plot.name}", table, (8, 4.5), f"{plot.title} (pages per bin)",
+                         lambda _, axes: draw_histogram(axes, table, plot.xlabel, threshold, label),
+                         plot.title, histogram_note(plot, threshold),
+                         empty="no data: the signal was not computed for any page")
 
 
 def histogram_note(plot: SignalPlot, threshold: float | None) -> str:
@@ -363,13 +361,7 @@ def year_counts(rows: pl.LazyFrame) -> pl.DataFrame:
 
 def years_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
     counts = year_counts(rows)
-    write_csv(counts, out_dir / "years.csv")
-    width = max(6.0, 2.0 + 0.45 * counts.height)
-    figure, axes = new_axes(width, 4.5, "Accepted pages by publication year (pages)")
-    if counts.height == 0:
-        draw_no_data(axes)
-    else:
-        draw_year_bars(axes, counts)
-    save(figure, out_dir / "years.png")
-    return Section("Accepted pages by publication year", "years.png", ("years.csv",),
-                   "Year of the publication date found in the page's metadata; unknown when none was found.")
+    return chart_section(out_dir, "years", counts, (max(6.0, 2.0 + 0.45 * counts.height), 4.5),
+                         "Accepted pages by publication year (pages)", lambda _, axes: draw_year_bars(axes, counts),
+                         "Accepted pages by publication year",
+                         "Year of the publication date found in the page's metadata; unknown when none was found.")
