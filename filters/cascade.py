@@ -45,6 +45,7 @@ from filters.vocabulary import ARTICLE_TYPES, POSTING_TYPES, schema_types
 
 READABILITY_MIN_WORDS = 50
 TRAFILATURA_MIN_WORDS = 30
+_MIN_WORDS = {"readability": READABILITY_MIN_WORDS, "trafilatura": TRAFILATURA_MIN_WORDS}
 DOM_MIN_WORDS = 10
 TRAFILATURA_PREFERENCE = 1.4
 JSONLD_MIN_WORDS = 50
@@ -214,26 +215,25 @@ def jsonld_first_policy(c: Candidates) -> tuple[str, str]:
     return seed_policy(c)
 
 
+def _first_that_succeeds(c: Candidates, first: str, second: str) -> tuple[str, str]:
+    """`first` when it has its minimum of words, else `second` (only then run), else DOM."""
+    a, a_min = c.words(first), _MIN_WORDS[first]
+    if a >= a_min:
+        return first, f"{first} {a} >= {a_min}"
+    b, b_min = c.words(second), _MIN_WORDS[second]
+    if b >= b_min:
+        return second, f"{first} {a} < {a_min}, {second} {b} >= {b_min}"
+    return "dom", f"{first} {a} < {a_min} and {second} {b} < {b_min}: DOM heuristic"
+
+
 def trafilatura_first_policy(c: Candidates) -> tuple[str, str]:
     """trafilatura when it succeeds (>= 30 words), else readability (>= 50), else DOM."""
-    t = c.words("trafilatura")
-    if t >= TRAFILATURA_MIN_WORDS:
-        return "trafilatura", f"trafilatura {t} >= 30"
-    r = c.words("readability")
-    if r >= READABILITY_MIN_WORDS:
-        return "readability", f"trafilatura {t} < 30, readability {r} >= 50"
-    return "dom", f"trafilatura {t} < 30 and readability {r} < 50: DOM heuristic"
+    return _first_that_succeeds(c, "trafilatura", "readability")
 
 
 def readability_first_policy(c: Candidates) -> tuple[str, str]:
     """readability when it succeeds (>= 50 words), else trafilatura (>= 30), else DOM."""
-    r = c.words("readability")
-    if r >= READABILITY_MIN_WORDS:
-        return "readability", f"readability {r} >= 50"
-    t = c.words("trafilatura")
-    if t >= TRAFILATURA_MIN_WORDS:
-        return "trafilatura", f"readability {r} < 50, trafilatura {t} >= 30"
-    return "dom", f"readability {r} < 50 and trafilatura {t} < 30: DOM heuristic"
+    return _first_that_succeeds(c, "readability", "trafilatura")
 
 
 AGREEMENT_SHORT_BLOCK_CHARS = 60
