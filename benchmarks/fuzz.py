@@ -34,25 +34,12 @@ ROOT = Path(__file__).resolve().parents[1]
 # This folder has a filters.py of its own: the project root must come first.
 sys.path[:1] = [str(ROOT), str(ROOT / "tests")]
 
-from damage import (  # noqa: E402
-    Built,
-    Damaged,
-    Member,
-    build_warc,
-    concatenate,
-    cut_member,
-    duplicate_member,
-    flip_bytes,
-    garbage_between,
-    lose_block,
-    problems,
-    read_like_extract,
-)
+import damage  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 
 
-def members_of(data: bytes) -> list[Member]:
+def members_of(data: bytes) -> list[damage.Member]:
     """Ground truth for a real, clean, record-per-member gzip WARC: its members, type and URL."""
     members = []
     position = 0
@@ -67,7 +54,7 @@ def members_of(data: bytes) -> list[Member]:
         rec_type = re.search(rb"WARC-Type: *(\S+)", head)
         url = re.search(rb"WARC-Target-URI: *([^\r\n]+)", head)
         record_id = re.search(rb"WARC-Record-ID: *(\S+)", head)
-        members.append(Member(position, end - position, rec_type.group(1).decode() if rec_type else "?",
+        members.append(damage.Member(position, end - position, rec_type.group(1).decode() if rec_type else "?",
                               # warcio writes spaces in a target URI as %20
                               url.group(1).decode().strip().replace(" ", "%20") if url else None,
                               record_id.group(1).decode() if record_id else ""))
@@ -75,7 +62,7 @@ def members_of(data: bytes) -> list[Member]:
     return members
 
 
-def lie_about_length(built: Built, rng: random.Random) -> Damaged:
+def lie_about_length(built: damage.Built, rng: random.Random) -> damage.Damaged:
     """An uncompressed WARC whose one response declares a wrong Content-Length."""
     target = rng.choice([m for m in built.members if m.rec_type == "response"])
     head = built.data[target.offset:target.offset + 4000]
@@ -85,34 +72,35 @@ def lie_about_length(built: Built, rng: random.Random) -> Damaged:
     lie = str(max(0, int(head[start:end]) + delta)).encode()
     data = built.data[:target.offset + start] + lie + built.data[target.offset + end:]
     shift = len(lie) - (end - start)
-    intact = [m if m.offset < target.offset else Member(m.offset + shift, m.length, m.rec_type, m.url, m.record_id)
+    intact = [m if m.offset < target.offset else
+              damage.Member(m.offset + shift, m.length, m.rec_type, m.url, m.record_id)
               for m in built.members if m is not target]
-    return Damaged(data, intact, f"Content-Length off by {delta:+d}")
+    return damage.Damaged(data, intact, f"Content-Length off by {delta:+d}")
 
 
-def truncate(built: Built, rng: random.Random) -> Damaged:
+def truncate(built: damage.Built, rng: random.Random) -> damage.Damaged:
     cut = rng.randrange(1, len(built.data))
-    return Damaged(built.data[:cut], [m for m in built.members if m.offset + m.length <= cut], f"cut at {cut}")
+    return damage.Damaged(built.data[:cut], [m for m in built.members if m.offset + m.length <= cut], f"cut at {cut}")
 
 
-def damage(kind: str, built: Built, rng: random.Random, others: list[Built]) -> Damaged:
+def apply_damage(kind: str, built: damage.Built, rng: random.Random, others: list[damage.Built]) -> damage.Damaged:
     seed = rng.randrange(1 << 30)
     gzipped = built.data[:2] == b"\x1f\x8b"
     if kind == "flips":
-        return flip_bytes(built, seed, rng.choice([1, 3, 10, 40, 100]))
+        return damage.flip_bytes(built, seed, rng.choice([1, 3, 10, 40, 100]))
     if kind == "truncate":
         return truncate(built, rng)
     if kind == "lost_block":
-        return lose_block(built, seed, rng.choice([1, 100, 4096, 65536]))
+        return damage.lose_block(built, seed, rng.choice([1, 100, 4096, 65536]))
     if kind == "cut_member":
-        return cut_member(built, seed)
+        return damage.cut_member(built, seed)
     if kind == "duplicate_member":
-        return duplicate_member(built, seed)
+        return damage.duplicate_member(built, seed)
     if kind == "garbage_between":
-        return garbage_between(built, seed, rng.choice([1, 10, 500, 5000]))
+        return damage.garbage_between(built, seed, rng.choice([1, 10, 500, 5000]))
     if kind == "concatenate":
         same = [o for o in others if (o.data[:2] == b"\x1f\x8b") == gzipped]
-        return concatenate(built, rng.choice(same))
+        return damage.concatenate(built, rng.choice(same))
     if kind == "length_lie":
         return lie_about_length(built, rng)
     raise ValueError(kind)
@@ -127,17 +115,17 @@ def main() -> int:
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
-    bases: list[tuple[str, Built]] = []
+    bases: list[tuple[str, damage.Built]] = []
     for seed in range(3):
-        bases.append((f"generated gzip #{seed}", build_warc(seed, pages=40, mean_page_bytes=20_000)))
-        bases.append((f"generated plain #{seed}", build_warc(100 + seed, pages=20, gzip=False,
+        bases.append((f"generated gzip #{seed}", damage.build_warc(seed, pages=40, mean_page_bytes=20_000)))
+        bases.append((f"generated plain #{seed}", damage.build_warc(100 + seed, pages=20, gzip=False,
                                                              mean_page_bytes=8_000)))
     if not args.no_shared and SHARED.is_dir():
         for name in ("product-pages.warc.gz", "trafilatura-eval.warc.gz"):
             path = SHARED / name
             if path.is_file():
                 data = path.read_bytes()
-                bases.append((name, Built(data, members_of(data))))
+                bases.append((name, damage.Built(data, members_of(data))))
     builts = [b for _, b in bases]
     kinds_gzip = ["flips", "truncate", "lost_block", "cut_member", "duplicate_member", "garbage_between",
                   "concatenate"]
@@ -157,12 +145,12 @@ def main() -> int:
             if kind == "concatenate" and name.endswith(".warc.gz") and "generated" not in name:
                 kind = "flips"  # keep the 28 MB corpus cases cheap
             state = rng.getstate()
-            damaged = damage(kind, built, rng, builts)
+            damaged = apply_damage(kind, built, rng, builts)
             path = Path(tmp) / ("case.warc.gz" if gzipped else "case.warc")
             path.write_bytes(damaged.data)
             try:
-                records, report = read_like_extract(path)
-                found, got, total = problems(records, report, damaged)
+                records, report = damage.read_like_extract(path)
+                found, got, total = damage.problems(records, report, damaged)
             except Exception as exc:  # an escaped exception is the worst failure
                 found, got, total = [f"{type(exc).__name__}: {exc}"], 0, 0
             label = f"{kind} ({'gzip' if gzipped else 'plain'})"
@@ -187,7 +175,7 @@ def main() -> int:
     return 1 if failures or pipeline_failures else 0
 
 
-def run_pipeline_cases(runs: int, bases: list[tuple[str, Built]], rng: random.Random, builts: list[Built],
+def run_pipeline_cases(runs: int, bases: list[tuple[str, damage.Built]], rng: random.Random, builts: list[damage.Built],
                        tmp: Path) -> list[str]:
     """Damaged files through `pipeline run`: exit 0 and every record accounted for."""
     import json
@@ -201,7 +189,7 @@ def run_pipeline_cases(runs: int, bases: list[tuple[str, Built]], rng: random.Ra
     for run in range(runs):
         name, built = small[run % len(small)]
         gzipped = built.data[:2] == b"\x1f\x8b"
-        damaged = damage("flips" if run % 2 == 0 else "truncate", built, rng, builts)
+        damaged = apply_damage("flips" if run % 2 == 0 else "truncate", built, rng, builts)
         folder = tmp / f"run{run}"
         folder.mkdir()
         path = folder / ("in.warc.gz" if gzipped else "in.warc")

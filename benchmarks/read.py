@@ -11,7 +11,6 @@ see the same machine state. Target (issue #2): ours <= 1.3x the baseline's time.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections import Counter
@@ -22,11 +21,11 @@ from warcio.archiveiterator import ArchiveIterator
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from common import warc_and_repeat  # noqa: E402
+
 from filters.content_type import is_html_media_type, resolve_media_type  # noqa: E402
 from pipeline.decode import decode_html  # noqa: E402
 from pipeline.readers import FileReport, read_file  # noqa: E402
-
-DEFAULT = ROOT.parent / "shared" / "corpora" / "trafilatura-eval.warc.gz"
 
 
 def bare_warcio(path: Path) -> int:
@@ -53,12 +52,7 @@ def ours(path: Path) -> tuple[int, Counter[str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("warc", nargs="?", type=Path, default=DEFAULT)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    if not args.warc.is_file():
-        sys.exit(f"no input at {args.warc} (pass a WARC file)")
+    args = warc_and_repeat(__doc__)
     best = {"warcio": float("inf"), "ours": float("inf")}
     for _ in range(args.repeat):
         started = time.perf_counter()

@@ -10,7 +10,6 @@ corpus. Target (issue #3): scoring <= 2x the parse.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -18,6 +17,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from common import warc_and_repeat  # noqa: E402
 
 from filters.article_score import article_score  # noqa: E402
 from filters.content_type import is_html_media_type, resolve_media_type  # noqa: E402
@@ -28,8 +29,6 @@ from filters.page_signals import classify, needs_js  # noqa: E402
 from filters.url_rules import normalize_url, url_signals  # noqa: E402
 from pipeline.decode import decode_html  # noqa: E402
 from pipeline.readers import FileReport, read_file  # noqa: E402
-
-DEFAULT = ROOT.parent / "shared" / "corpora" / "trafilatura-eval.warc.gz"
 
 
 def load_pages(path: Path) -> list[tuple[str, object, object]]:
@@ -57,12 +56,7 @@ def score_page(url: str, tree: object, capture: object) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("warc", nargs="?", type=Path, default=DEFAULT)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    if not args.warc.is_file():
-        sys.exit(f"no input at {args.warc}")
+    args = warc_and_repeat(__doc__)
     pages = load_pages(args.warc)
     parse_total = score_total = 0.0
     scores = []

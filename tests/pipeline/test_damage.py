@@ -71,17 +71,14 @@ def test_the_issue_case_many_flips_keep_every_intact_record(tmp_path):
     assert len([r for r in records if r.record_type in DOCS]) >= len(intact_docs) > 30
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_a_lost_block_in_the_middle(tmp_path, crawl, seed):
-    damaged = lose_block(crawl, seed)
-    records, report = read_damaged(tmp_path, damaged)
-    check_invariants(records, report, damaged)
-    assert sum(r.record_type == "corrupt" for r in records) == 1
+ONE_REGION_DAMAGE = [*((lose_block, seed) for seed in range(4)), *((cut_member, seed) for seed in range(4)),
+                     *((garbage_between, seed) for seed in range(3))]
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_a_member_cut_and_the_next_one_intact(tmp_path, crawl, seed):
-    damaged = cut_member(crawl, seed)
+@pytest.mark.parametrize(("damage", "seed"), ONE_REGION_DAMAGE, ids=lambda v: getattr(v, "__name__", str(v)))
+def test_one_damaged_place_is_one_corrupt_record(tmp_path, crawl, damage, seed):
+    """A lost block in the middle, a member cut with the next one intact, garbage between members."""
+    damaged = damage(crawl, seed)
     records, report = read_damaged(tmp_path, damaged)
     check_invariants(records, report, damaged)
     assert sum(r.record_type == "corrupt" for r in records) == 1
@@ -99,14 +96,6 @@ def test_two_files_concatenated(tmp_path, crawl):
     records, report = read_damaged(tmp_path, damaged)
     check_invariants(records, report, damaged)
     assert not report.errors
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_garbage_between_members(tmp_path, crawl, seed):
-    damaged = garbage_between(crawl, seed)
-    records, report = read_damaged(tmp_path, damaged)
-    check_invariants(records, report, damaged)
-    assert sum(r.record_type == "corrupt" for r in records) == 1
 
 
 @pytest.mark.parametrize("seed", range(6))
