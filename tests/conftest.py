@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import random
 import sys
 from pathlib import Path
@@ -80,6 +81,18 @@ def write_warc(path: Path, records: list[tuple], gzip: bool = True) -> list[int]
             offsets.append(fh.tell())
             writer.write_record(response_record(writer, url, body, **kwargs))
     return offsets
+
+
+def shard_bytes(out: Path, pattern: str = "*ed/*.parquet") -> dict[str, bytes]:
+    """Every file of a run's accepted/ and rejected/ folders that matches `pattern`, by path."""
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.glob(pattern))}
+
+
+def stats_without_timings(out: Path) -> dict:
+    """A run's stats.json less its wall-clock timings (the only part allowed to differ)."""
+    stats = json.loads((out / "stats.json").read_text())
+    stats.pop("timings")
+    return stats
 
 
 def cli(*args: object) -> int:

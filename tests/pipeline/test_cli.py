@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from conftest import article_html, cli, write_warc
+from conftest import article_html, cli, shard_bytes, stats_without_timings, write_warc
 
 
 def load(out: Path) -> tuple[dict, pl.DataFrame]:
@@ -21,15 +21,6 @@ def load(out: Path) -> tuple[dict, pl.DataFrame]:
     rows = pl.concat([pl.read_parquet(p) for p in sorted(out.glob("*ed/part-*.parquet"))])
     return stats, rows
 
-
-def shard_bytes(out: Path) -> dict[str, bytes]:
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.glob("*ed/*.parquet"))}
-
-
-def stats_without_timings(out: Path) -> dict:
-    stats = json.loads((out / "stats.json").read_text())
-    stats.pop("timings")
-    return stats
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import pipeline.cli
-from conftest import cli
+from conftest import cli, shard_bytes, stats_without_timings
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMS = "extract:\n  rows_per_row_group: 2\nselect:\n  output:\n    shard_max_rows: 4\n"
@@ -98,18 +98,12 @@ def assert_nothing_partial(out: Path) -> None:
             assert rows == stats[key]
 
 
-def shard_bytes(out: Path) -> dict[str, bytes]:
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.glob("*ed/*"))}
-
-
-def stats_without_timings(out: Path) -> dict:
-    stats = json.loads((out / "stats.json").read_text())
-    stats.pop("timings")
-    return stats
+# Left-over temporary files count too: a crashed run must not leave any behind.
+ALL_FILES = "*ed/*"
 
 
 def assert_same_as_reference(out: Path, reference: Path) -> None:
-    assert shard_bytes(out) == shard_bytes(reference)
+    assert shard_bytes(out, ALL_FILES) == shard_bytes(reference, ALL_FILES)
     assert stats_without_timings(out) == stats_without_timings(reference)
     assert list(out.rglob(".*")) == []  # no temporary file outlives a successful run
 
@@ -184,18 +178,18 @@ def test_killed_while_publishing(sample, tmp_path, capsys, no_report):
     previous = tmp_path / "previous.yaml"
     previous.write_text("extract:\n  rows_per_row_group: 2\n")  # same extract params, one shard each
     assert cli("select", out / "work", "--out", out, "--params", previous) == 0
-    old = {name: data for name, data in shard_bytes(out).items()}
+    old = {name: data for name, data in shard_bytes(out, ALL_FILES).items()}
     old_stats = (out / "stats.json").read_bytes()
     assert set(old) == {"accepted/part-00000.parquet", "rejected/part-00000.parquet"}
 
     run_killed(sample.inputs, "--out", out, "--params", sample.params, "--resume", kill_at="select.publish:1")
     assert_nothing_partial(out)
-    assert shard_bytes(out) == old and (out / "stats.json").read_bytes() == old_stats
+    assert shard_bytes(out, ALL_FILES) == old and (out / "stats.json").read_bytes() == old_stats
 
     run_killed(sample.inputs, "--out", out, "--params", sample.params, "--resume", kill_at="select.publish:2")
     assert_nothing_partial(out)
     assert not (out / "stats.json").exists()
-    assert shard_bytes(out) != old
+    assert shard_bytes(out, ALL_FILES) != old
 
     resume(sample, out, capsys)
     assert_same_as_reference(out, sample.reference)
