@@ -40,6 +40,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from filters import phrases
 from filters.blocks import LARGE_BLOCK_CHARS, Block
 
 MAX_BOILERPLATE_CHARS = 120
@@ -49,65 +50,9 @@ HEADLINE_MAX_CHARS = LARGE_BLOCK_CHARS  # a block this long is body: the headlin
 RELATED_ITEM_MAX_CHARS = 150
 RELATED_ITEM_MIN_LINK_FRACTION = 0.8
 
-_RELATIVE_TIME = re.compile(
-    r"^(?:(?:updated|posted|published|edited)\s*:?\s*)?"
-    r"(?:(?:\d+|an?|one|a few)\s+(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\s+ago"
-    r"|just now|yesterday|today)\.?$",
-    re.IGNORECASE,
-)
-# "© …" / "(c) …" at the start, or the word "Copyright" followed by a year: "Copyright law
-# protects …" is prose, "Copyright 2024 Example Media" is a notice.
-_COPYRIGHT = re.compile(r"^(?:©|\((?i:c)\)\s|(?i:copyright)\s*(?:©\s*)?(?:\d{4}|\(c\)))")
-_RIGHTS_RESERVED = re.compile(r"^all rights reserved\.?$", re.IGNORECASE)
 _BRACKETED = re.compile(r"^\[[^\[\]]{1,100}\]$")
-_ADVERTISEMENT = re.compile(
-    r"^(?:(?:story|article|text) continues below(?: (?:this )?(?:advertisement|ad))?|"
-    r"(?:advertisement|advertising|sponsored|anzeige|werbung|publicité|publicidad|pubblicità|publicidade|reclame|"
-    r"advertentie|реклама|reklama|annons|mainos|mainonta)"
-    r"(?:\s*[-–—:|]?\s*(?:(?:story|article) continues below|continue reading below|scroll to continue(?: with content)?"
-    r"|weiterlesen nach der anzeige|lesen sie nach der anzeige weiter))?)[.:]?$",
-    re.IGNORECASE)
-_CREDIT = re.compile(
-    r"^[(\[]?(?:photo|photograph|photos|image|images|picture|pic|video|illustration|graphic|credit|photo credit|"
-    r"image credit|image source|source|foto|fotos|bild|bilder|quelle|crédit|crédit photo|crédits|fotografía|imagen|"
-    r"immagine|fotografia|zdjęcie|фото)\s*(?::|©|by\b|von\b|par\b|de\b|di\b)",
-    re.IGNORECASE)
-_BYLINE_START = re.compile(r"^(?:by|von|par|por|di|door|av|af|przez|от)\s+(?=\S)", re.IGNORECASE)
-_BYLINE_CONNECTORS = frozenset({"and", "und", "et", "y", "e", "&", "en", "och", "og", "i", "de", "van", "von", "der",
-                                "den", "la", "le", "du", "da", "del", "dos", "di", "bin", "al", "|", "-", "–", "—", "·",
-                                "•", "/", "am", "on", "updated", "published", "aktualisiert", "il"})
-_BYLINE_MAX_TOKENS = 12
 _DATEISH = re.compile(r"^[\d.:/,-]+(?:am|pm|h|uhr)?[,.]?$", re.IGNORECASE)
-_SHARE = re.compile(
-    r"^(?:share|share this(?: (?:article|story|post|page|video))?|share (?:on|via|to) [\w ]{1,20}|tweet(?: this)?|"
-    r"pin it|email this(?: (?:article|story))?|print(?: this)?(?: (?:article|story|page))?|"
-    r"follow us(?: on [\w ]{1,30})?|like us on facebook|teilen|artikel teilen|(?:auf|bei) [\w ]{1,15} teilen|"
-    r"partager(?: (?:sur|cet article) ?[\w ]{0,20})?|compartir(?: en [\w ]{1,20})?|condividi(?: su [\w ]{1,20})?|"
-    r"delen|udostępnij|поделиться|dela|del)[.:!]?$",
-    re.IGNORECASE)
-SOCIAL_NAMES = frozenset({"facebook", "twitter", "x", "linkedin", "whatsapp", "pinterest", "reddit", "email", "e-mail",
-                          "mail", "print", "telegram", "xing", "tumblr", "messenger", "copy", "link", "copy link",
-                          "flipboard", "threads", "bluesky", "mastodon", "sms", "share", "teilen", "drucken"})
-_NEWSLETTER = re.compile(
-    r"^(?:(?:sign up|signup|subscribe|register|get|receive|join)\b.{0,40}\bnewsletters?\b|"
-    r"(?:our |the |unser(?:en)? |den )?newsletters?\b.{0,20}\b(?:abonnieren|bestellen|sign up|subscribe)|"
-    r"(?:inscrivez-vous|abonnez-vous|suscríbete|iscriviti|abonneer|zapisz się)\b.{0,40}\b(?:newsletter|lettre))",
-    re.IGNORECASE)
-_RELATED_HEADING = re.compile(
-    r"^(?:related|related (?:articles?|stories|posts|news|content|coverage|reading|links)|read more|read also|"
-    r"read next|more reading|further reading|see also|also read|more (?:from|on|about) [\w' ]{1,30}|more stories|"
-    r"more news|more like this|you may also like|you might also like|recommended(?: for you| reading)?|most (?:read|"
-    r"popular|viewed)|trending(?: now)?|editors?[’']? (?:recommendations|picks)|top stories|latest news|popular now|"
-    r"don[’']t miss|weitere artikel|mehr zum thema|lesen sie auch|auch interessant|empfehlungen der redaktion|"
-    r"meistgelesen|"
-    r"das könnte sie auch interessieren|à lire aussi|lire aussi|voir aussi|sur le même sujet|leggi anche|"
-    r"potrebbe interessarti|te puede interesar|lee también|leia também|lees ook|czytaj także|czytaj też|"
-    r"читайте также|läs också|les også)\s*[:.]?$",
-    re.IGNORECASE)
-_READ_MORE_LINK = re.compile(
-    r"^(?:read more|read also|also read|see also|related|lesen sie auch|mehr dazu|lire aussi|à lire aussi|"
-    r"leggi anche|lee también|lees ook|czytaj także|читайте также)\s*[:»>|-]\s*\S",
-    re.IGNORECASE)
+_BYLINE_MAX_TOKENS = 12
 
 
 def boilerplate_kind(block: Block) -> str | None:
@@ -119,29 +64,29 @@ def boilerplate_kind(block: Block) -> str | None:
         kind = _short_kind(text, block)
         if kind is not None:
             return kind
-    if _NEWSLETTER.search(text):
+    if phrases.NEWSLETTER_PROMPT.search(text):
         return "newsletter_prompt"
-    if _READ_MORE_LINK.match(text) and block.link_chars >= RELATED_ITEM_MIN_LINK_FRACTION * (len(text) - 12):
+    if phrases.READ_MORE_LINK.match(text) and block.link_chars >= RELATED_ITEM_MIN_LINK_FRACTION * (len(text) - 12):
         return "related_links"
     return None
 
 
 def _short_kind(text: str, block: Block) -> str | None:
-    if _RELATIVE_TIME.match(text):
+    if phrases.RELATIVE_TIME.match(text):
         return "relative_time"
-    if _COPYRIGHT.match(text) or _RIGHTS_RESERVED.match(text):
+    if phrases.COPYRIGHT.match(text) or phrases.RIGHTS_RESERVED.match(text):
         return "copyright"
     if _BRACKETED.match(text):
         return "bracket_annotation"
     if block.link_chars >= block.chars and _is_all_caps(text):
         return "all_caps_link"
-    if _ADVERTISEMENT.match(text):
+    if phrases.ADVERTISEMENT_LABEL.match(text):
         return "advertisement"
-    if _CREDIT.match(text):
+    if phrases.CREDIT_LABEL.match(text):
         return "credit"
     if block.kind != "heading" and _is_byline(text):
         return "byline"
-    if _SHARE.match(text) or _is_social_list(text):
+    if phrases.SHARE_PROMPT.match(text) or _is_social_list(text):
         return "share_prompt"
     return None
 
@@ -156,7 +101,7 @@ def remove_boilerplate(blocks: list[Block]) -> tuple[list[Block], dict[str, int]
             removed["related_links"] = removed.get("related_links", 0) + 1
             continue
         in_related_list = False
-        if _RELATED_HEADING.match(block.text.strip()):
+        if phrases.RELATED_HEADING.match(block.text.strip()):
             in_related_list = True
             removed["related_links"] = removed.get("related_links", 0) + 1
             continue
@@ -215,20 +160,20 @@ def _is_related_item(block: Block) -> bool:
 
 
 def _is_byline(text: str) -> bool:
-    start = _BYLINE_START.match(text)
+    start = phrases.BYLINE_START.match(text)
     if start is None or text.endswith((".", "!", "?")) and not text.endswith((" Jr.", " Sr.")):
         return False
     tokens = text[start.end():].replace(",", " , ").split()
     if not tokens or len(tokens) > _BYLINE_MAX_TOKENS or not tokens[0][:1].isupper():
         return False
-    return all(token[:1].isupper() or token.lower() in _BYLINE_CONNECTORS or token == "," or _DATEISH.match(token)
-               for token in tokens)
+    return all(token[:1].isupper() or token.lower() in phrases.BYLINE_CONNECTORS or token == ","
+               or _DATEISH.match(token) for token in tokens)
 
 
 def _is_social_list(text: str) -> bool:
     words = [word.strip(",|·•/").lower() for word in text.split()]
     words = [word for word in words if word]
-    return len(words) >= 2 and all(word in SOCIAL_NAMES for word in words)
+    return len(words) >= 2 and all(word in phrases.SOCIAL_NAMES for word in words)
 
 
 def _is_all_caps(text: str) -> bool:

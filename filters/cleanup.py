@@ -19,6 +19,7 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
+from filters import phrases
 from filters.vocabulary import CONSENT_WORDS, consent_platform
 
 # The platforms' named containers are `filters.vocabulary.CONSENT_PLATFORMS`, shared with the
@@ -36,7 +37,6 @@ _ID_CLASS_VALUES = etree.XPath("//body//@id | //body//@class", smart_strings=Fal
 _ID_CLASS_ATTRIBUTES = etree.XPath("//body//@id | //body//@class")  # smart strings: know their element
 _CONSENT_DIALOGS = etree.XPath(
     "//body//*[@role='dialog' and (contains(@aria-label, 'ookie') or contains(@aria-label, 'onsent'))]")
-_COOKIE_TALK = re.compile(r"\b(cookies?|consent|gdpr|privacy (?:policy|settings)|tracking technolog)", re.IGNORECASE)
 SWEEP_MAX_WORDS = 120  # a consent widget says a few sentences; an article about cookies says more
 _KEEP_TAGS = frozenset({"html", "body", "main", "article"})
 
@@ -66,7 +66,7 @@ def is_consent_overlay(element: HtmlElement) -> bool:
     if not any(word in marks for word in CONSENT_WORDS):
         return False
     text = element.text_content()
-    return len(text.split()) <= SWEEP_MAX_WORDS and bool(_COOKIE_TALK.search(text))
+    return len(text.split()) <= SWEEP_MAX_WORDS and bool(phrases.CONSENT_TALK.search(text))
 
 
 def is_named_overlay(element: HtmlElement) -> bool:

@@ -23,6 +23,7 @@ from typing import Any
 
 from lxml import etree
 
+from filters import phrases
 from filters.cleanup import has_consent_overlay
 from filters.html import depth_limit_reached
 from filters.page import Page
@@ -44,10 +45,6 @@ FRAMEWORK_FINGERPRINTS: dict[str, tuple[tuple[str, str | None, str | None], ...]
 SPA_WORD_LIMIT = 200          # §2 Path A: framework AND body_word_count < 200
 THIN_BODY_WORDS = 10          # §2 Path B: body_word_count < 10 AND an external script
 
-# §3 signal 1: explicit "JavaScript required" messages.
-JS_REQUIRED_MESSAGES = ("enable javascript", "javascript is required", "please enable javascript",
-                        "javascript must be enabled", "this site requires javascript",
-                        "you need to enable javascript")
 # §3 signal 2: an element any framework mounts into (the seed gives CSS selectors; the roots are
 # `filters.vocabulary`'s, the same ones §2 Path A looks for).
 JS_ROOT_XPATH = "//*[{}]".format(" or ".join(
@@ -58,15 +55,7 @@ HEAVY_SCRIPT_COUNT = 8        # §3 signal 3: > 8 external scripts ...
 HEAVY_SCRIPT_WORDS = 50       # ... AND < 50 words
 NOSCRIPT_WORDS = 20           # §3 signal 4: <noscript> with > 20 words
 
-COOKIE_PHRASES = ("we use cookies", "this website uses cookies", "this site uses cookies", "accept all cookies",
-                  "accept cookies", "cookie settings", "cookie preferences", "manage cookies",
-                  "consent to the use of cookies", "cookie consent", "reject all", "wir verwenden cookies",
-                  "nous utilisons des cookies", "utilizziamo i cookie", "utilizamos cookies")
-COOKIE_WALL_MAX_WORDS = 150
-PAYWALL_PHRASES = ("subscribe to continue reading", "subscribe to read", "subscribers only", "subscriber-only",
-                   "to continue reading", "already a subscriber", "this article is for subscribers",
-                   "sign in to read", "log in to continue reading", "premium content", "free articles remaining",
-                   "you have reached your limit", "become a member to read", "unlock this article")
+COOKIE_WALL_MAX_WORDS = 150  # the phrases of filters.phrases: COOKIE_PHRASES, PAYWALL_PHRASES, JS_REQUIRED_MESSAGES
 METERED_XPATH = ("//*[contains(translate(@class,'PAYWLMETRSUBCI','paywlmetrsubci'),'paywall') "
                  "or contains(translate(@id,'PAYWLMETRSUBCI','paywlmetrsubci'),'paywall') "
                  "or contains(@class,'metered') or contains(@class,'meter-') or contains(@class,'premium') "
@@ -95,7 +84,7 @@ def needs_js(page: Page) -> dict[str, bool]:
     lowered = page.visible_text
     words = page.body_word_count
     signals = {
-        "needs_js_message": "javascript" in lowered and any(message in lowered for message in JS_REQUIRED_MESSAGES),
+        "needs_js_message": "javascript" in lowered and phrases.mentions(lowered, phrases.JS_REQUIRED_MESSAGES),
         "needs_js_root": words < NEEDS_JS_WORDS and bool(page.tree.xpath(f"boolean({JS_ROOT_XPATH})")),
         "needs_js_heavy_scripts": page.external_script_count > HEAVY_SCRIPT_COUNT and words < HEAVY_SCRIPT_WORDS,
         "needs_js_noscript": any(len(noscript.text_content().split()) > NOSCRIPT_WORDS
@@ -110,7 +99,7 @@ def is_cookie_walled(page: Page) -> bool:
     # Every phrase but one names cookies: one scan rules out most pages before fifteen more.
     if not ("cookie" in lowered or "reject all" in lowered):
         return False
-    if not any(phrase in lowered for phrase in COOKIE_PHRASES):
+    if not phrases.mentions(lowered, phrases.COOKIE_PHRASES):
         return False
     if page.body_word_count < COOKIE_WALL_MAX_WORDS:
         return True
@@ -122,7 +111,7 @@ def is_paywalled(page: Page) -> bool:
     if declared_closed:
         return True
     lowered = page.visible_text
-    if not any(phrase in lowered for phrase in PAYWALL_PHRASES):
+    if not phrases.mentions(lowered, phrases.PAYWALL_PHRASES):
         return False
     return bool(page.tree.xpath(f"boolean({METERED_XPATH})"))
 
