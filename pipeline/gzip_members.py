@@ -19,17 +19,7 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 
 from pipeline import records
-from pipeline.records import (
-    PARSE_ERRORS,
-    READ_BLOCK,
-    FileReport,
-    NonChunkedGzip,
-    RawRecord,
-    clean_message,
-    note_warnings,
-    quietly,
-    record_from_warcio,
-)
+from pipeline.records import READ_BLOCK, FileReport, RawRecord
 from pipeline.resync import corrupt_region, head_url
 
 # Inflated bytes of one gzip member kept in memory (a Common Crawl record is at most ~1 MB).
@@ -170,21 +160,21 @@ def member_records(path: str, member: Member, stream: io.IOBase, max_payload_byt
     warnings = io.StringIO()
     iterator = ArchiveIterator(stream, arc2warc=is_arc, block_size=READ_BLOCK * 4)
     try:
-        for count, record in enumerate(quietly(iterator, warnings)):
+        for count, record in enumerate(records.quietly(iterator, warnings)):
             if count:
                 # Several records in one member ("non-chunked" gzip): the records have no file
                 # offsets of their own; the caller re-reads the file as one stream.
-                raise NonChunkedGzip(path)
+                raise records.NonChunkedGzip(path)
             if not record.rec_type:  # type: ignore[attr-defined]
                 raise ArchiveLoadFailed("a record without a WARC-Type (or an empty header block)")
-            found.extend(record_from_warcio(path, member.start, record, max_payload_bytes, own))
-    except PARSE_ERRORS as exc:
-        message = f"{type(exc).__name__}: {clean_message(str(exc))}"
+            found.extend(records.record_from_warcio(path, member.start, record, max_payload_bytes, own))
+    except records.PARSE_ERRORS as exc:
+        message = f"{type(exc).__name__}: {records.clean_message(str(exc))}"
         found = [RawRecord(path, member.start, "corrupt", url=_first_url(found), error=message)]
         own.record_types = Counter({"corrupt": 1})
         own.errors = [f"corrupt region at offset {member.start} ({member.end - member.start} bytes): {message}"]
     finally:
-        note_warnings(warnings.getvalue(), own)
+        records.note_warnings(warnings.getvalue(), own)
     for record in found:
         if record.record_type == "corrupt":
             record.corrupt_region_bytes = member.end - member.start
@@ -193,5 +183,5 @@ def member_records(path: str, member: Member, stream: io.IOBase, max_payload_byt
     yield from found
 
 
-def _first_url(records: list[RawRecord]) -> str | None:
-    return next((r.url for r in records if r.url), None)
+def _first_url(found: list[RawRecord]) -> str | None:
+    return next((r.url for r in found if r.url), None)
