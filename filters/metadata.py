@@ -34,6 +34,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+import langcodes
 from lxml import etree
 
 from filters.bylines import DOM_CANDIDATES, Dom, author_names, dom_authors, itemprop_dates, tokens
@@ -78,7 +79,10 @@ META_KEYWORDS = ("keywords", "news_keywords")
 OG_LOCALE = ("og:locale",)
 META_LANGUAGE = ("content-language", "language")  # seed 000 §8 step 4, http-equiv first
 
-# `<meta name="language" content="English">` is common; a declared name is not a guess.
+# `<meta name="language" content="English">` is common; a declared name is not a guess. Ours, not
+# langcodes.find (language_data: names in every CLDR language, +29 MB): it also takes any known
+# name that starts a word (`englishish` -> en, `Person` -> fa, `index` -> kzf), a guess that would
+# override the next source, where a name missing here only leaves the field to the next one.
 LANGUAGE_NAMES = {
     "english": "en", "german": "de", "deutsch": "de", "french": "fr", "français": "fr", "francais": "fr",
     "spanish": "es", "español": "es", "espanol": "es", "italian": "it", "italiano": "it", "portuguese": "pt",
@@ -186,7 +190,10 @@ def normalise_language(value: Any) -> str | None:
 
     Only a 2-3 letter primary subtag is a language (BCP 47; 4-8 letter ones are reserved or
     unused), so `x-default`, `*`, `i-klingon` and the codes that name no language (`und`, `mul`,
-    `mis`, `zxx`) are refused and seed 000 §8 falls through to its next source.
+    `mis`, `zxx`) are refused and seed 000 §8 falls through to its next source. langcodes (CLDR
+    aliases) gives a code its current, shortest form, the one language ID uses: deprecated and
+    three-letter codes become the two-letter one (`iw` -> `he`, `in` -> `id`, `eng`/`ger` -> `en`/
+    `de`), a macrolanguage's members the macrolanguage (`cmn` -> `zh`); CLDR also has `tl` -> `fil`.
     """
     if not isinstance(value, str):
         return None
@@ -194,8 +201,16 @@ def normalise_language(value: Any) -> str | None:
     if primary in LANGUAGE_NAMES:
         return LANGUAGE_NAMES[primary]
     if 2 <= len(primary) <= 3 and primary.isascii() and primary.isalpha() and primary not in NOT_LANGUAGES:
-        return primary
+        return _standard_language(primary)
     return None
+
+
+def _standard_language(code: str) -> str | None:
+    try:
+        standard = langcodes.Language.get(langcodes.standardize_tag(code, macro=True)).language
+    except langcodes.LanguageTagError:
+        return code
+    return standard if standard and standard not in NOT_LANGUAGES else None
 
 
 _LANGUAGE_SPLIT = re.compile(r"[-_\s,;]")

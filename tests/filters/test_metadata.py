@@ -413,6 +413,9 @@ def test_json_ld_in_language_object():
 @pytest.mark.parametrize("value, expected", [
     ("en-GB", "en"), ("pt_BR", "pt"), ("EN", "en"), ("zh-Hans-CN", "zh"), ("English", "en"), ("de, en", "de"),
     ("haw", "haw"), ("", None), ("*", None), ("x-default", None), ("und", None), ("e4", None), (None, None),
+    # deprecated, three-letter and macrolanguage members: the code language ID gives
+    ("iw", "he"), ("in-ID", "id"), ("jw", "jv"), ("eng", "en"), ("ger", "de"), ("deu-CH", "de"), ("cmn-Hans", "zh"),
+    ("mul", None), ("zxx", None), ("i-klingon", None), ("Français", "fr"), ("francais", "fr"),
 ])
 def test_normalise_language(value, expected):
     assert normalise_language(value) == expected
