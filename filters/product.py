@@ -42,6 +42,7 @@ import pyarrow as pa
 from lxml import etree
 
 from filters.declarations import Rule, Signal
+from filters.domains import same_site
 from filters.metadata import ARTICLE_TYPES
 from filters.page import Page
 
@@ -437,17 +438,12 @@ def _is_cart_url(href: str, own_host: str | None, exclude: frozenset[str] = froz
 
 
 def _same_site(host: str | None, own_host: str | None) -> bool:
-    """Same registered domain, roughly: the last two labels, or three under a short second level
-    (`co.uk`, `com.au`), so that `offer.shop.co.uk` and `www.shop.co.uk` are one site."""
+    """Same registered domain by the Public Suffix List (`filters.domains`): `offer.shop.co.uk` and
+    `www.shop.co.uk` are one site, `a.myshopify.com` and `b.myshopify.com` two shops. A link
+    without a host (relative) is on the page's own site."""
     if host is None or own_host is None:
         return host == own_host or host is None
-    return _site_key(host) == _site_key(own_host)
-
-
-def _site_key(host: str) -> str:
-    labels = host.lower().rstrip(".").split(".")
-    keep = 3 if len(labels) >= 3 and len(labels[-1]) == 2 and len(labels[-2]) <= 3 else 2
-    return ".".join(labels[-keep:])
+    return same_site(host, own_host)
 
 
 def _host(url: str | None, relative_to: str | None = None) -> str | None:

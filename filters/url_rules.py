@@ -7,6 +7,15 @@ written (no decode / re-encode round trip): normalising only reorders pairs and 
 empty and whitespace-only ones, so a server would see the same request. Path case is kept: paths
 are case-sensitive on most servers.
 
+Why not a library (measured on the 1 102 record URLs and 117 528 link URLs of the shared corpora
+and the sample): courlan's `normalize_url` keeps the fragment, drops valueless parameters
+(`spip.php?article8532` becomes `spip.php`, one URL for every SPIP article), HTML-unescapes the URL
+first (`&region=us` becomes `®ion=us`), re-encodes values (a Latin-1 `%DC` becomes U+FFFD, `;`
+in a path `%3B`), collapses `//` in paths (breaking Wayback URLs) and keeps repeated keys unsorted;
+w3lib's `canonicalize_url` keeps `:443`, strips no tracker and re-encodes every parameter
+(`?flag` becomes `?flag=`, `:` `%3A`). Where w3lib merges what we do not (16 groups among the
+links: a path written in Unicode and in `%XX`, `/./`), the record URLs had no such case.
+
 The §6 rules turn into three flags for the `url` group of the decision table:
 
 * `url_hard_excluded`: the hard-exclude list (framework assets, CDN internals, WordPress admin,
@@ -39,16 +48,25 @@ from urllib.parse import SplitResult, unquote_plus, urlsplit
 
 # Parameters that identify a click, a visitor or a campaign, never the content; the same article
 # shared on two networks must become one URL. Sources: Google Ads / Analytics, Meta, Microsoft,
-# Yandex, Mailchimp, HubSpot, Marketo, Matomo/Piwik, Alibaba, TikTok, Twitter/X, LinkedIn and the
-# seed's own `ref`. Compared lower-cased. Deliberately absent: anything that can select content
-# (`id`, `p`, `page`, `q`, `lang`, `source`, generic `pk_*`).
+# Yandex, Mailchimp, HubSpot, Marketo, Matomo/Piwik, Alibaba, TikTok, Twitter/X, LinkedIn, AT
+# Internet, Wicked Reports, Firefox's query-stripping list and the seed's own `ref`. Compared
+# lower-cased, as whole names. Deliberately absent: anything that can select content (`id`, `p`,
+# `page`, `q`, `lang`, `source`, `keyword`, `uid`, `cid`, generic `pk_*`), and referral or
+# affiliate names that also carry a redirect target (`referer`, `referrer`).
+#
+# Not courlan's `TRACKERS_RE` (trafilatura's URL library), nor a union with it: it matches name
+# *parts* after a word boundary or `_`, so it also strips `cidTexte` (Légifrance's text id),
+# `keyword`, `source`, `uid`, `list_uids` (PubMed ids), `gallery`, `refresh` and TYPO3's
+# `tx_..._glossary[term]`. The union merged 145 of the 117 528 link URLs of the shared corpora
+# into 27, different pages among them (PubMed abstracts, keyword searches, Yandex Market filters).
+# Its names that are trackers only are here (`ysclid`, `xtor`, `itm_*`).
 TRACKING_PARAMS: frozenset[str] = frozenset({
     # Google
     "gclid", "gclsrc", "dclid", "gbraid", "wbraid", "gad_source", "srsltid", "_ga", "_gl",
     # Meta
     "fbclid", "fb_action_ids", "fb_action_types", "fb_ref", "fb_source", "igshid", "igsh",
-    # Microsoft, Yandex, Twitter/X, TikTok, LinkedIn
-    "msclkid", "yclid", "_openstat", "twclid", "ttclid", "li_fat_id",
+    # Microsoft, Yandex, Twitter/X, TikTok, LinkedIn, AT Internet (Xiti), Wicked Reports
+    "msclkid", "yclid", "ysclid", "_openstat", "twclid", "ttclid", "li_fat_id", "xtor", "wickedid",
     # Mailchimp, HubSpot, Marketo, Vero, Omeda
     "mc_cid", "mc_eid", "_hsenc", "_hsmi", "__hstc", "__hssc", "__hsfp", "hsctatracking",
     "mkt_tok", "vero_conv", "vero_id", "oly_anon_id", "oly_enc_id",
@@ -59,8 +77,11 @@ TRACKING_PARAMS: frozenset[str] = frozenset({
 })
 
 # Whole families: Google's UTM set (`utm_source`, `utm_medium`, `utm_campaign`, `utm_term`,
-# `utm_content`, `utm_id`, ...), Matomo's `mtm_*` and HubSpot ads' `hsa_*`.
-TRACKING_PREFIXES: tuple[str, ...] = ("utm_", "mtm_", "hsa_")
+# `utm_content`, `utm_id`, ...), Matomo's `mtm_*`, HubSpot ads' `hsa_*` and the internal-campaign
+# `itm_*` (Parse.ly's convention: `itm_source`, `itm_campaign`, ...).
+TRACKING_PREFIXES: tuple[str, ...] = ("utm_", "mtm_", "hsa_", "itm_")
+# `?a=1&amp;utm_medium=x`: a link written HTML-escaped twice reaches us with the key `amp;utm_medium`.
+_ESCAPED_AMPERSAND = "amp;"
 
 # Seed 000 §6 "Hard-exclude", over the URL path, matched case-insensitively (see module docstring).
 HARD_EXCLUDE_PATTERNS: tuple[str, ...] = (
@@ -106,6 +127,8 @@ def _is_tracking_key(key: str) -> bool:
     name = key.lower()
     if "%" in name or "+" in name:
         name = unquote_plus(name)
+    while name.startswith(_ESCAPED_AMPERSAND):
+        name = name[len(_ESCAPED_AMPERSAND):]
     return name in TRACKING_PARAMS or name.startswith(TRACKING_PREFIXES)
 
 

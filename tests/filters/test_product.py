@@ -188,6 +188,20 @@ def test_cart_links_only_on_the_same_site():
     assert signals('<a href="/cartography/">Maps</a>')["product_cart_link_count"] == 0
 
 
+def test_same_site_is_the_registered_domain():
+    """By the Public Suffix List (filters/domains.py), private suffixes included: two shops on one
+    hosting suffix are two sites, a shop's subdomains under a two-level ccTLD suffix are one."""
+    shop = "https://kettles.myshopify.com/products/blue"
+    assert signals('<a href="https://kettles.myshopify.com/cart">Cart</a>', url=shop)["product_cart_link_count"] == 1
+    assert signals('<a href="https://pans.myshopify.com/cart">Cart</a>', url=shop)["product_cart_link_count"] == 0
+    uk = "https://www.kettles.co.uk/blue"
+    assert signals('<a href="https://pay.kettles.co.uk/basket">Basket</a>', url=uk)["product_cart_link_count"] == 1
+    assert signals('<a href="https://www.pans.co.uk/basket">Basket</a>', url=uk)["product_cart_link_count"] == 0
+    # A short second label is not a suffix: the old "three labels under a short one" guess split these.
+    de = "https://www.abc.de/kessel"
+    assert signals('<a href="https://shop.abc.de/warenkorb">Korb</a>', url=de)["product_cart_link_count"] == 1
+
+
 # ---- the combined score -------------------------------------------------------------------------
 
 def test_score_adds_each_family_once():

@@ -62,7 +62,8 @@ def test_default_ports(url: str, expected: str):
 
 @pytest.mark.parametrize(
     "param",
-    ["utm_source", "utm_campaign", "utm_medium", "UTM_Content", "fbclid", "gclid", "ref", "msclkid", "mc_eid"],
+    ["utm_source", "utm_campaign", "utm_medium", "UTM_Content", "fbclid", "gclid", "ref", "msclkid", "mc_eid",
+     "ysclid", "xtor", "wickedid", "itm_source", "ITM_Campaign"],
 )
 def test_each_tracking_param_removed(param: str):
     assert normalize_url(f"https://example.com/post?{param}=x") == "https://example.com/post"
@@ -77,6 +78,24 @@ def test_all_tracking_params_removed_at_once():
 @pytest.mark.parametrize("param", ["id", "page", "q", "reference", "prefix", "utm", "source", "pk_id"])
 def test_near_miss_params_kept(param: str):
     assert normalize_url(f"https://example.com/p?{param}=1") == f"https://example.com/p?{param}=1"
+
+
+# Content-selecting names that courlan's tracker regex strips (it matches name parts): kept.
+@pytest.mark.parametrize("param", ["cidTexte", "keyword", "uid", "list_uids", "gallery", "refresh", "campaign",
+                                   "referrer", "tx_dpnglossary_glossary%5Bterm%5D", "itm", "amp;id"])
+def test_content_selecting_params_kept(param: str):
+    assert normalize_url(f"https://example.com/p?{param}=1") == f"https://example.com/p?{param}=1"
+
+
+def test_twice_escaped_ampersand_before_a_tracker():
+    url = "https://example.com/p?id=3&amp;utm_medium=web&amp%3Butm_campaign=footer&amp;amp;utm_term=x"
+    assert normalize_url(url) == "https://example.com/p?id=3"
+
+
+def test_valueless_params_and_entity_names_kept_as_written():
+    # `spip.php?article8532` is one article of a SPIP site; `&region`, `&copy` are not `®ion`, `©`.
+    assert normalize_url("https://example.com/spip.php?article8532") == "https://example.com/spip.php?article8532"
+    assert normalize_url("https://example.com/p?region=us&copy=2") == "https://example.com/p?copy=2&region=us"
 
 
 def test_tracking_list_is_lowercase():
