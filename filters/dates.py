@@ -4,6 +4,12 @@ dateparser is slow (a string it cannot read costs about 20 ms, a dozen lxml pars
 8601, RFC 2822 and plain numeric dates go through the standard library and dateparser only sees
 what they cannot read, at most `SLOW_DATE_PARSES_PER_PAGE` times a page. Its relative parser and
 dates missing a day, month or year are refused, since their value would depend on the clock.
+
+Not htmldate (trafilatura's dependency), measured for #12 on the 990 trafilatura-eval pages: it
+keeps no provenance and no source order, so it took `dateModified` over `datePublished` (even
+with `original_date=True`) or a site header's date of the day; as a last resort after ours it
+would date 198 more pages, about one in four wrongly by a hand check, at 6 ms each, in a
+`published` column that cannot tell its guesses from declared dates.
 """
 
 from __future__ import annotations
