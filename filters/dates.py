@@ -6,9 +6,10 @@ what they cannot read, at most `SLOW_DATE_PARSES_PER_PAGE` times a page. Its rel
 dates missing a day, month or year are refused, since their value would depend on the clock.
 
 Not htmldate (trafilatura's dependency), measured for #12 on the 990 trafilatura-eval pages: it
-keeps no provenance and no source order; where both found a date and differed, it had taken
-`dateModified` over `datePublished` (even with `original_date=True`) or a site header's date of
-the day as often as ours had taken a comment's `<time>`. As a last resort after ours it would
+keeps no provenance and no source order. Of 18 pages where both found a different day, checked
+by hand, ours was right on 10 (htmldate took `dateModified` over `datePublished` even with
+`original_date=True`, or a site header's date of the day), htmldate on 6 (we took a comment's
+`<time>`, or read `01-11-2023` month first), 2 unclear. As a last resort after ours it would
 date 198 of our 309 undated pages (3.7 ms a page; 12 ms with `extensive_search`), some from
 teasers or comments, in a `published` column that cannot tell them from declared dates.
 """
