@@ -24,7 +24,7 @@ from pipeline.writers import atomic_write_text, remove_stale_temps
 EXTRACT_DIR = "extract"
 MANIFEST = "manifest.json"
 # Bump when rows written by the extract stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 9
+FORMAT_VERSION = 10
 
 
 def file_key(path: str) -> str:
