@@ -12,6 +12,7 @@ Types are read through `filters.vocabulary.schema_types`, the one reading of `@t
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,14 +72,19 @@ class JsonLd:
         return [name] if name else []
 
 
+def first_of(items: list[Any], read: Callable[[Any], str | None]) -> str | None:
+    """The first item of a JSON-LD list that `read` makes something of (nested lists are skipped)."""
+    for item in items:
+        found = read(item) if not isinstance(item, list) else None
+        if found:
+            return found
+    return None
+
+
 def ld_string(value: Any) -> str | None:
     """A JSON-LD literal: a string, `{"@value": ...}`, or the first usable item of a list."""
     if isinstance(value, list):
-        for item in value:
-            found = ld_string(item) if not isinstance(item, list) else None
-            if found:
-                return found
-        return None
+        return first_of(value, ld_string)
     if isinstance(value, dict):
         value = value.get("@value")
     return clean_ld(value)

@@ -39,7 +39,7 @@ from lxml import etree
 
 from filters.bylines import DOM_CANDIDATES, Dom, author_names, dom_authors, itemprop_dates, tokens
 from filters.dates import SLOW_DATE_PARSES_PER_PAGE, as_utc, parse_date, parse_date_budgeted
-from filters.jsonld import JsonLd, clean_ld, ld_string
+from filters.jsonld import JsonLd, clean_ld, first_of, ld_string
 from filters.page import Page, clean_text
 from filters.vocabulary import ARTICLE_TYPES, WEBPAGE_TYPES
 
@@ -265,13 +265,19 @@ def _site_name_candidates(page: Page, ld: JsonLd) -> Iterator[tuple[Any, str]]:
     yield from _meta(page, META_SITE_NAME, "meta")
 
 
-def _published_candidates(page: Page, ld: JsonLd, dom: Dom, with_time: bool) -> Iterator[tuple[str, str]]:
+def _declared_dates(page: Page, ld: JsonLd, key: str, og: tuple[str, ...],
+                    meta: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    """A date as metadata declares it: JSON-LD `key`, then Open Graph, then `<meta>`."""
     for obj in ld.ordered:
-        value = ld_string(obj.get("datePublished"))
+        value = ld_string(obj.get(key))
         if value:
             yield value, "json-ld"
-    yield from _meta(page, OG_PUBLISHED, "og")
-    yield from _meta(page, META_PUBLISHED, "meta")
+    yield from _meta(page, og, "og")
+    yield from _meta(page, meta, "meta")
+
+
+def _published_candidates(page: Page, ld: JsonLd, dom: Dom, with_time: bool) -> Iterator[tuple[str, str]]:
+    yield from _declared_dates(page, ld, "datePublished", OG_PUBLISHED, META_PUBLISHED)
     if with_time:  # seed 001 §2.3: time[datetime] first, then [itemprop=datePublished]
         tried = 0
         for element in page.tree.iter("time"):
@@ -286,12 +292,7 @@ def _published_candidates(page: Page, ld: JsonLd, dom: Dom, with_time: bool) -> 
 
 def _updated_candidates(page: Page, ld: JsonLd) -> Iterator[tuple[str, str]]:
     # Seed 001 §2.3 has no DOM selector for modification dates: metadata only.
-    for obj in ld.ordered:
-        value = ld_string(obj.get("dateModified"))
-        if value:
-            yield value, "json-ld"
-    yield from _meta(page, OG_MODIFIED, "og")
-    yield from _meta(page, META_MODIFIED, "meta")
+    yield from _declared_dates(page, ld, "dateModified", OG_MODIFIED, META_MODIFIED)
 
 
 def _first(field: str, candidates: Iterable[tuple[Any, str]], sources: dict[str, str]) -> str | None:
@@ -441,11 +442,7 @@ def _language(page: Page, ld: JsonLd) -> tuple[str, str] | None:
 def _ld_language(value: Any) -> str | None:
     """inLanguage is a code, a `Language` object (alternateName, name), or a list of either."""
     if isinstance(value, list):
-        for item in value:
-            found = _ld_language(item) if not isinstance(item, list) else None
-            if found:
-                return found
-        return None
+        return first_of(value, _ld_language)
     if isinstance(value, dict):
         return normalise_language(value.get("alternateName")) or normalise_language(value.get("name"))
     return normalise_language(value)
