@@ -420,22 +420,16 @@ _KEYWORD_SPLIT = re.compile(r"[,;，、]")
 def _language(page: Page, ld: JsonLd) -> tuple[str, str] | None:
     """Seed 000 §8 in its order; a junk value at one step falls through to the next."""
     root = page.tree.getroottree().getroot()
-    for attribute in ("lang", "xml:lang"):
-        language = normalise_language(root.get(attribute))
+    steps = (
+        ("html-lang", (normalise_language(root.get(attribute)) for attribute in ("lang", "xml:lang"))),
+        ("og", (normalise_language(value) for value, _ in _meta(page, OG_LOCALE, "og"))),
+        ("json-ld", (_ld_language(obj.get("inLanguage")) for obj in ld.ordered)),
+        ("meta", (normalise_language(value) for value, _ in _meta(page, META_LANGUAGE, "meta"))),
+    )
+    for source, languages in steps:
+        language = next((language for language in languages if language), None)
         if language:
-            return language, "html-lang"
-    for value, _ in _meta(page, OG_LOCALE, "og"):
-        language = normalise_language(value)
-        if language:
-            return language, "og"
-    for obj in ld.ordered:
-        language = _ld_language(obj.get("inLanguage"))
-        if language:
-            return language, "json-ld"
-    for value, _ in _meta(page, META_LANGUAGE, "meta"):
-        language = normalise_language(value)
-        if language:
-            return language, "meta"
+            return language, source
     return None
 
 
