@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint sample clean
+.PHONY: run test lint sample clean bench-env
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,15 @@ test: $(STAMP_TEST)
 
 sample: $(STAMP_RUN)
 	$(VENV)/bin/pipeline sample --out data/sample
+
+# benchmarks/compare.py's datatrove, in its own environment (its trafilatura pin differs from ours).
+bench-env: .venv-datatrove/.installed
+
+.venv-datatrove/.installed: benchmarks/datatrove-requirements.txt
+	$(PYTHON) -m venv .venv-datatrove
+	.venv-datatrove/bin/python -m pip install -q -U pip
+	.venv-datatrove/bin/python -m pip install -q -r benchmarks/datatrove-requirements.txt
+	touch $@
 
 clean:
 	rm -rf out .pytest_cache

@@ -1,0 +1,130 @@
+"""`pipeline run` against the FineWeb-style datatrove pipeline, on the same WARC, in one run.
+
+    python benchmarks/compare.py [--input WARC] [--workers N ...] [--datatrove-python PATH]
+
+For each worker count, both pipelines run one after the other, each as its own process tree on
+the same input with the same number of workers: records/s of each, our ratio to datatrove's,
+the peak RSS of the largest process of each tree (a worker), and how many input records each
+accounted for (ours: `records_in` of stats.json; datatrove: documents its WarcReader read).
+Then ours at 1 worker against ours at each larger count (the scaling inside one file).
+
+datatrove runs from its own environment (`make bench-env` builds `.venv-datatrove` from
+benchmarks/datatrove-requirements.txt). Default input: ../shared/corpora/trafilatura-eval.warc.gz.
+Targets (issue #13): ours >= 1.5x datatrove's records/s at 1 and 2 workers; 2 workers >= 1.8x
+1 worker on one file; peak RSS per worker < 500 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_INPUT = ROOT.parent / "shared" / "corpora" / "trafilatura-eval.warc.gz"
+DEFAULT_DATATROVE_PYTHON = ROOT / ".venv-datatrove" / "bin" / "python"
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_rss_mb: float
+    records: int | None
+
+
+def measured(command: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS (MB) of the largest process of the tree, and stdout of `command`,
+    run through this script's `--child` mode so the RSS figure covers that command alone."""
+    child = [sys.executable, __file__, "--child", "--", *command]
+    done = subprocess.run(child, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"failed ({done.returncode}): {' '.join(command)}\n{done.stderr[-3000:]}")
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    return report["seconds"], report["peak_rss_mb"], report["stdout"]
+
+
+def child(command: list[str]) -> None:
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode not in (0, 1):  # ours exits 1 when some records are errors: still a run
+        sys.stderr.write(done.stderr[-3000:])
+        sys.exit(done.returncode)
+    # ru_maxrss of waited-for descendants: the largest single process (KiB on Linux).
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(json.dumps({"seconds": seconds, "peak_rss_mb": peak, "stdout": done.stdout[-2000:]}))
+
+
+def ours(warc: Path, workers: int, scratch: Path) -> Run:
+    out = scratch / f"ours-{workers}"
+    shutil.rmtree(out, ignore_errors=True)
+    pipeline = str(Path(sys.executable).with_name("pipeline"))
+    seconds, peak, _ = measured([pipeline, "run", str(warc), "--out", str(out), "--workers", str(workers)])
+    stats = json.loads((out / "stats.json").read_text())
+    return Run(seconds, peak, stats.get("records_in"))
+
+
+def datatrove(warc: Path, workers: int, scratch: Path, python: Path) -> Run:
+    out = scratch / f"datatrove-{workers}"
+    shutil.rmtree(out, ignore_errors=True)
+    script = ROOT / "benchmarks" / "datatrove_pipeline.py"
+    seconds, peak, stdout = measured([str(python), str(script), str(warc), str(out), "--workers", str(workers)])
+    counts = json.loads(stdout.strip().splitlines()[-1])
+    return Run(seconds, peak, counts.get("read"))
+
+
+def rate(run: Run, records: int | None) -> float:
+    return (records or 0) / run.seconds if run.seconds else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--input", type=Path, default=DEFAULT_INPUT)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--datatrove-python", type=Path, default=DEFAULT_DATATROVE_PYTHON)
+    parser.add_argument("--skip-datatrove", action="store_true", help="only our scaling and memory")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("command", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.command)
+        return
+    if not args.input.exists():
+        sys.exit(f"no input at {args.input} (pass --input WARC)")
+    if not args.skip_datatrove and not args.datatrove_python.exists():
+        sys.exit(f"no datatrove environment at {args.datatrove_python}: run `make bench-env` "
+                 f"(or pass --skip-datatrove)")
+    size_mb = args.input.stat().st_size / 1e6
+    print(f"input: {args.input} ({size_mb:.1f} MB); each run a fresh process tree, one after the other")
+    print(f"{'workers':>7}  {'pipeline':<10} {'records':>8} {'seconds':>8} {'records/s':>10} {'peak RSS MB':>12}")
+    ours_rates: dict[int, float] = {}
+    with tempfile.TemporaryDirectory(prefix="compare-") as tmp:
+        scratch = Path(tmp)
+        for workers in args.workers:
+            mine = ours(args.input, workers, scratch)
+            ours_rates[workers] = rate(mine, mine.records)
+            print(f"{workers:>7}  {'ours':<10} {mine.records!s:>8} {mine.seconds:>8.1f} {ours_rates[workers]:>10.2f} "
+                  f"{mine.peak_rss_mb:>12.0f}")
+            if args.skip_datatrove:
+                continue
+            theirs = datatrove(args.input, workers, scratch, args.datatrove_python)
+            their_rate = rate(theirs, theirs.records)
+            print(f"{workers:>7}  {'datatrove':<10} {theirs.records!s:>8} {theirs.seconds:>8.1f} {their_rate:>10.2f} "
+                  f"{theirs.peak_rss_mb:>12.0f}")
+            ratio = ours_rates[workers] / their_rate if their_rate else float("nan")
+            print(f"{workers:>7}  ratio ours / datatrove records/s: {ratio:.2f}x  (target >= 1.5x)")
+    base = ours_rates.get(1)
+    for workers, value in sorted(ours_rates.items()):
+        if base and workers > 1:
+            print(f"ours, {workers} workers / 1 worker on this file: {value / base:.2f}x  (target >= 1.8x at 2)")
+
+
+if __name__ == "__main__":
+    main()
