@@ -34,13 +34,13 @@ from typing import Any
 
 import lxml.html
 import trafilatura
-from readability import Document as ReadabilityDocument
 
 from filters.blocks import Block, block_signals, blocks_from_element, blocks_from_text
 from filters.boilerplate import body_blocks, remove_boilerplate
 from filters.dom_fallback import dom_heuristic
 from filters.html import node_count
 from filters.page import Page
+from filters.readability_text import TextDocument
 from filters.vocabulary import ARTICLE_TYPES, POSTING_TYPES, schema_types
 
 READABILITY_MIN_WORDS = 50
@@ -161,7 +161,7 @@ class Candidates:
         return precise if precise_link_code < link_code else first
 
     def _readability(self) -> Candidate:
-        summary = ReadabilityDocument(self.page.tree, url=self.page.url).summary(html_partial=True)
+        summary = TextDocument(self.page.tree, url=self.page.url).summary(html_partial=True)
         element = lxml.html.fromstring(summary) if summary.strip() else None
         return Candidate("readability", blocks_from_element(element) if element is not None else [])
 

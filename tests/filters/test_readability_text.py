@@ -1,0 +1,75 @@
+"""filters.readability_text: readability's text without its link rewriting, block for block the
+same as readability-lxml's own `Document` on pages with everything the skipped work touches."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+from readability import Document
+
+from conftest import SHARED
+from filters.blocks import blocks_from_element
+from filters.readability_text import TextDocument
+from pages import NAV, html, paragraphs
+
+PAGES = {
+    "javascript links and handlers": html(NAV + "<article><h1>Lanes</h1>" + paragraphs(6, 40)
+                                          + "<p><a href='javascript:void(0)' onclick='go()'>Open the map</a> "
+                                          "to see where the new lanes run, street by street.</p></article>"),
+    "relative links under a base": html("<article>" + paragraphs(5, 45) + "<p>See <a href='../report.pdf'>the "
+                                        "report</a> for the figures the council used.</p></article>",
+                                        head="<base href='https://cdn.example.org/news/'>"),
+    "protocol-relative video": html("<article>" + paragraphs(4, 50) + "<iframe src='//www.youtube.com/embed/x1'>"
+                                    "</iframe>" + paragraphs(3, 30) + "</article>"),
+    "relative video under a base": html("<article>" + paragraphs(4, 50) + "<iframe src='/embed/x1'></iframe>"
+                                        + paragraphs(2, 30) + "</article>", head="<base href='https://vimeo.com/'>"),
+    "hidden and display:none": html("<article>" + paragraphs(5, 40) + "<div hidden><p>" + "secret " * 40
+                                    + "</p></div><p style='display: none'>Invisible words here.</p></article>"),
+    "short page (lenient retry)": html("<div><p>Only a short note about the lanes.</p></div>"),
+}
+
+
+def blocks(document_class: type, page_html: str, url: str | None) -> list[tuple[str, str, int]]:
+    tree = lxml.html.document_fromstring(page_html)
+    summary = document_class(tree, url=url).summary(html_partial=True)
+    element = lxml.html.fromstring(summary) if summary.strip() else None
+    return [(b.kind, b.text, b.link_chars) for b in blocks_from_element(element)] if element is not None else []
+
+
+@pytest.mark.parametrize("url", ["https://blog.example.org/blog/cycling-lanes", None])
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_same_blocks_as_readability(name, url):
+    assert blocks(TextDocument, PAGES[name], url) == blocks(Document, PAGES[name], url)
+
+
+def test_the_video_iframe_is_a_block_as_in_readability():
+    found = blocks(TextDocument, PAGES["protocol-relative video"], "https://blog.example.org/post")
+    assert any(text == "VIDEO" for _, text, _ in found)
+
+
+def test_the_given_tree_loses_hidden_elements_as_with_readability():
+    """Callers rely on the same side effect on the shared tree (the cascade runs it last)."""
+    trees = [lxml.html.document_fromstring(PAGES["hidden and display:none"]) for _ in range(2)]
+    Document(trees[0]).summary(html_partial=True)
+    TextDocument(trees[1]).summary(html_partial=True)
+    assert lxml.html.tostring(trees[0]) == lxml.html.tostring(trees[1])
+    assert b"secret" not in lxml.html.tostring(trees[1])
+
+
+def test_same_blocks_on_the_shared_corpus_pages():
+    corpus = SHARED / "corpora" / "trafilatura-eval.warc.gz"
+    if not corpus.exists():
+        pytest.skip("../shared corpora not present")
+    from filters.html import parse_html_bytes
+    from pipeline.decode import decode_html
+    from pipeline.readers import FileReport, read_file
+
+    checked = 0
+    for index, raw in enumerate(read_file(str(corpus), 5_000_000, FileReport(str(corpus)))):
+        if index % 10 or raw.payload is None:  # every tenth page: seconds, not minutes
+            continue
+        decoded = decode_html(raw.payload, raw.http_content_type)
+        page_html = lxml.html.tostring(parse_html_bytes(decoded.data, decoded.encoding), encoding="unicode")
+        assert blocks(TextDocument, page_html, raw.url) == blocks(Document, page_html, raw.url), raw.url
+        checked += 1
+    assert checked >= 90
