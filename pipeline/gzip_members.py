@@ -126,8 +126,8 @@ def read_gzip_members(path: str, max_payload_bytes: int | None, report: FileRepo
             member = inflate_member(fh, position)
             if member.error is not None:
                 url = head_url(member.data) if isinstance(member.error, _Bomb) else None
-                position = yield from corrupt_region(fh, path, report, member.error, position, True, is_arc, file_size,
-                                               url=url)
+                position = yield from corrupt_region(fh, path, report, member.error, position, True, is_arc,
+                                                     file_size, url=url)
                 continue
             if member.data is not None and not _NOT_BLANK.search(member.data):
                 position = member.end  # an empty member (some writers end files with one)
@@ -151,7 +151,7 @@ def _only_padding(fh: io.BufferedReader, position: int, file_size: int) -> bool:
 
 
 def member_records(path: str, member: Member, stream: io.IOBase, max_payload_bytes: int | None,
-                    report: FileReport, is_arc: bool) -> Iterator[RawRecord]:
+                   report: FileReport, is_arc: bool) -> Iterator[RawRecord]:
     """The record(s) of one intact member. Its records are collected before any is yielded: a
     member whose content does not parse (a header that lies about its length, garbage) is one
     corrupt region, with nothing of it half-reported."""

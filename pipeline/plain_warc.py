@@ -33,15 +33,15 @@ def read_plain_warc(path: str, max_payload_bytes: int | None, report: FileReport
             end = None if header is None else position + header.size + header.content_length
             if header is None or end is None:
                 position = yield from corrupt_region(fh, path, report, ArchiveLoadFailed("no WARC header parses here"),
-                                               position, False, False, file_size)
+                                                     position, False, False, file_size)
                 continue
             after = _record_end(fh, end, file_size)
-            if after is None or _swallows_records(fh, position + header.size, end, _header_at(fh, after, file_size)):
+            if after is None or _swallows_records(fh, position + header.size, end, after, file_size):
                 position = yield from _lying_length(fh, path, report, position, header, end, file_size)
                 continue
             fh.seek(position)
             yield from member_records(path, Member(position, end), LimitReader(fh, end - position),
-                                       max_payload_bytes, report, False)
+                                      max_payload_bytes, report, False)
             position = after
 
 
@@ -113,8 +113,7 @@ def _record_end(fh: io.BufferedReader, end: int, file_size: int) -> int | None:
         return file_size
     if trailer == b"\r\n\r\n" or trailer[:2] == b"\n\n":
         return after  # what follows, header or garbage, is the next iteration's business
-    fh.seek(after)
-    if after > end and WARC_LINE.match(fh.read(64)):
+    if after > end and _header_at(fh, after, file_size):
         return after
     following = find_next_boundary(fh, end, False, False)
     if following is None or following - end > _TRAILER_SLACK:
@@ -126,9 +125,9 @@ def _record_end(fh: io.BufferedReader, end: int, file_size: int) -> int | None:
     return end if not stray.strip(b"\0 \t\r\n") else None
 
 
-def _header_at(fh: io.BufferedReader, position: int | None, file_size: int) -> bool:
+def _header_at(fh: io.BufferedReader, position: int, file_size: int) -> bool:
     """The end of the file, or a WARC version line, at `position`."""
-    if position is None or position >= file_size:
+    if position >= file_size:
         return True
     fh.seek(position)
     return WARC_LINE.match(fh.read(64)) is not None
@@ -137,12 +136,12 @@ def _header_at(fh: io.BufferedReader, position: int | None, file_size: int) -> b
 _RECORD_SEPARATOR = re.compile(rb"\r\n\r\n(?=WARC/\d\.\d+\r?\n)")
 
 
-def _swallows_records(fh: io.BufferedReader, content_start: int, end: int, header_follows: bool) -> bool:
+def _swallows_records(fh: io.BufferedReader, content_start: int, end: int, after: int, file_size: int) -> bool:
     """A declared length too long by exactly the records after it frames correctly, yet the
     content then holds a record separator and a WARC header whose own declared length ends at
     the same place (give or take the closing newlines): that record was swallowed. (A WARC file
     archived inside a resource ends four bytes earlier, with its last record's blank lines.)
-    When no header follows the declared end, a length that ends inside such an inner record
+    When no header follows the declared end (at `after`), a length that ends inside such an inner record
     swallowed its head (a blank line there frames like a record's end); a truncated WARC file
     archived inside a resource also ends inside its last record, but a real header follows it."""
     fh.seek(content_start)
@@ -157,11 +156,11 @@ def _swallows_records(fh: io.BufferedReader, content_start: int, end: int, heade
         for match in _RECORD_SEPARATOR.finditer(data):
             start = base + match.end()
             inner = _plain_header(fh, start)
-            # The outer length may also stop inside the inner record's closing newlines.
             if inner is None:
                 continue
             inner_end = start + inner.size + inner.content_length
-            if -3 <= inner_end - end <= 4 or (not header_follows and start < end < inner_end):
+            # The outer length may also stop inside the inner record's closing newlines.
+            if -3 <= inner_end - end <= 4 or (start < end < inner_end and not _header_at(fh, after, file_size)):
                 return True
         fh.seek(position + len(block))
         position += len(block)

@@ -56,10 +56,10 @@ def read_warcio_resync(path: str, max_payload_bytes: int | None, report: FileRep
                 trailing = _trailing_garbage(fh, iterator.offset, file_size)
                 if trailing is not None:
                     position = yield from corrupt_region(fh, path, report, trailing, iterator.offset,
-                                                   is_gzip, is_arc, file_size)
+                                                         is_gzip, is_arc, file_size)
             except PARSE_ERRORS as exc:
                 position = yield from corrupt_region(fh, path, report, exc, _damage_start(iterator, current_start),
-                                               is_gzip, is_arc, file_size)
+                                                     is_gzip, is_arc, file_size)
             finally:
                 note_warnings(warnings.getvalue(), report)
 
@@ -85,7 +85,7 @@ def head_url(head: bytes | None) -> str | None:
 
 
 def corrupt_region(fh: io.BufferedReader, path: str, report: FileReport, exc: BaseException, start: int,
-             is_gzip: bool, is_arc: bool, file_size: int, url: str | None = None) -> Iterator[RawRecord]:
+                   is_gzip: bool, is_arc: bool, file_size: int, url: str | None = None) -> Iterator[RawRecord]:
     """Emit the corrupt-region record and return where reading resumes (None: at the end)."""
     resume = find_next_boundary(fh, start + 1, is_gzip, is_arc)
     end = file_size if resume is None else resume
