@@ -16,7 +16,6 @@ teasers or comments, in a `published` column that cannot tell them from declared
 
 from __future__ import annotations
 
-import functools
 import re
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
@@ -108,20 +107,12 @@ def _parse_numeric(text: str) -> datetime | None:
 
 
 def _parse_with_dateparser(text: str) -> datetime | None:
+    import dateparser  # slow to import and to run: only for what the standard library cannot read
+
     try:
-        return _date_parser().get_date_data(text).date_obj
+        return dateparser.parse(text, settings=dict(_DATEPARSER_SETTINGS))
     except Exception:  # dateparser raises assorted errors on odd input; a bad date is just no date
         return None
-
-
-@functools.cache
-def _date_parser() -> Any:
-    """One `DateDataParser` per process: `dateparser.parse` with settings builds a new one (and
-    reloads its languages) on every call, six times slower for the same result; without
-    `try_previous_locales` a parser's answer does not depend on what it parsed before."""
-    from dateparser.date import DateDataParser  # slow to import: only for what the standard library cannot read
-
-    return DateDataParser(settings=dict(_DATEPARSER_SETTINGS))
 
 
 def as_utc(value: datetime) -> datetime:
