@@ -30,7 +30,7 @@ def read_archive(path: str, max_payload_bytes: int | None, report: FileReport) -
     an uncompressed ARC file goes through warcio with resynchronisation on errors
     (`pipeline/resync.py`).
     """
-    if _is_gzipped_archive(path, report.format == "arc"):
+    if is_gzipped_archive(path, report.format == "arc"):
         yield from read_gzip_members(path, max_payload_bytes, report)
     elif report.format == "warc":
         yield from read_plain_warc(path, max_payload_bytes, report)
@@ -38,7 +38,7 @@ def read_archive(path: str, max_payload_bytes: int | None, report: FileReport) -
         yield from read_warcio_resync(path, max_payload_bytes, report)
 
 
-def _is_gzipped_archive(path: str, is_arc: bool) -> bool:
+def is_gzipped_archive(path: str, is_arc: bool) -> bool:
     """Gzip magic at the start, or (first member damaged) no record header at the start and a
     gzip member holding one further on."""
     if starts_with_gzip(path):

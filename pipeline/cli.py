@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import os
 import sys
 import time
@@ -19,7 +20,8 @@ from typing import Any, NoReturn
 from pipeline.executors import run_local
 from pipeline.params import Params, ParamsError, load_params
 from pipeline.readers import discover_inputs
-from pipeline.stages.extract import ExtractTask, extract_file
+from pipeline.stages.extract import ExtractTask
+from pipeline.stages.extract_tasks import run_extract
 from pipeline.stages.select import SelectError, select
 from pipeline.workdir import prepare_workdir, write_manifest
 
@@ -198,13 +200,14 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
     started = time.perf_counter()
     progress = args.workers == 1 and sys.stderr.isatty()
     prepare_workdir(workdir)
-    tasks = [ExtractTask(path, workdir, params, args.extract_all, args.resume, progress) for path in inputs]
-    weights = [_size(path) for path in inputs]
-    summaries = run_local(extract_file, tasks, args.workers, label="extract", weights=weights)
+    template = ExtractTask("", workdir, params, args.extract_all, args.resume, progress)
+    run = run_extract(inputs, template, functools.partial(run_local, workers=args.workers, label="extract"))
     write_manifest(workdir, inputs, skipped, params, args.extract_all)
-    resumed = sum(1 for s in summaries if s.get("resumed"))
+    resumed = [f"{run.resumed_files} of {len(inputs)} files"] if run.resumed_files else []
+    if run.resumed_ranges:
+        resumed.append(f"{run.resumed_ranges} of {run.ranges} byte ranges")
     if resumed:
-        sys.stderr.write(f"pipeline: resumed {resumed} of {len(inputs)} files from earlier output\n")
+        sys.stderr.write(f"pipeline: resumed {' and '.join(resumed)} from earlier output\n")
     return {"extract.wall": {"seconds": round(time.perf_counter() - started, 6), "calls": 1}}
 
 
@@ -220,13 +223,6 @@ def _explain(args: argparse.Namespace, params: Params) -> int:
     row, timings = explain_row(raw, params)
     print_explanation(row, timings, sys.stdout, as_json=args.json)
     return 0
-
-
-def _size(path: str) -> int:
-    try:
-        return max(1, os.path.getsize(path))
-    except OSError:
-        return 1
 
 
 def _require_dir(path: str, what: str = "work directory") -> None:

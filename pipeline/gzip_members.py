@@ -112,15 +112,21 @@ class _MemberStream(io.RawIOBase):
         return size
 
 
-def read_gzip_members(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
+def read_gzip_members(path: str, max_payload_bytes: int | None, report: FileReport, start: int = 0,
+                      end: int | None = None) -> Iterator[RawRecord]:
     """Every member is inflated and checked before its records are parsed; a member that fails
     is one `corrupt` record, and reading resumes at the next offset where a gzip member inflates
-    to a record header, so damage never takes the rest of the file with it."""
+    to a record header, so damage never takes the rest of the file with it.
+
+    A byte-range task reads from the member at `start` until it reaches a member starting at or
+    after `end`; where it stopped is left in `report.stopped_at`.
+    """
     is_arc = report.format == "arc"
     file_size = Path(path).stat().st_size
+    end = file_size if end is None else min(end, file_size)
     with open(path, "rb") as fh:
-        position: int | None = 0
-        while position is not None and position < file_size:
+        position: int | None = start
+        while position is not None and position < end:
             if _only_padding(fh, position, file_size):
                 break
             member = inflate_member(fh, position)
@@ -140,6 +146,7 @@ def read_gzip_members(path: str, max_payload_bytes: int | None, report: FileRepo
                 stream = _MemberStream(fh, position)
             yield from member_records(path, member, stream, max_payload_bytes, report, is_arc)
             position = member.end
+    report.stopped_at = file_size if position is None else position
 
 
 def _only_padding(fh: io.BufferedReader, position: int, file_size: int) -> bool:

@@ -79,6 +79,10 @@ class ExtractParams:
     page_time_budget_seconds: float | None = 10.0
     # Rows buffered before a row group is written; bounds the extract stage's memory per file.
     rows_per_row_group: int = 1000
+    # A gzipped WARC/ARC larger than this is read as byte-range tasks cut at gzip member starts
+    # (pipeline/byte_ranges.py): several workers on one file, and --resume inside it. Never
+    # changes the rows. 2 MiB: ~1 s of work per task, so workers finish together.
+    task_bytes: int = 2 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -232,8 +236,9 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
     if params.select.dedup.cdc.algorithm not in ("rabin", "fastcdc"):
         raise ParamsError(f"'select.dedup.cdc.algorithm' must be rabin or fastcdc, got "
                           f"{params.select.dedup.cdc.algorithm!r}")
-    if params.select.dedup.partitions < 1:
-        raise ParamsError("'select.dedup.partitions' must be at least 1")
+    for key in ("select.dedup.partitions", "extract.task_bytes", "extract.rows_per_row_group"):
+        if params.get(key) < 1:
+            raise ParamsError(f"'{key}' must be at least 1")
     if params.extract.cascade.selection not in POLICIES:
         raise ParamsError(f"'extract.cascade.selection' must be one of {', '.join(sorted(POLICIES))}, "
                           f"got {params.extract.cascade.selection!r}")

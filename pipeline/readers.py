@@ -26,6 +26,7 @@ from pathlib import Path
 from warcio.archiveiterator import ArchiveIterator
 
 from pipeline.archives import read_archive
+from pipeline.gzip_members import read_gzip_members
 from pipeline.records import (
     ARC_LINE,
     GZIP_MAGIC,
@@ -43,8 +44,8 @@ from pipeline.records import (
     starts_with_gzip,
 )
 
-__all__ = ["FileReport", "NonChunkedGzip", "RawRecord", "detect_format", "discover_inputs", "read_file",
-           "read_stream_gzip"]
+__all__ = ["FileReport", "NonChunkedGzip", "RawRecord", "detect_format", "discover_inputs", "read_byte_range",
+           "read_file", "read_stream_gzip"]
 
 ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
 HTML_SUFFIXES = (".html", ".htm", ".html.gz", ".htm.gz")
@@ -132,12 +133,26 @@ def read_file(path: str, max_payload_bytes: int | None, report: FileReport) -> I
     elif report.format == "html":
         yield from _read_html_file(path, max_payload_bytes, report)
     else:
-        try:
-            yield from read_archive(path, max_payload_bytes, report)
-        except OSError as exc:
-            report.errors.append(f"unreadable: {exc}")
-            report.record_types["unreadable"] += 1
-            yield _unreadable(path, f"read failed: {exc}")
+        yield from _unless_unreadable(path, read_archive(path, max_payload_bytes, report), report)
+
+
+def read_byte_range(path: str, file_format: str, start: int, end: int, max_payload_bytes: int | None,
+                    report: FileReport) -> Iterator[RawRecord]:
+    """The records of a gzipped WARC/ARC from the member at `start` to the first member at or
+    after `end` (`pipeline/byte_ranges.py` plans the ranges); `report.stopped_at` says where."""
+    report.format = file_format
+    records = read_gzip_members(path, max_payload_bytes, report, start, end)
+    yield from _unless_unreadable(path, records, report)
+
+
+def _unless_unreadable(path: str, records: Iterator[RawRecord], report: FileReport) -> Iterator[RawRecord]:
+    """`records`, then one `unreadable` record if reading the file failed (an I/O error)."""
+    try:
+        yield from records
+    except OSError as exc:
+        report.errors.append(f"unreadable: {exc}")
+        report.record_types["unreadable"] += 1
+        yield _unreadable(path, f"read failed: {exc}")
 
 
 def _unreadable(path: str, message: str) -> RawRecord:

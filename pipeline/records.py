@@ -70,6 +70,9 @@ class FileReport:
     format: str | None = None
     record_types: Counter[str] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
+    # Where reading stopped (a byte-range task: the first member boundary at or after its end).
+    # Not part of the accounting: `pipeline/stages/extract_tasks.py` checks ranges join with it.
+    stopped_at: int | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
 
 
 class Timings:
@@ -22,3 +24,14 @@ class Timings:
 
     def to_dict(self) -> dict[str, dict[str, float | int]]:
         return {k: {"seconds": round(self.seconds[k], 6), "calls": self.calls[k]} for k in sorted(self.seconds)}
+
+
+def merge_timings(sources: Iterable[dict[str, Any]]) -> dict[str, dict[str, float | int]]:
+    """Several `Timings.to_dict()` results summed step by step (sorted by step)."""
+    merged: dict[str, dict[str, Any]] = {}
+    for source in sources:
+        for name, value in source.items():
+            entry = merged.setdefault(name, {"seconds": 0.0, "calls": 0})
+            entry["seconds"] = round(entry["seconds"] + value["seconds"], 6)
+            entry["calls"] += value["calls"]
+    return dict(sorted(merged.items()))

@@ -3,7 +3,10 @@ reused by `--resume`.
 
 Layout: `WORKDIR/extract/<key>.parquet` (the file's rows) and `<key>.json` (its accounting,
 written last, so its presence marks a finished file), and `WORKDIR/manifest.json`, written once
-every input file is finished; `select` reads only a work directory that has it.
+every input file is finished; `select` reads only a work directory that has it. A file read in
+byte ranges (`pipeline/byte_ranges.py`) first gets one such pair per range under
+`extract/parts/<key>/<start>-<end>.*`, the unit of `--resume` while the file is unfinished; the
+parts are merged into the file's pair and then removed.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +26,7 @@ from pipeline.params import Params
 from pipeline.writers import atomic_write_text, remove_stale_temps
 
 EXTRACT_DIR = "extract"
+PARTS_DIR = "parts"
 MANIFEST = "manifest.json"
 # Bump when rows written by the extract stage change meaning; invalidates --resume outputs.
 FORMAT_VERSION = 10
@@ -35,9 +40,13 @@ def file_key(path: str) -> str:
 
 
 def fingerprint(params: Params, extract_all: bool) -> str:
-    """What makes an extract output reusable: code format, library version, extract params."""
+    """What makes an extract output reusable: code format, library version, extract params.
+
+    `extract.task_bytes` is left out: how a file is cut into tasks never changes its rows.
+    """
+    extract = {k: v for k, v in params.to_dict()["extract"].items() if k != "task_bytes"}
     payload = json.dumps({"format": FORMAT_VERSION, "version": __version__, "extract_all": extract_all,
-                          "params": params.to_dict()["extract"]}, sort_keys=True)
+                          "params": extract}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
@@ -48,9 +57,27 @@ def outputs_for(workdir: str, path: str) -> tuple[Path, Path]:
     return directory / f"{key}.parquet", directory / f"{key}.json"
 
 
+def part_outputs_for(workdir: str, path: str, start: int, end: int) -> tuple[Path, Path]:
+    """The Parquet file and the JSON summary of one byte range of an input file."""
+    directory = parts_directory(workdir, path)
+    name = f"{start:015d}-{end:015d}"
+    return directory / f"{name}.parquet", directory / f"{name}.json"
+
+
+def parts_directory(workdir: str, path: str) -> Path:
+    return Path(workdir) / EXTRACT_DIR / PARTS_DIR / file_key(path)
+
+
+def remove_parts(workdir: str, path: str | None = None) -> None:
+    """Remove the byte-range outputs of `path` (None: of every file)."""
+    directory = parts_directory(workdir, path) if path is not None else Path(workdir) / EXTRACT_DIR / PARTS_DIR
+    shutil.rmtree(directory, ignore_errors=True)
+
+
 def finished_summary(path: str, params: Params, extract_all: bool, parquet_path: Path,
                      json_path: Path) -> dict[str, Any] | None:
-    """The stored summary if this input file's outputs are complete and current, else None."""
+    """The stored summary if this input file's (or byte range's) outputs are complete and
+    current, else None."""
     try:
         summary = json.loads(json_path.read_text(encoding="utf-8"))
         rows = pq.ParquetFile(parquet_path).metadata.num_rows
@@ -89,6 +116,8 @@ def prepare_workdir(workdir: str) -> None:
     (Path(workdir) / MANIFEST).unlink(missing_ok=True)
     remove_stale_temps(Path(workdir))
     remove_stale_temps(directory)
+    for parts in sorted((directory / PARTS_DIR).glob("*")):
+        remove_stale_temps(parts)
 
 
 def write_manifest(workdir: str, inputs: list[str], skipped: list[str], params: Params,

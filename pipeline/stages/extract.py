@@ -1,10 +1,12 @@
 """Stage 1, extract: input files -> one Parquet file of rows per input file.
 
-A file is the unit of resume and of parallelism: `extract_file` reads one input file,
-turns every record into a row (signals, extract-stage reasons, text) and writes
-`WORKDIR/extract/<key>.parquet` atomically, then `<key>.json` with the file's accounting.
-The JSON is written last, so its presence marks a finished file for `--resume`; an older JSON
-is removed before a file is re-extracted, so it can never vouch for a newer Parquet file.
+A task is the unit of resume and of parallelism: `extract_file` reads one input file, or one
+byte range of a large gzipped WARC (`pipeline/byte_ranges.py`; `pipeline/stages/extract_tasks.py`
+plans the tasks and merges a file's ranges), turns every record into a row (signals,
+extract-stage reasons, text) and writes `WORKDIR/extract/<key>.parquet` (a range: its part)
+atomically, then `<key>.json` with the accounting.
+The JSON is written last, so its presence marks a finished task for `--resume`; an older JSON
+is removed before a task is re-extracted, so it can never vouch for a newer Parquet file.
 The work directory's layout and resume checks are in `pipeline/workdir.py` (bump its
 `FORMAT_VERSION` when the rows written here change meaning), the per-record time budget in
 `pipeline/budget.py`, the step timings in `pipeline/timings.py`.
@@ -45,10 +47,10 @@ from filters.url_rules import normalize_url, url_signals
 from pipeline.budget import PageTimeout, time_budget
 from pipeline.decode import decode_html
 from pipeline.params import Params
-from pipeline.readers import FileReport, NonChunkedGzip, RawRecord, read_file, read_stream_gzip
+from pipeline.readers import FileReport, NonChunkedGzip, RawRecord, read_byte_range, read_file, read_stream_gzip
 from pipeline.schema import ROW_SCHEMA, Row, empty_row, rows_to_table
 from pipeline.timings import Timings
-from pipeline.workdir import file_key, finished_summary, outputs_for, write_summary
+from pipeline.workdir import file_key, finished_summary, outputs_for, part_outputs_for, write_summary
 from pipeline.writers import crash_point, parquet_writer, publish_file
 
 
@@ -62,11 +64,22 @@ class ExtractTask:
     # Show a per-file progress bar (bytes of the file read). Only the CLI sets it, for a single
     # worker on a terminal: a large WARC otherwise shows nothing until it is finished.
     progress: bool = False
+    # A byte range (start, end) of a gzipped WARC/ARC of `file_format` (pipeline/byte_ranges.py);
+    # None: the whole file.
+    byte_range: tuple[int, int] | None = None
+    file_format: str | None = None
 
 
 def extract_file(task: ExtractTask) -> dict[str, Any]:
-    """Process one input file; returns its accounting (also written beside the Parquet file)."""
-    parquet_path, json_path = outputs_for(task.workdir, task.path)
+    """Process one task; returns its accounting (also written beside the Parquet file).
+
+    A byte range whose members hold several records each (non-chunked gzip) writes nothing and
+    returns `{"non_chunked": True}`: its file must be read as one stream.
+    """
+    if task.byte_range is None:
+        parquet_path, json_path = outputs_for(task.workdir, task.path)
+    else:
+        parquet_path, json_path = part_outputs_for(task.workdir, task.path, *task.byte_range)
     if task.resume:
         done = finished_summary(task.path, task.params, task.extract_all, parquet_path, json_path)
         if done is not None:
@@ -77,6 +90,8 @@ def extract_file(task: ExtractTask) -> dict[str, Any]:
     try:
         summary = _write_rows(task, parquet_path, streaming=False)
     except NonChunkedGzip:
+        if task.byte_range is not None:
+            return {"path": task.path, "non_chunked": True, "resumed": False}
         summary = _write_rows(task, parquet_path, streaming=True)
     write_summary(json_path, summary, task.path, task.params, task.extract_all)
     summary["resumed"] = False
@@ -87,7 +102,10 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
     report = FileReport(task.path)
     timings = Timings()
     max_bytes = task.params.extract.read.max_payload_bytes
-    records = (read_stream_gzip if streaming else read_file)(task.path, max_bytes, report)
+    if task.byte_range is not None:
+        records = read_byte_range(task.path, task.file_format or "warc", *task.byte_range, max_bytes, report)
+    else:
+        records = (read_stream_gzip if streaming else read_file)(task.path, max_bytes, report)
     tmp_path = parquet_path.with_name(f".{parquet_path.name}.tmp-{os.getpid()}")
     batch: list[Row] = []
     rows = 0
@@ -118,6 +136,8 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
             tmp_path.unlink()
     summary = report.to_dict()
     summary.update(rows=rows, key=file_key(task.path), timings=timings.to_dict())
+    if task.byte_range is not None:
+        summary.update(byte_range=list(task.byte_range), stopped_at=report.stopped_at)
     return summary
 
 

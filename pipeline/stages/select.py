@@ -23,6 +23,7 @@ from filters import reasons as decisions
 from pipeline.params import Params
 from pipeline.schema import ROW_SCHEMA
 from pipeline.stages.dedup import compact_columns, find_duplicates, record_id_repeats, with_record_repeats
+from pipeline.timings import merge_timings
 from pipeline.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
 from pipeline.writers import ShardWriter, publish_directories, remove_stale_temps
 
@@ -217,10 +218,4 @@ def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[di
 
 
 def _merge_timings(summaries: list[dict[str, Any]], extra: dict[str, Any] | None) -> dict[str, Any]:
-    merged: dict[str, dict[str, float]] = {}
-    for source in [s.get("timings", {}) for s in summaries] + [extra or {}]:
-        for name, value in source.items():
-            entry = merged.setdefault(name, {"seconds": 0.0, "calls": 0})
-            entry["seconds"] = round(entry["seconds"] + value["seconds"], 6)
-            entry["calls"] += value["calls"]
-    return dict(sorted(merged.items()))
+    return merge_timings([*(s.get("timings", {}) for s in summaries), extra or {}])

@@ -81,8 +81,8 @@ def assert_nothing_partial(out: Path) -> None:
             assert re.fullmatch(r"part-\d{5}\.parquet", path.name), path
             pq.read_table(path)
     extract = out / "work" / "extract"
-    for path in extract.glob("*") if extract.is_dir() else ():
-        if TEMP_NAME.match(path.name):
+    for path in extract.rglob("*") if extract.is_dir() else ():
+        if TEMP_NAME.match(path.name) or path.is_dir():  # byte-range parts are in subdirectories
             continue
         if path.suffix == ".parquet":
             pq.read_table(path)
@@ -205,3 +205,31 @@ def test_worker_killed(sample, tmp_path, capsys, no_report):
     assert_nothing_partial(out)
     resume(sample, out, capsys)
     assert_same_as_reference(out, sample.reference)
+
+
+RANGES = PARAMS.replace("extract:\n", "extract:\n  task_bytes: 8192\n")
+
+
+@pytest.mark.parametrize("kill_at, resumed", [
+    ("extract.batch:6", "resumed 6 of 7 files and 2 of 8 byte ranges"),  # inside sample.warc.gz's third range
+    ("extract.merged", "resumed 6 of 7 files and 8 of 8 byte ranges"),   # merged, its .json not yet written
+])
+def test_killed_inside_a_file_read_in_byte_ranges(kill_at, resumed, sample, tmp_path, capsys, no_report):
+    """sample.warc.gz (68 kB) read as 8 byte-range tasks: a kill keeps the finished ranges, and
+    --resume reads only the others; the result is the one of an uninterrupted whole-file run."""
+    out = tmp_path / "out"
+    ranges = tmp_path / "ranges.yaml"
+    ranges.write_text(RANGES)
+    run_killed(sample.inputs, "--out", out, "--params", ranges, kill_at=kill_at)
+    assert_nothing_partial(out)
+    parts = sorted((out / "work" / "extract" / "parts").rglob("*.json"))
+    capsys.readouterr()
+    assert cli("run", sample.inputs, "--out", out, "--params", ranges, "--resume") == 0
+    assert resumed in capsys.readouterr().err
+    assert len(parts) == int(resumed.split(" and ")[1].split()[0])
+    assert shard_bytes(out, ALL_FILES) == shard_bytes(sample.reference, ALL_FILES)
+    stats, reference = stats_without_timings(out), stats_without_timings(sample.reference)
+    assert stats["params"]["extract"].pop("task_bytes") == 8192
+    reference["params"]["extract"].pop("task_bytes")
+    assert stats == reference
+    assert list(out.rglob(".*")) == [] and not list((out / "work" / "extract" / "parts").rglob("*.*"))
