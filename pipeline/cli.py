@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import functools
 import os
 import sys
 import time
@@ -17,7 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pipeline.executors import run_local
+from pipeline.executors import Executor, LocalExecutor
 from pipeline.params import Params, ParamsError, load_params
 from pipeline.readers import discover_inputs
 from pipeline.stages.extract import ExtractTask
@@ -153,23 +152,25 @@ def _dispatch(args: argparse.Namespace) -> int:
         raise UsageError("the ray executor is not available yet; use --executor local")
     inputs, skipped = _discover(args.inputs)
     _require_writable_dir(args.out)
-    if args.command == "extract":
-        _extract(args, params, args.out, inputs, skipped)
-        return 0
-    workdir = str(Path(args.out) / "work")
-    timings = _extract(args, params, workdir, inputs, skipped)
-    stats = select(workdir, args.out, params, extract_timings=timings)
-    _print_summary(stats, args.out)
-    print(f"report: {_report(Path(args.out), None)}")
+    # One set of worker processes for the whole run: extract tasks, then the report's figures.
+    with LocalExecutor(args.workers) as executor:
+        if args.command == "extract":
+            _extract(args, params, args.out, inputs, skipped, executor)
+            return 0
+        workdir = str(Path(args.out) / "work")
+        timings = _extract(args, params, workdir, inputs, skipped, executor)
+        stats = select(workdir, args.out, params, extract_timings=timings)
+        _print_summary(stats, args.out)
+        print(f"report: {_report(Path(args.out), None, executor)}")
     return 0
 
 
-def _report(run_dir: Path, out: Path | None) -> Path:
+def _report(run_dir: Path, out: Path | None, executor: Executor | None = None) -> Path:
     from pipeline.report import write_report
 
     out_dir = out or run_dir / "report"
     try:
-        write_report(run_dir, out_dir)
+        write_report(run_dir, out_dir, executor)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     return out_dir / "index.html"
@@ -191,7 +192,7 @@ def _discover(paths: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: list[str],
-             skipped: list[str]) -> dict[str, Any]:
+             skipped: list[str], executor: Executor) -> dict[str, Any]:
     if Path(workdir).exists() and not Path(workdir).is_dir():
         raise UsageError(f"output path exists and is not a directory: {workdir}")
     if skipped:
@@ -201,7 +202,7 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
     progress = args.workers == 1 and sys.stderr.isatty()
     prepare_workdir(workdir)
     template = ExtractTask("", workdir, params, args.extract_all, args.resume, progress)
-    run = run_extract(inputs, template, functools.partial(run_local, workers=args.workers, label="extract"))
+    run = run_extract(inputs, template, executor)
     write_manifest(workdir, inputs, skipped, params, args.extract_all)
     resumed = [f"{run.resumed_files} of {len(inputs)} files"] if run.resumed_files else []
     if run.resumed_ranges:

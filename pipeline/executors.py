@@ -2,6 +2,8 @@
 
 An executor knows nothing about stages or filters: it maps `fn` over `tasks` and returns the
 results in task order, so the output never depends on which worker finished first.
+`LocalExecutor` keeps its worker processes for all the maps of one run (extract tasks, then the
+report's figures), so a run pays for starting them and importing the extractors once.
 """
 
 from __future__ import annotations
@@ -11,41 +13,77 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, TypeVar
+from types import TracebackType
+from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm
 
 T = TypeVar("T")
 
 
-def run_local(fn: Callable[[T], Any], tasks: Sequence[T], workers: int, label: str = "files",
-              weights: Sequence[int] | None = None) -> list[Any]:
-    """Map `fn` over `tasks` with `workers` processes (1: in this process).
+class Executor(Protocol):
+    def map(self, fn: Callable[[T], Any], tasks: Sequence[T], label: str = "files",
+            weights: Sequence[int] | None = None) -> list[Any]: ...
 
-    Progress (tqdm) is shown only on a terminal; `weights` (e.g. file sizes) make the bar
-    advance by bytes rather than by task.
-    """
-    total = sum(weights) if weights is not None else len(tasks)
-    bar = tqdm(total=total, desc=label, unit="B" if weights is not None else "file", unit_scale=True,
-               disable=not sys.stderr.isatty(), leave=False)
-    results: list[Any] = [None] * len(tasks)
-    try:
-        if workers <= 1 or len(tasks) <= 1:
-            for index, task in enumerate(tasks):
-                results[index] = fn(task)
-                bar.update(weights[index] if weights is not None else 1)
-            return results
-        # spawn, not fork: polars and lxml hold threads and locks that fork does not copy safely.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker) as pool:
-            futures = {pool.submit(fn, task): index for index, task in enumerate(tasks)}
+
+class LocalExecutor:
+    """Maps functions over tasks with `workers` processes (1: in this process)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> LocalExecutor:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def map(self, fn: Callable[[T], Any], tasks: Sequence[T], label: str = "files",
+            weights: Sequence[int] | None = None) -> list[Any]:
+        """`fn` over `tasks`, results in task order.
+
+        Progress (tqdm) is shown only on a terminal; `weights` (e.g. bytes) make the bar advance
+        by them rather than by task.
+        """
+        total = sum(weights) if weights is not None else len(tasks)
+        bar = tqdm(total=total, desc=label, unit="B" if weights is not None else "task", unit_scale=True,
+                   disable=not sys.stderr.isatty(), leave=False)
+        results: list[Any] = [None] * len(tasks)
+        try:
+            if self.workers <= 1 or len(tasks) <= 1:
+                for index, task in enumerate(tasks):
+                    results[index] = fn(task)
+                    bar.update(weights[index] if weights is not None else 1)
+                return results
+            futures = {self._processes().submit(fn, task): index for index, task in enumerate(tasks)}
             for future in as_completed(futures):
                 index = futures[future]
                 results[index] = future.result()
                 bar.update(weights[index] if weights is not None else 1)
-        return results
-    finally:
-        bar.close()
+            return results
+        finally:
+            bar.close()
+
+    def _processes(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn, not fork: polars and lxml hold threads and locks that fork does not copy safely.
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_init_worker)
+        return self._pool
+
+
+def run_local(fn: Callable[[T], Any], tasks: Sequence[T], workers: int, label: str = "files",
+              weights: Sequence[int] | None = None) -> list[Any]:
+    """One map on a `LocalExecutor` of its own."""
+    with LocalExecutor(workers) as executor:
+        return executor.map(fn, tasks, label, weights)
 
 
 def _init_worker() -> None:

@@ -23,6 +23,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from filters.reasons import RULES_BY_CODE
+from pipeline.executors import Executor, LocalExecutor
 from pipeline.report_figures import (
     bar_height,
     draw_funnel,
@@ -82,26 +83,55 @@ SIGNAL_FIELDS: dict[str, pl.DataType] = {
 
 # ---------------------------------------------------------------- entry point
 
-def write_report(run_dir: Path, out_dir: Path) -> list[Path]:
-    """Write every figure, its CSV and `index.html` into `out_dir`; return the paths written."""
+def write_report(run_dir: Path, out_dir: Path, executor: Executor | None = None) -> list[Path]:
+    """Write every figure, its CSV and `index.html` into `out_dir`; return the paths written.
+
+    The figures are independent: with an `executor` of several workers (`pipeline run
+    --workers N`) they are drawn in parallel, each worker reading the run's files itself.
+    """
     stats = load_stats(run_dir)
-    rows = scan_rows(run_dir)
-    pages_per_host = host_pages(rows)
-    minimums = host_minimums(pages_per_host)
+    minimums = host_minimums(host_pages(scan_rows(run_dir)))
     out_dir.mkdir(parents=True, exist_ok=True)
-    sections = [
-        funnel_section(stats, out_dir),
-        reasons_section(stats, out_dir),
-        cooccurrence_section(rows, out_dir),
-        *(signal_section(rows, stats, plot, out_dir) for plot in SIGNAL_PLOTS),
-        hosts_section(pages_per_host, minimums, out_dir),
-        languages_section(rows, out_dir),
-        years_section(rows, out_dir),
-    ]
+    jobs = [SectionJob(run_dir, out_dir, name) for name in SECTIONS]
+    sections = (executor or LocalExecutor(1)).map(draw_section, jobs, "report")
     index = out_dir / "index.html"
     index.write_text(render_index(stats, reasons_table(stats), minimums, sections), encoding="utf-8")
     written = [out_dir / name for section in sections for name in (section.image, *section.data)]
     return [*written, index]
+
+
+@dataclass(frozen=True)
+class SectionJob:
+    """One section of the report to draw (picklable: a worker process draws it)."""
+
+    run_dir: Path
+    out_dir: Path
+    name: str
+
+
+SECTIONS = ("funnel", "reasons", "cooccurrence", *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS), "hosts",
+            "languages", "years")
+
+
+def draw_section(job: SectionJob) -> Section:
+    """Compute one section's table, write its CSV and draw its figure."""
+    stats = load_stats(job.run_dir)
+    rows = scan_rows(job.run_dir)
+    out_dir = job.out_dir
+    if job.name.startswith("signal_"):
+        plot = next(plot for plot in SIGNAL_PLOTS if f"signal_{plot.name}" == job.name)
+        return signal_section(rows, stats, plot, out_dir)
+    if job.name == "hosts":
+        pages = host_pages(rows)
+        return hosts_section(pages, host_minimums(pages), out_dir)
+    draw: dict[str, Callable[[], Section]] = {
+        "funnel": lambda: funnel_section(stats, out_dir),
+        "reasons": lambda: reasons_section(stats, out_dir),
+        "cooccurrence": lambda: cooccurrence_section(rows, out_dir),
+        "languages": lambda: languages_section(rows, out_dir),
+        "years": lambda: years_section(rows, out_dir),
+    }
+    return draw[job.name]()
 
 
 def load_stats(run_dir: Path) -> dict[str, Any]:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import itertools
 import os
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import pyarrow.parquet as pq
 
 from pipeline.byte_ranges import plan_ranges
+from pipeline.executors import Executor
 from pipeline.schema import ROW_SCHEMA
 from pipeline.stages.extract import ExtractTask, extract_file
 from pipeline.timings import merge_timings
@@ -33,10 +34,6 @@ from pipeline.workdir import (
     write_summary,
 )
 from pipeline.writers import crash_point, parquet_writer, publish_file
-
-# An executor: maps a function over tasks and returns the results in task order; `weights`
-# (bytes) drive its progress bar (pipeline/executors.py).
-Executor = Callable[..., list[Any]]
 
 
 @dataclass
@@ -73,7 +70,7 @@ def run_extract(inputs: Sequence[str], template: ExtractTask, executor: Executor
             tasks += [replace(template, path=path, byte_range=byte_range, file_format=file_format, progress=False)
                       for byte_range in ranges]
             run.ranges += len(ranges)
-    results = executor(extract_file, tasks, weights=[_task_bytes(task) for task in tasks])
+    results = executor.map(extract_file, tasks, "extract", [_task_bytes(task) for task in tasks])
     run.resumed_files = sum(1 for summary in done.values() if summary.get("resumed"))
     run.resumed_ranges = sum(1 for task, result in zip(tasks, results, strict=True)
                              if task.byte_range is not None and result.get("resumed"))
@@ -87,7 +84,7 @@ def run_extract(inputs: Sequence[str], template: ExtractTask, executor: Executor
         else:
             reread.append(path)
     whole = [replace(template, path=path, resume=False, progress=False) for path in reread]
-    for path, summary in zip(reread, executor(extract_file, whole, weights=[_task_bytes(t) for t in whole]),
+    for path, summary in zip(reread, executor.map(extract_file, whole, "extract", [_task_bytes(t) for t in whole]),
                              strict=True):
         remove_parts(template.workdir, path)
         done[path] = summary

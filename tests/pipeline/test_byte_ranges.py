@@ -10,7 +10,6 @@ import gzip
 import io
 import json
 import random
-from functools import partial
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -22,7 +21,7 @@ import pipeline.cli
 from conftest import cli, shard_bytes, stats_without_timings
 from damage import build_warc, cut_member, flip_bytes, garbage_between, lose_block
 from pipeline.byte_ranges import plan_ranges
-from pipeline.executors import run_local
+from pipeline.executors import LocalExecutor
 from pipeline.params import Params, params_from_dict
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import ExtractRun, run_extract
@@ -36,7 +35,8 @@ def extract(path: Path, workdir: Path, task_bytes: int, workers: int = 1) -> tup
     params = params_from_dict({"extract": {"task_bytes": task_bytes, "rows_per_row_group": 3}})
     prepare_workdir(str(workdir))
     template = ExtractTask("", str(workdir), params)
-    run = run_extract([str(path)], template, partial(run_local, workers=workers))
+    with LocalExecutor(workers) as executor:
+        run = run_extract([str(path)], template, executor)
     parquet_path, json_path = outputs_for(str(workdir), str(path))
     summary = json.loads(json_path.read_text())
     summary.pop("timings")
@@ -188,7 +188,7 @@ def test_params_task_bytes_is_checked_and_does_not_change_the_fingerprint():
 
 
 def test_cli_run_in_ranges_on_two_workers_is_byte_identical(tmp_path, monkeypatch):
-    monkeypatch.setattr(pipeline.cli, "_report", lambda run_dir, out: run_dir / "report" / "index.html")
+    monkeypatch.setattr(pipeline.cli, "_report", lambda run_dir, out, executor: run_dir / "report" / "index.html")
     inputs = tmp_path / "in"
     inputs.mkdir()
     for seed in (60, 61):

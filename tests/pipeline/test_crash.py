@@ -35,7 +35,7 @@ FILES = 7  # in sorted order: damaged.warc.gz (3 rows), five HTML files (1 row e
 TEMP_NAME = re.compile(r"^\..+\.(tmp|tmp-\d+|new|old)$")
 
 
-def _no_report(run_dir: Path, out: Path | None) -> Path:
+def _no_report(run_dir: Path, out: Path | None, executor: object = None) -> Path:
     return run_dir / "report" / "index.html"
 
 

@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 from conftest import ROOT, cli
+from pipeline.executors import LocalExecutor
 from pipeline.report import SIGNAL_PLOTS, histogram_table, reasons_table, threshold_for, write_report
 from pipeline.report_figures import plain_label
 from pipeline.report_html import render_index
@@ -214,9 +215,12 @@ def test_thresholds_come_from_the_run_params(sample_run):
     assert threshold_for(by_name["cdc_duplicated_fraction"], stats) is None
 
 
-def test_figures_are_byte_for_byte_reproducible(sample_run, report, tmp_path):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_figures_are_byte_for_byte_reproducible(sample_run, report, tmp_path, workers):
+    """Drawn again, in this process or by two worker processes: the same bytes."""
     out, written = report
-    again = write_report(sample_run, tmp_path / "again")
+    with LocalExecutor(workers) as executor:
+        again = write_report(sample_run, tmp_path / "again", executor)
     assert [p.name for p in again] == [p.name for p in written]
     for first, second in zip(written, again, strict=True):
         assert first.read_bytes() == second.read_bytes(), first.name
