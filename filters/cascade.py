@@ -5,13 +5,15 @@ Candidates, computed lazily (a candidate a policy never asks for never runs):
 
 * `jsonld` — the first article object's `articleBody` (seed 001 tier 1, seed 004 strategy 1), its
   type read as `filters.metadata` reads it (`filters.vocabulary`; forum and social postings excluded);
-* `trafilatura` — `bare_extraction` on the shared tree (trafilatura copies it);
+* `trafilatura` — trafilatura's extraction sequence on a copy of the shared tree, its fallback
+  comparison (readability's text or jusText instead of its own) made with the `readability`
+  candidate rather than trafilatura's second readability run (`filters.fallback`);
   **precision retry** (seed 002): if more than 20 % of its characters are in links or code, it is
   run again with `favor_precision=True` and that result (`trafilatura_precision`) replaces it
   when its share of link/code text is lower (the retry's purpose; a retry that is no cleaner is
   dropped, which measured better than always taking it);
-* `readability` — readability-lxml on the shared tree (runs after trafilatura: it removes
-  hidden elements in place, and nothing else needs them afterwards);
+* `readability` — readability-lxml on the shared tree (runs once trafilatura has copied the tree:
+  it removes hidden elements in place, and nothing else needs them afterwards);
 * `dom` — the seed 000 §5 heuristic on a copy (only when a policy reaches it).
 
 An exception inside one extractor is recorded in the trace and that candidate counts as empty;
@@ -33,8 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import lxml.html
-import trafilatura
 
+from filters import fallback
 from filters.blocks import Block, block_signals, blocks_from_element, blocks_from_text
 from filters.boilerplate import body_blocks, remove_boilerplate
 from filters.dom_fallback import dom_heuristic
@@ -68,6 +70,7 @@ class Candidate:
     name: str
     blocks: list[Block] = field(default_factory=list)
     detail: str | None = None
+    element: Any = None  # readability's output, which trafilatura's fallback rules read
 
     @property
     def words(self) -> int:
@@ -100,12 +103,16 @@ class Candidates:
         self.derived: dict[str, Candidate] = {}  # candidates a policy built from others
         self.errors: dict[str, str] = {}
         self.trace: dict[str, Any] = {}
+        # Seconds spent in candidates another candidate asked for (trafilatura's comparison runs
+        # readability), one entry per `get` under way: each step's time is reported once.
+        self._nested_seconds: list[float] = []
 
     def get(self, name: str) -> Candidate:
         if name not in self._done:
             runner = {"jsonld": self._jsonld, "trafilatura": self._trafilatura, "readability": self._readability,
                       "dom": self._dom}[name]
             started = time.perf_counter()
+            self._nested_seconds.append(0.0)
             skipped = self._too_large_for(name)
             if skipped is not None:
                 self.errors[name] = skipped
@@ -116,8 +123,12 @@ class Candidates:
                 except Exception as exc:  # an extractor's bug or a pathological page: fall through
                     self.errors[name] = f"{type(exc).__name__}: {exc}"[:200]
                     self._done[name] = Candidate(name)
+            seconds = time.perf_counter() - started
+            nested = self._nested_seconds.pop()
+            if self._nested_seconds:
+                self._nested_seconds[-1] += seconds
             if self.on_time is not None:
-                self.on_time(f"extract.{name}", time.perf_counter() - started)
+                self.on_time(f"extract.{name}", seconds - nested)
             self.trace[f"cascade_{name}_words"] = self._done[name].words
         return self._done[name]
 
@@ -148,13 +159,16 @@ class Candidates:
         return Candidate("jsonld")
 
     def _trafilatura(self) -> Candidate:
-        first = _run_trafilatura(self.page, favor_precision=False)
+        def readability() -> fallback.Readability:
+            return fallback.Readability(self.get("readability").element)
+
+        first = _run_trafilatura(self.page, False, readability)
         link_code = block_signals(first.blocks)["link_code_char_fraction"] if first.blocks else 0.0
         self.trace["cascade_trafilatura_link_code_fraction"] = round(link_code, 6)
         if link_code <= self.precision_threshold:
             return first
         self.trace["cascade_trafilatura_recall_words"] = first.words
-        precise = _run_trafilatura(self.page, favor_precision=True)
+        precise = _run_trafilatura(self.page, True, readability)
         self.trace["cascade_trafilatura_precision_words"] = precise.words
         # The retry exists to get rid of link/code text; keep it only if it did.
         precise_link_code = block_signals(precise.blocks)["link_code_char_fraction"] if precise.blocks else 1.0
@@ -163,21 +177,19 @@ class Candidates:
     def _readability(self) -> Candidate:
         summary = TextDocument(self.page.tree, url=self.page.url).summary(html_partial=True)
         element = lxml.html.fromstring(summary) if summary.strip() else None
-        return Candidate("readability", blocks_from_element(element) if element is not None else [])
+        return Candidate("readability", blocks_from_element(element) if element is not None else [], element=element)
 
     def _dom(self) -> Candidate:
         result = dom_heuristic(self.page.tree)
         return Candidate("dom", blocks_from_element(result.element), detail=result.step)
 
 
-def _run_trafilatura(page: Page, favor_precision: bool) -> Candidate:
+def _run_trafilatura(page: Page, favor_precision: bool,
+                     readability: Callable[[], fallback.Readability]) -> Candidate:
     name = "trafilatura_precision" if favor_precision else "trafilatura"
-    document = trafilatura.bare_extraction(
-        page.tree, url=page.url, favor_precision=favor_precision, include_comments=False, include_tables=True,
-        include_links=True, include_formatting=True, deduplicate=False, with_metadata=False,
-    )
-    body = getattr(document, "body", None)
-    return Candidate(name, blocks_from_element(body) if body is not None else [])
+    result = fallback.run(page.tree, favor_precision, readability)
+    blocks = blocks_from_element(result.body) if result.body is not None else []
+    return Candidate(name, blocks, detail=f"{result.fallback} fallback" if result.fallback else None)
 
 
 def page_headlines(page: Page) -> list[str]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import time
 
+import lxml.html
 import pytest
 
 from filters import cascade
@@ -110,7 +112,7 @@ def test_precision_retry_when_links_dominate(monkeypatch):
     precise = Candidate("trafilatura_precision", [Block("paragraph", words(35), 180, 0, 0)])
     calls = []
 
-    def fake_run(_page, favor_precision):
+    def fake_run(_page, favor_precision, _readability):
         calls.append(favor_precision)
         return precise if favor_precision else link_heavy
 
@@ -124,7 +126,7 @@ def test_precision_retry_when_links_dominate(monkeypatch):
 def test_no_precision_retry_at_or_below_threshold(monkeypatch):
     calls = []
 
-    def fake_run(_page, favor_precision):
+    def fake_run(_page, favor_precision, _readability):
         calls.append(favor_precision)
         return Candidate("trafilatura", [Block("paragraph", words(40), 100, 20, 0)])
 
@@ -176,3 +178,25 @@ def test_boilerplate_removed_from_winner():
     result = run_cascade(page(html(body)))
     assert "3 hours ago" not in result.text and "[Advertisement]" not in result.text
     assert result.trace["boilerplate_blocks_removed_count"] >= 1
+
+
+def test_trafilatura_compares_with_the_readability_candidate():
+    # trafilatura finds one short paragraph; the readability candidate has a whole text
+    candidates = Candidates(page(html(f"<article><p>{words(20)}</p></article>")))
+    readability = Candidate("readability", element=lxml.html.fromstring(f"<div>{paragraphs(8, 40)}</div>"))
+    candidates._done["readability"] = readability
+    chosen = candidates.get("trafilatura")
+    assert chosen.detail == "readability fallback" and chosen.words > 300
+
+
+def test_nested_candidate_time_is_reported_once(monkeypatch):
+    # trafilatura's comparison asks for readability: its time is readability's, not trafilatura's too
+    def slow_readability(_self):
+        time.sleep(0.2)
+        return Candidate("readability")
+
+    monkeypatch.setattr(Candidates, "_readability", slow_readability)
+    seconds = {}
+    candidates = Candidates(page(ARTICLE_PAGE), on_time=lambda step, s: seconds.setdefault(step, s))
+    candidates.get("trafilatura")
+    assert seconds["extract.readability"] >= 0.2 and seconds["extract.trafilatura"] < 0.2
