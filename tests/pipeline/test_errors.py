@@ -67,7 +67,7 @@ def small_params(tmp_path: Path) -> Path:
 @pytest.fixture
 def no_report(monkeypatch):
     """`pipeline run` without its report step (seconds of plotting, not under test here)."""
-    monkeypatch.setattr(pipeline.cli, "_report", lambda run_dir, out: run_dir / "report" / "index.html")
+    monkeypatch.setattr(pipeline.cli, "_report", lambda run_dir, out, executor=None: run_dir / "report" / "index.html")
 
 
 @pytest.fixture
