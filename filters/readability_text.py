@@ -7,17 +7,20 @@ neither its scoring (text and link text lengths) nor our blocks (text, link text
 `TextDocument` parses as readability does (hidden and `display:none` elements dropped from the
 tree it is given, as readability drops them, then the same Cleaner minus those two rewrites, and
 only iframe sources made absolute: readability's video pattern reads them) and inherits
-everything else. `tests/filters/test_readability_text.py` checks that the blocks are the
-ones readability's own `Document` gives.
+everything else, but for two passes rewritten to do the same with less work (see their
+docstrings). `tests/filters/test_readability_text.py` checks that the blocks are the ones
+readability's own `Document` gives.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 from urllib.parse import urljoin
 
-from lxml.html import HtmlElement
+from lxml.etree import XPath, tounicode
+from lxml.html import HtmlElement, fragment_fromstring
 from lxml_html_clean import Cleaner
 from readability import Document
 from readability.readability import REGEXES
@@ -28,9 +31,114 @@ _CLEANER = Cleaner(scripts=True, javascript=False, comments=True, style=True, li
                    frames=False, forms=False, annoying_tags=False, remove_tags=None, remove_unknown_tags=False,
                    safe_attrs_only=False)
 
+_WITH_CLASS_OR_ID = XPath(".//*[@class or @id]")
+_INLINE_TAGS = frozenset({"a", "b", "cite", "code", "em", "font", "i", "small", "span", "strong", "sub", "sup", "u"})
+
+
+# readability.readability.clean's patterns, compiled once (it passes them as strings per call)
+_LONG_SPACE = re.compile(r"\s{255,}")
+_LINE_BREAK = re.compile(r"\s*\n\s*")
+_TABS_AND_SPACES = re.compile(r"\t|[ \t]{2,}")
+
+
+def _text_length(element: HtmlElement) -> int:
+    """readability's `text_length`: the length of `clean(element.text_content())`."""
+    text = _LONG_SPACE.sub(" " * 255, element.text_content() or "")
+    text = _LINE_BREAK.sub("\n", text)
+    return len(_TABS_AND_SPACES.sub(" ", text).strip())
+
+
+def _starts_block_tag(tag: str) -> bool:
+    """`divToPElementsRe` finds a match at this element's start in readability's test string, the
+    `str()` of the serialized bytes, where a non-ASCII name is written as `\\x..` escapes."""
+    opening = "<" + tag if tag.isascii() else str(b"<" + tag.encode("utf-8"))
+    return REGEXES["divToPElementsRe"].search(opening) is not None
+
 
 class TextDocument(Document):
     """`readability.Document` over a parsed tree, for `summary()`'s text."""
+
+    _link_lengths: dict[Any, int] | None = None
+
+    def score_paragraphs(self) -> dict[Any, dict[str, Any]]:
+        """readability's scoring, each link's text length measured once: the link density of a
+        candidate counts the links of all its descendants, and candidates nest (a paragraph's parent
+        and grandparent). Nothing changes the tree while it scores."""
+        self._link_lengths = {}
+        try:
+            return super().score_paragraphs()
+        finally:
+            self._link_lengths = None
+
+    def get_link_density(self, elem: HtmlElement) -> float:
+        """readability's link density (`findall(".//a")` text over the element's, as `text_length`)."""
+        lengths = self._link_lengths
+        link_length = 0
+        for link in elem.findall(".//a"):
+            if lengths is None:
+                link_length += _text_length(link)
+            else:
+                if link not in lengths:
+                    lengths[link] = _text_length(link)
+                link_length += lengths[link]
+        return float(link_length) / max(_text_length(elem), 1)
+
+    def remove_unlikely_candidates(self) -> None:
+        """readability's pass over the elements with a class or an id (the others it skips), without
+        formatting the debug message of each removal (the log call formats it first)."""
+        for elem in _WITH_CLASS_OR_ID(self.html):
+            s = "{} {}".format(elem.get("class", ""), elem.get("id", ""))
+            if len(s) < 2:
+                continue
+            if (
+                REGEXES["unlikelyCandidatesRe"].search(s)
+                and (not REGEXES["okMaybeItsACandidateRe"].search(s))
+                and elem.tag not in ["html", "body"]
+                and not elem.xpath("ancestor-or-self::pre | ancestor-or-self::code")
+                and not elem.xpath("descendant-or-self::main | descendant-or-self::article | descendant-or-self::math")
+            ):
+                elem.drop_tree()
+
+    def transform_misused_divs_into_paragraphs(self) -> None:
+        """readability's pass. Its first loop turns a `<div>` into a `<p>` when the serialization of
+        its children holds no block tag (`divToPElementsRe`); serializing each `<div>`'s subtree,
+        nested ones again for every ancestor, cost more than the rest of readability. Here the
+        same test is made on the tag names (XML serialization escapes every other `<`), stopping
+        at the first block tag. The second loop is readability-lxml 0.9's, as it is."""
+        for elem in self.tags(self.html, "div"):
+            if not any(_starts_block_tag(e.tag) for child in elem for e in child.iter() if isinstance(e.tag, str)):
+                elem.tag = "p"
+
+        for elem in self.tags(self.html, "div"):
+            children = list(elem)
+            paragraph = None
+            if elem.text and elem.text.strip():
+                p = fragment_fromstring("<p/>")
+                p.text = elem.text
+                elem.text = None
+                elem.insert(0, p)
+                paragraph = p
+
+            for child in children:
+                if child.tag == "br":
+                    paragraph = None
+                    continue
+                if child.tag not in _INLINE_TAGS or REGEXES["divToPElementsRe"].search(tounicode(child, method="html")):
+                    paragraph = None
+                    continue
+                if paragraph is None:
+                    paragraph = fragment_fromstring("<p/>")
+                    child.addprevious(paragraph)
+                paragraph.append(child)
+
+            for pos, child in reversed(list(enumerate(elem))):
+                if child.tail and child.tail.strip():
+                    p = fragment_fromstring("<p/>")
+                    p.text = child.tail
+                    child.tail = None
+                    elem.insert(pos + 1, p)
+                if child.tag == "br":
+                    child.drop_tree()
 
     def _parse(self, input: Any) -> HtmlElement:
         if not isinstance(input, HtmlElement):

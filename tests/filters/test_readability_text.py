@@ -26,6 +26,18 @@ PAGES = {
     "hidden and display:none": html("<article>" + paragraphs(5, 40) + "<div hidden><p>" + "secret " * 40
                                     + "</p></div><p style='display: none'>Invisible words here.</p></article>"),
     "short page (lenient retry)": html("<div><p>Only a short note about the lanes.</p></div>"),
+    # the rewritten passes: <div>s with and without block tags below them (`<picture>` starts like
+    # `<p`, `<article>` does not), nested ones, odd tag names; unlikely classes and ids
+    "divs as paragraphs": html("<div id='main'><div>A lane <b>opened</b> on <a href='#'>Main Street</a>.</div>"
+                               "<div><span>Riders</span> <picture><img src='a.jpg'></picture></div>"
+                               "<div><em>x</em><article>" + paragraphs(3, 40) + "</article></div>"
+                               "<div><div><div>" + paragraphs(2, 30) + "</div></div></div>"
+                               "<div><dİv>odd name</dİv><param>p-ish</param><o:p>office</o:p></div>"
+                               + "<div>" + paragraphs(4, 45) + "</div></div>"),
+    "unlikely candidates": html("<div class='sidebar'><p>" + "menu entry " * 30 + "</p></div>"
+                                "<div id='comments' class='article-comments'>" + paragraphs(2, 30) + "</div>"
+                                "<div class='footer'><pre class='comment'>code</pre></div>"
+                                "<article class='main'>" + paragraphs(5, 40) + "</article>"),
 }
 
 
