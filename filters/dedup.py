@@ -7,8 +7,10 @@ pages are compared ("first occurrence in the global order wins") and the sets th
 
   only when ``len(content_text) >= 100`` ("too-short content is left to the validation pipeline").
 * **Near duplicates** — 64-bit simhash (Charikar 2002; Manku, Jain & Das Sarma, "Detecting
-  Near-Duplicates for Web Crawling", WWW 2007, who use f = 64, k = 3) computed by the ``simhash``
-  package over 2-word shingles of the lower-cased ``\\w+`` words. Why 2 words, measured on 300 real
+  Near-Duplicates for Web Crawling", WWW 2007, who use f = 64, k = 3) as the ``simhash`` package
+  computes it (each shingle's MD5, last 8 bytes; a bit is set where more than half the shingles
+  set it), in one numpy pass instead of its per-feature loop (the tests compare the two), over
+  2-word shingles of the lower-cased ``\\w+`` words. Why 2 words, measured on 300 real
   pages of the trafilatura-eval corpus (tag-stripped text, >= 300 words, edits in the first 400):
   unrelated pages are as far apart with 2-word as with 3-word shingles (mean 31.7 and 32.0 bits,
   sd 4.0, which is what independent 64-bit hashes give; none of 44 850 pairs within 10 bits), while
@@ -33,7 +35,7 @@ import hashlib
 import re
 from itertools import pairwise
 
-from simhash import Simhash
+import numpy as np
 
 CONTENT_HASH_MIN_CHARS = 100      # seed 000 §9: only applied when len(content_text) >= 100
 CONTENT_HASH_PREFIX_CHARS = 5_000  # seed 000 §9: content_text[:5_000]
@@ -73,7 +75,10 @@ def simhash64(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS) -> int:
     shingles = word_shingles(text, shingle_words)
     if not shingles:
         return 0
-    return int(Simhash(shingles, f=SIMHASH_BITS).value)
+    size = SIMHASH_BITS // 8
+    digests = b"".join([hashlib.md5(shingle.encode("utf-8")).digest()[-size:] for shingle in shingles])
+    bits = np.unpackbits(np.frombuffer(digests, dtype=np.uint8)).reshape(-1, SIMHASH_BITS)
+    return int.from_bytes(np.packbits(bits.sum(axis=0) > len(shingles) / 2).tobytes(), "big")
 
 
 def hamming(a: int, b: int) -> int:

@@ -38,10 +38,9 @@ from trafilatura.core import (
     ESCALATION_MAX_LENGTH,
     ESCALATION_PAGE_SHARE,
     _forum_thread_page,
-    _prepare_tree,
 )
 from trafilatura.external import JUSTEXT_OVERRIDE_RATIO, justext_rescue, sanitize_tree
-from trafilatura.htmlprocessing import prune_unwanted_nodes
+from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from trafilatura.main_extractor import extract_content
 from trafilatura.settings import Extractor
 from trafilatura.utils import trim
@@ -52,6 +51,10 @@ UNCLEAN_TAGS = ("aside", "audio", "button", "fencedframe", "fieldset", "figure",
                 "label", "link", "nav", "noindex", "noscript", "object", "option", "select", "source", "svg", "time")
 READABILITY_PREFERENCE_RATIO = 2  # readability's text "much longer" / trafilatura's "much longer"
 RECALL_READABILITY_RATIO = 1.5  # recall focus: readability's text "substantially longer"
+# Built once (trafilatura never changes an Extractor; the escalation changes a copy's focus).
+_OPTIONS = {precision: Extractor(output_format="xml", fast=True, precision=precision, comments=False, tables=True,
+                                 links=True, formatting=True)
+            for precision in (False, True)}
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,7 @@ def options_for(precision: bool) -> Extractor:
     against 0.9269, jsonld_first 0.9038 against 0.9040). No URL: it only makes link targets absolute,
     which no block reads. Format "xml": "python" also renders the text, which the cascade never reads.
     """
-    return Extractor(output_format="xml", fast=True, precision=precision, comments=False, tables=True,
-                     links=True, formatting=True)
+    return _OPTIONS[precision]
 
 
 def prefer_readability(own: etree._Element, own_chars: int, readability: Readability, focus: str,
@@ -165,7 +167,9 @@ def _escalate(tree: etree._Element, options: Extractor, readability: Callable[[]
 
 def _extract_and_compare(tree: etree._Element, options: Extractor, readability: Callable[[], Readability],
                          prune_comments: bool = False) -> tuple[etree._Element, str, str | None]:
-    cleaned, backup = _prepare_tree(tree, options, None)
+    # trafilatura's _prepare_tree, less its copy of the cleaned tree for jusText: made again when
+    # jusText runs (`tree` is not changed), which few pages need
+    cleaned = convert_tags(tree_cleaning(copy(tree), options), options, None)
     if prune_comments:
         cleaned = prune_unwanted_nodes(cleaned, REMOVE_COMMENTS_XPATH)
     body, text = extract_content(cleaned, options)
@@ -177,7 +181,7 @@ def _extract_and_compare(tree: etree._Element, options: Extractor, readability: 
         body, text = algo.element, algo.text
     unclean = is_unclean(body)
     if unclean or len(text) < options.min_extracted_size:
-        justext_body, justext_text = justext_rescue(backup, options)
+        justext_body, justext_text = justext_rescue(tree_cleaning(copy(tree), options), options)
         if accept_justext(len(text), len(justext_text), unclean):
             return justext_body, justext_text, "justext"
     if use_readability:

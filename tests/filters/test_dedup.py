@@ -158,3 +158,12 @@ def test_index_agrees_with_brute_force(max_distance):
     for query in queries:
         expected = next((v for v in kept if hamming(v, query) <= max_distance), None)
         assert index.find(query) == expected
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_simhash_is_the_simhash_packages_value(seed):
+    from simhash import Simhash
+
+    for text in (random_text(3 + 40 * seed, seed), random_text(1, seed), "Ünïcödé wörds " * (seed + 1)):
+        shingles = word_shingles(text)
+        assert simhash64(text) == int(Simhash(shingles, f=64).value)
