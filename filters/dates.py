@@ -2,7 +2,8 @@
 
 dateparser is slow (a string it cannot read costs about 20 ms, a dozen lxml parses), so ISO
 8601, RFC 2822 and plain numeric dates go through the standard library and dateparser only sees
-what they cannot read, at most `SLOW_DATE_PARSES_PER_PAGE` times a page. Its relative parser and
+what they cannot read and what has the numbers of a full date (`may_be_full_date`), at most
+`SLOW_DATE_PARSES_PER_PAGE` times a page. Its relative parser and
 dates missing a day, month or year are refused, since their value would depend on the clock.
 
 Not htmldate (trafilatura's dependency), measured for #12 on the 990 trafilatura-eval pages: it
@@ -51,7 +52,7 @@ def parse_date_budgeted(value: Any, capture: datetime | None, budget: list[int])
     if text is None or len(text) > MAX_DATE_CHARS:
         return None
     parsed = _parse_standard(text)
-    if parsed is None and budget[0] > 0 and _FOUR_DIGITS.search(text):
+    if parsed is None and budget[0] > 0 and may_be_full_date(text):
         budget[0] -= 1
         parsed = _parse_with_dateparser(text)
     if parsed is None:
@@ -65,6 +66,17 @@ def parse_date_budgeted(value: Any, capture: datetime | None, budget: list[int])
     if capture is not None and parsed > capture + CLOCK_SKEW:
         return None
     return parsed
+
+
+def may_be_full_date(text: str) -> bool:
+    """Whether dateparser, as configured here, could read a date from `text`: a four-digit year
+    and another number (the day: dateparser reads no day written in words, "first of May 2020",
+    nor a year glued to its day, "20200501"), or a Unix timestamp (10 to 16 digits). "Spring 2020",
+    "Copyright 2023 Example Media" and "May 2020" never reach it (each failed call costs ~20 ms).
+    `tests/filters/test_dates.py` checks this on dates in many languages that dateparser reads."""
+    if not _FOUR_DIGITS.search(text):
+        return False
+    return len(_DIGIT_RUN.findall(text)) >= 2 or _TIMESTAMP_DIGITS.search(text) is not None
 
 
 def _parse_standard(text: str) -> datetime | None:
@@ -132,6 +144,8 @@ _DATEPARSER_SETTINGS: dict[str, Any] = {
 }
 _UTC_SUFFIX = re.compile(r"(?:(?<!\s)\s+)?(?:z|utc|gmt)$", re.IGNORECASE)  # `(?<!\s)`: see filters.bylines._BYLINE_END
 _FOUR_DIGITS = re.compile(r"\d{4}")
+_DIGIT_RUN = re.compile(r"\d+")
+_TIMESTAMP_DIGITS = re.compile(r"\d{10}")
 _TIMESTAMP = re.compile(r"\d{10}|\d{13}")
 _NUMERIC_DATE = re.compile(
     r"(?:[^\W\d_]{1,12}\.?,?\s+)?"  # a weekday: "Di., 25.01.2022 - 14:45"

@@ -366,7 +366,7 @@ def test_parse_date_invalid(value):
 def test_dateparser_calls_are_budgeted_per_page(monkeypatch):
     calls = []
     monkeypatch.setattr(dates_module, "_parse_with_dateparser", lambda text: calls.append(text))
-    head = "".join(meta(key, f"someday in {1999 + i}") for i, key in enumerate(("date", "dc.date", "pubdate")))
+    head = "".join(meta(key, f"someday 3 in {1999 + i}") for i, key in enumerate(("date", "dc.date", "pubdate")))
     assert extract_metadata(make(head)).published is None
     assert len(calls) == dates_module.SLOW_DATE_PARSES_PER_PAGE
 
