@@ -3,12 +3,14 @@ against trafilatura's own non-fast run."""
 
 from __future__ import annotations
 
+import random
 from copy import deepcopy
 
 import lxml.html
 import pytest
 import trafilatura
 from lxml import etree
+from trafilatura.baseline import html2txt
 from trafilatura.external import try_readability
 
 from filters import fallback
@@ -183,3 +185,19 @@ def test_sequence_is_trafilaturas_given_its_readability(monkeypatch, body, preci
     assert (theirs is None) == (ours.body is None)
     if theirs is not None:
         assert " ".join(theirs.body.itertext()).split() == " ".join(ours.body.itertext()).split()
+
+
+def _random_pages(count: int, seed: int) -> list[str]:
+    """Minified HTML of blocks, inline tags, script/style, removed sections, odd whitespace."""
+    rng = random.Random(seed)
+    pieces = ["<div>", "</div>", "<p>", "</p>", "<span>", "</span>", "<b>x</b>", "<li>", "<aside>", "</aside>",
+              "<footer>", "</footer>", "<script>var a=1;</script>", "<style>p{}</style>", "<br>", "<h2>", "</h2>",
+              "word", "two words", " ", "\n", "\u00a0", "\u2028", "wo\u200brd", "<td>", "<div class='cookie-banner'>",
+              "<svg><text>svg</text></svg>", "<a href='/'>link</a>"]
+    return ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 60))) for _ in range(count)]
+
+
+@pytest.mark.parametrize("body", _random_pages(300, seed=13) + ["<div>a</div><div>b</div>", ""])
+def test_page_chars_at_most_bounds_html2txt(body):
+    for tree in (page(html(body)).tree, lxml.html.fragment_fromstring(body or "<div></div>", create_parent="div")):
+        assert fallback.page_chars_at_most(tree) >= len(html2txt(tree))
