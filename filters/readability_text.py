@@ -37,7 +37,10 @@ _INLINE_TAGS = frozenset({"a", "b", "cite", "code", "em", "font", "i", "small", 
 
 # readability.readability.clean's patterns, compiled once (it passes them as strings per call)
 _LONG_SPACE = re.compile(r"\s{255,}")
-_LINE_BREAK = re.compile(r"\s*\n\s*")
+# readability's `\s*\n\s*`, which backtracks quadratically on a long run of spaces without a line
+# break (6 s on 100 000): the same matches (a whole whitespace run holding a line break), started
+# only where a run starts and never given back.
+_LINE_BREAK = re.compile(r"(?<![^\S\n])[^\S\n]*+\n\s*+")
 _TABS_AND_SPACES = re.compile(r"\t|[ \t]{2,}")
 
 

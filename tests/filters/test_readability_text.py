@@ -85,3 +85,19 @@ def test_same_blocks_on_the_shared_corpus_pages():
         assert blocks(TextDocument, page_html, raw.url) == blocks(Document, page_html, raw.url), raw.url
         checked += 1
     assert checked >= 90
+
+
+def test_line_break_pattern_matches_readabilitys_own():
+    """`_LINE_BREAK` replaces readability's backtracking `\\s*\\n\\s*`: the same result on random
+    mixes of spaces, line breaks, other whitespace and letters."""
+    import random
+    import re
+
+    from filters.readability_text import _LINE_BREAK
+
+    readabilitys = re.compile(r"\s*\n\s*")
+    rng = random.Random(7)
+    alphabet = [" ", "\n", "\t", "\xa0", "\r", "a", "b", "\u2028", "\x0c"]
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(30)))
+        assert _LINE_BREAK.sub("\n", text) == readabilitys.sub("\n", text), repr(text)
