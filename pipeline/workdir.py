@@ -29,7 +29,7 @@ EXTRACT_DIR = "extract"
 PARTS_DIR = "parts"
 MANIFEST = "manifest.json"
 # Bump when rows written by the extract stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 10
+FORMAT_VERSION = 11
 
 
 def file_key(path: str) -> str:
