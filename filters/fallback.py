@@ -39,16 +39,16 @@ from trafilatura.core import (
     ESCALATION_PAGE_SHARE,
     _forum_thread_page,
 )
-from trafilatura.external import JUSTEXT_OVERRIDE_RATIO, justext_rescue, sanitize_tree
+from trafilatura.external import JUSTEXT_OVERRIDE_RATIO, SANITIZED_XPATH, justext_rescue, sanitize_tree
 from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from trafilatura.main_extractor import extract_content
 from trafilatura.settings import Extractor
 from trafilatura.utils import trim
 from trafilatura.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
-# trafilatura.external.SANITIZED_XPATH: what trafilatura's own extraction never leaves in a result
-UNCLEAN_TAGS = ("aside", "audio", "button", "fencedframe", "fieldset", "figure", "footer", "iframe", "input",
-                "label", "link", "nav", "noindex", "noscript", "object", "option", "select", "source", "svg", "time")
+# What trafilatura's own extraction never leaves in a result: the tags of
+# `trafilatura.external.SANITIZED_XPATH` (".//aside|.//audio|…"), searched with one `iter`.
+UNCLEAN_TAGS = tuple(part.removeprefix(".//") for part in SANITIZED_XPATH.split("|"))
 READABILITY_PREFERENCE_RATIO = 2  # readability's text "much longer" / trafilatura's "much longer"
 RECALL_READABILITY_RATIO = 1.5  # recall focus: readability's text "substantially longer"
 _CODE_TEXT = etree.XPath(".//script/text() | .//style/text()", smart_strings=False)
