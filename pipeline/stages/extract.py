@@ -76,14 +76,10 @@ def extract_file(task: ExtractTask) -> dict[str, Any]:
     A byte range whose members hold several records each (non-chunked gzip) writes nothing and
     returns `{"non_chunked": True}`: its file must be read as one stream.
     """
-    if task.byte_range is None:
-        parquet_path, json_path = outputs_for(task.workdir, task.path)
-    else:
-        parquet_path, json_path = part_outputs_for(task.workdir, task.path, *task.byte_range)
+    parquet_path, json_path = task_outputs(task)
     if task.resume:
-        done = finished_summary(task.path, task.params, task.extract_all, parquet_path, json_path)
+        done = finished_task(task)
         if done is not None:
-            done["resumed"] = True
             return done
     parquet_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.unlink(missing_ok=True)
@@ -96,6 +92,21 @@ def extract_file(task: ExtractTask) -> dict[str, Any]:
     write_summary(json_path, summary, task.path, task.params, task.extract_all)
     summary["resumed"] = False
     return summary
+
+
+def task_outputs(task: ExtractTask) -> tuple[Path, Path]:
+    """The Parquet file and the JSON summary of a task: its file's, or its byte range's part."""
+    if task.byte_range is None:
+        return outputs_for(task.workdir, task.path)
+    return part_outputs_for(task.workdir, task.path, *task.byte_range)
+
+
+def finished_task(task: ExtractTask) -> dict[str, Any] | None:
+    """The stored summary (marked `resumed`) if the task's outputs are complete and current."""
+    done = finished_summary(task.path, task.params, task.extract_all, *task_outputs(task))
+    if done is not None:
+        done["resumed"] = True
+    return done
 
 
 def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[str, Any]:

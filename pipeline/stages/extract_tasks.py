@@ -24,15 +24,9 @@ import pyarrow.parquet as pq
 from pipeline.byte_ranges import plan_ranges
 from pipeline.executors import Executor
 from pipeline.schema import ROW_SCHEMA
-from pipeline.stages.extract import ExtractTask, extract_file
+from pipeline.stages.extract import ExtractTask, extract_file, finished_task
 from pipeline.timings import merge_timings
-from pipeline.workdir import (
-    finished_summary,
-    outputs_for,
-    part_outputs_for,
-    remove_parts,
-    write_summary,
-)
+from pipeline.workdir import outputs_for, part_outputs_for, remove_parts, write_summary
 from pipeline.writers import crash_point, parquet_writer, publish_file
 
 
@@ -58,7 +52,7 @@ def run_extract(inputs: Sequence[str], template: ExtractTask, executor: Executor
     done: dict[str, dict[str, Any]] = {}
     tasks: list[ExtractTask] = []
     for path in inputs:
-        summary = _finished(path, template) if template.resume else None
+        summary = finished_task(replace(template, path=path)) if template.resume else None
         if summary is not None:
             remove_parts(template.workdir, path)  # a run killed after merging left them
             done[path] = summary
@@ -94,14 +88,6 @@ def run_extract(inputs: Sequence[str], template: ExtractTask, executor: Executor
     run.reread_files = len(reread)
     run.summaries = [done[path] for path in inputs]
     return run
-
-
-def _finished(path: str, template: ExtractTask) -> dict[str, Any] | None:
-    parquet_path, json_path = outputs_for(template.workdir, path)
-    summary = finished_summary(path, template.params, template.extract_all, parquet_path, json_path)
-    if summary is not None:
-        summary["resumed"] = True
-    return summary
 
 
 def _task_bytes(task: ExtractTask) -> int:
