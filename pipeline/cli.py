@@ -7,6 +7,7 @@ failures); 2 usage error (one clear line on stderr, no traceback); 1 anything el
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import sys
@@ -148,21 +149,45 @@ def _dispatch(args: argparse.Namespace) -> int:
         stats = select(args.workdir, args.out, params)
         _print_summary(stats, args.out)
         return 0
-    if args.executor == "ray":
-        raise UsageError("the ray executor is not available yet; use --executor local")
     inputs, skipped = _discover(args.inputs)
     _require_writable_dir(args.out)
-    # One set of worker processes for the whole run: extract tasks, then the report's figures.
-    with LocalExecutor(args.workers) as executor:
+    # One set of workers for the whole run: extract tasks, then (local) the report's figures.
+    with contextlib.closing(_executor(args, params)) as executor:
         if args.command == "extract":
-            _extract(args, params, args.out, inputs, skipped, executor)
-            return 0
+            summaries = _extract(args, params, args.out, inputs, skipped, executor)[1]
+            return _failed_tasks_exit([f for summary in summaries for f in summary.get("failed_tasks", [])])
         workdir = str(Path(args.out) / "work")
-        timings = _extract(args, params, workdir, inputs, skipped, executor)
-        stats = select(workdir, args.out, params, extract_timings=timings)
+        timings, _ = _extract(args, params, workdir, inputs, skipped, executor)
+        stats = select(workdir, args.out, params, extract_timings=timings, executor=executor)
         _print_summary(stats, args.out)
-        print(f"report: {_report(Path(args.out), None, executor)}")
-    return 0
+        # On a cluster the workers may not see this machine's output directory: the report is
+        # drawn here.
+        print(f"report: {_report(Path(args.out), None, executor if args.executor == 'local' else None)}")
+    return _failed_tasks_exit(stats["failed_tasks"])
+
+
+def _executor(args: argparse.Namespace, params: Params) -> Executor:
+    """`--executor local` (processes on this machine) or `ray` (a local Ray with `--workers` CPUs,
+    or the cluster at `--ray-address`)."""
+    if args.executor != "ray":
+        return LocalExecutor(args.workers)
+    from pipeline.ray_executor import RayExecutor, RayUnavailable
+
+    try:
+        return RayExecutor(args.ray_address, params.executor.max_retries, num_cpus=args.workers)
+    except RayUnavailable as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _failed_tasks_exit(failed: list[dict[str, Any]]) -> int:
+    """0, or 1 with one line when tasks failed every attempt (their records are error.task rows)."""
+    if not failed:
+        return 0
+    first = failed[0]
+    sys.stderr.write(f"pipeline: failed: {len(failed)} task(s) failed on every attempt; their records are "
+                     f"error.task rows in rejected/ and the tasks are listed in stats.json failed_tasks "
+                     f"(first: {first['path']}: {first['error'][:200]}); re-run with --resume to retry them\n")
+    return 1
 
 
 def _report(run_dir: Path, out: Path | None, executor: Executor | None = None) -> Path:
@@ -192,7 +217,8 @@ def _discover(paths: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: list[str],
-             skipped: list[str], executor: Executor) -> dict[str, Any]:
+             skipped: list[str], executor: Executor) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Extract every input; returns the wall-clock timing and the file summaries."""
     if Path(workdir).exists() and not Path(workdir).is_dir():
         raise UsageError(f"output path exists and is not a directory: {workdir}")
     if skipped:
@@ -209,7 +235,7 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
         resumed.append(f"{run.resumed_ranges} of {run.ranges} byte ranges")
     if resumed:
         sys.stderr.write(f"pipeline: resumed {' and '.join(resumed)} from earlier output\n")
-    return {"extract.wall": {"seconds": round(time.perf_counter() - started, 6), "calls": 1}}
+    return {"extract.wall": {"seconds": round(time.perf_counter() - started, 6), "calls": 1}}, run.summaries
 
 
 def _explain(args: argparse.Namespace, params: Params) -> int:

@@ -16,6 +16,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
@@ -24,9 +25,19 @@ from tqdm import tqdm
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class TaskFailure:
+    """The result of a task that failed on every attempt (`RayExecutor`; `LocalExecutor` raises)."""
+
+    error: str
+    attempts: int
+
+
 class Executor(Protocol):
     def map(self, fn: Callable[[T], Any], tasks: Sequence[T], label: str = "files",
             weights: Sequence[int] | None = None) -> list[Any]: ...
+
+    def close(self) -> None: ...
 
 
 class LocalExecutor:

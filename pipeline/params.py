@@ -209,9 +209,17 @@ class SelectParams:
 
 
 @dataclass(frozen=True)
+class ExecutorParams:
+    # --executor ray: attempts after the first for a task that raises or whose worker dies; a task
+    # that fails them all becomes `error.task` rows and the run exits 1.
+    max_retries: int = 2
+
+
+@dataclass(frozen=True)
 class Params:
     extract: ExtractParams = field(default_factory=ExtractParams)
     select: SelectParams = field(default_factory=SelectParams)
+    executor: ExecutorParams = field(default_factory=ExecutorParams)
 
     def get(self, dotted_key: str) -> Any:
         """Value at a dotted key such as `extract.read.max_payload_bytes`."""
@@ -239,6 +247,8 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
     for key in ("select.dedup.partitions", "extract.task_bytes", "extract.rows_per_row_group"):
         if params.get(key) < 1:
             raise ParamsError(f"'{key}' must be at least 1")
+    if params.executor.max_retries < 0:
+        raise ParamsError("'executor.max_retries' must be at least 0")
     if params.extract.cascade.selection not in POLICIES:
         raise ParamsError(f"'extract.cascade.selection' must be one of {', '.join(sorted(POLICIES))}, "
                           f"got {params.extract.cascade.selection!r}")

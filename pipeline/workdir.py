@@ -77,14 +77,16 @@ def remove_parts(workdir: str, path: str | None = None) -> None:
 def finished_summary(path: str, params: Params, extract_all: bool, parquet_path: Path,
                      json_path: Path) -> dict[str, Any] | None:
     """The stored summary if this input file's (or byte range's) outputs are complete and
-    current, else None."""
+    current, else None. Output holding a failed task's `error.task` rows is not finished:
+    `--resume` tries that task again."""
     try:
         summary = json.loads(json_path.read_text(encoding="utf-8"))
         rows = pq.ParquetFile(parquet_path).metadata.num_rows
     except (OSError, ValueError):
         return None
     if (summary.get("fingerprint") != fingerprint(params, extract_all)
-            or summary.get("input") != input_identity(path) or summary.get("rows") != rows):
+            or summary.get("input") != input_identity(path) or summary.get("rows") != rows
+            or summary.get("failed_tasks")):
         return None
     return summary
 

@@ -230,7 +230,9 @@ _crash_counts: Counter[str] = Counter()
 
 def crash_point(name: str) -> None:
     """Test hook: with PIPELINE_TEST_KILL_AT=NAME[:N], SIGKILL this process the Nth time
-    (default: the first) it reaches the point NAME, counted per process.
+    (default: the first) it reaches the point NAME, counted per process. With
+    PIPELINE_TEST_KILL_ONCE=PATH as well, only the process that creates PATH is killed (a retried
+    task then runs to the end in its new worker).
 
     tests/pipeline/test_crash.py uses it to stop a run at an exact place and check what
     --resume does. Unset (always, outside those tests), a point costs one environment lookup.
@@ -246,5 +248,33 @@ def crash_point(name: str) -> None:
     if point != name:
         return
     _crash_counts[name] += 1
-    if _crash_counts[name] == int(nth or 1):
+    if _crash_counts[name] == int(nth or 1) and _first_to_claim(os.environ.get("PIPELINE_TEST_KILL_ONCE")):
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+class InjectedFailure(RuntimeError):
+    """Raised by `fail_point` (tests only)."""
+
+
+def fail_point(name: str) -> None:
+    """Test hook: with PIPELINE_TEST_FAIL=NAME, raise `InjectedFailure` at the point NAME; with
+    PIPELINE_TEST_FAIL=NAME@PATH, only where PATH can still be created (the first attempt of a
+    task that is retried). tests/pipeline/test_ray_executor.py uses it for failing tasks.
+    Point: `extract.task` (an extract task starts, after its resume check)."""
+    target = os.environ.get("PIPELINE_TEST_FAIL")
+    if not target:
+        return
+    point, _, marker = target.partition("@")
+    if point == name and _first_to_claim(marker or None):
+        raise InjectedFailure(f"injected failure at {name}")
+
+
+def _first_to_claim(marker: str | None) -> bool:
+    """True without a marker; else whether this call created the file `marker`."""
+    if marker is None:
+        return True
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True

@@ -20,13 +20,15 @@ URL and exact work on compact columns (hashes, keys, order); only CDC reads text
 from __future__ import annotations
 
 import zlib
+from dataclasses import dataclass
 
 import polars as pl
 
 from filters.cdc import chunk_hashes, duplicated_fraction, mark_seen
 from filters.dedup import NearDuplicateIndex, from_int64
 from filters.url_rules import normalize_url
-from pipeline.params import Params
+from pipeline.executors import Executor, TaskFailure
+from pipeline.params import CdcParams, Params
 from pipeline.records import DOCUMENT_TYPES
 from pipeline.stages.extract import synthetic_id
 
@@ -64,26 +66,48 @@ def exact_duplicates(ordered: pl.DataFrame) -> pl.Series:
                                        .alias("exact"))["exact"]
 
 
-def cdc_fractions(ordered: pl.DataFrame, files: list[str], params: Params) -> dict[int, float]:
-    """`order` -> duplicated fraction, host by host, one partition of hosts at a time."""
-    cdc = params.select.dedup.cdc
+@dataclass(frozen=True)
+class PartitionJob:
+    """The CDC pass over one partition of hosts: its candidates (order, file, row, host)."""
+
+    members: pl.DataFrame
+    files: list[str]
+    cdc: CdcParams
+
+
+def cdc_fractions(ordered: pl.DataFrame, files: list[str], params: Params,
+                  executor: Executor | None = None) -> dict[int, float]:
+    """`order` -> duplicated fraction, host by host, one partition of hosts per task (on
+    `executor`, else here). Hosts never share chunks, so the result is the same for any number
+    of partitions."""
     partitions = params.select.dedup.partitions
-    fractions: dict[int, float] = {}
     keyed = ordered.select("order", "file", "row", "host").with_columns(
         pl.col("host").map_elements(lambda h: host_partition(h, partitions), return_dtype=pl.Int64)
         .alias("partition"))
-    for partition in range(partitions):
-        members = keyed.filter(pl.col("partition") == partition)
-        if members.is_empty():
-            continue
-        texts = _read_texts(members, files)
-        for _host, group in members.join(texts, on=["file", "row"]).sort("order").group_by(
-                "host", maintain_order=True):
-            seen: set[int] = set()
-            for order, text in zip(group["order"], group["text"], strict=True):
-                hashes, sizes = chunk_hashes(text or "", cdc.algorithm, fastcdc_avg=cdc.fastcdc_avg_bytes)
-                fractions[order] = duplicated_fraction(hashes, sizes, seen)
-                mark_seen(seen, hashes)
+    jobs = [PartitionJob(members, files, params.select.dedup.cdc)
+            for partition in range(partitions)
+            if not (members := keyed.filter(pl.col("partition") == partition)).is_empty()]
+    results = executor.map(partition_fractions, jobs, "dedup") if executor is not None else \
+        [partition_fractions(job) for job in jobs]
+    fractions: dict[int, float] = {}
+    for result in results:
+        if isinstance(result, TaskFailure):
+            raise RuntimeError(f"a CDC partition task failed on every attempt: {result.error}")
+        fractions.update(result)
+    return fractions
+
+
+def partition_fractions(job: PartitionJob) -> dict[int, float]:
+    """One partition's CDC pass: texts read for its candidates only, hosts in candidate order."""
+    fractions: dict[int, float] = {}
+    texts = _read_texts(job.members, job.files)
+    for _host, group in job.members.join(texts, on=["file", "row"]).sort("order").group_by(
+            "host", maintain_order=True):
+        seen: set[int] = set()
+        for order, text in zip(group["order"], group["text"], strict=True):
+            hashes, sizes = chunk_hashes(text or "", job.cdc.algorithm, fastcdc_avg=job.cdc.fastcdc_avg_bytes)
+            fractions[order] = duplicated_fraction(hashes, sizes, seen)
+            mark_seen(seen, hashes)
     return fractions
 
 
@@ -119,8 +143,9 @@ def near_duplicates(ordered: pl.DataFrame, blocked: pl.Series, max_distance: int
     return distances
 
 
-def find_duplicates(compact: pl.DataFrame, files: list[str], params: Params) -> pl.DataFrame:
-    """Per candidate (file, row): the duplication signals."""
+def find_duplicates(compact: pl.DataFrame, files: list[str], params: Params,
+                    executor: Executor | None = None) -> pl.DataFrame:
+    """Per candidate (file, row): the duplication signals (the CDC partitions on `executor`)."""
     dedup = params.select.dedup
     ordered = order_candidates(compact)
     if ordered.is_empty():
@@ -129,7 +154,7 @@ def find_duplicates(compact: pl.DataFrame, files: list[str], params: Params) -> 
                                     "near_duplicate_distance": pl.Int32})
     url = url_duplicates(ordered)
     exact = exact_duplicates(ordered)
-    fractions = cdc_fractions(ordered, files, params)
+    fractions = cdc_fractions(ordered, files, params, executor)
     cdc = pl.Series([fractions.get(order, 0.0) for order in ordered["order"]], dtype=pl.Float64)
     limit = dedup.cdc.max_duplicated_fraction
     over_limit = (cdc > limit) if limit is not None else pl.Series([False] * len(cdc))

@@ -18,7 +18,7 @@ import contextlib
 import hashlib
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,12 +46,13 @@ from filters.text import token_count
 from filters.url_rules import normalize_url, url_signals
 from pipeline.budget import PageTimeout, time_budget
 from pipeline.decode import decode_html
+from pipeline.executors import TaskFailure
 from pipeline.params import Params
 from pipeline.readers import FileReport, NonChunkedGzip, RawRecord, read_byte_range, read_file, read_stream_gzip
 from pipeline.schema import ROW_SCHEMA, Row, empty_row, rows_to_table
 from pipeline.timings import Timings
 from pipeline.workdir import file_key, finished_summary, outputs_for, part_outputs_for, write_summary
-from pipeline.writers import crash_point, parquet_writer, publish_file
+from pipeline.writers import crash_point, fail_point, parquet_writer, publish_file
 
 
 @dataclass(frozen=True)
@@ -76,22 +77,59 @@ def extract_file(task: ExtractTask) -> dict[str, Any]:
     A byte range whose members hold several records each (non-chunked gzip) writes nothing and
     returns `{"non_chunked": True}`: its file must be read as one stream.
     """
-    parquet_path, json_path = task_outputs(task)
     if task.resume:
         done = finished_task(task)
         if done is not None:
             return done
+    fail_point("extract.task")
+    return _extract(task, record_to_row_within_budget)
+
+
+def extract_failed(task: ExtractTask, failure: TaskFailure) -> dict[str, Any]:
+    """The output of a task that failed on every attempt of the executor: its file or byte range
+    read again here without extraction, one `error.task` row per record (corrupt and unreadable
+    regions get their usual rows), so no record is lost; the failure is in its accounting
+    (`failed_tasks`, and stats.json's)."""
+    message = f"error.task: the task failed {failure.attempts} time(s): {failure.error}"[:500]
+
+    def failed_row(raw: RawRecord, params: Params, timings: Timings, extract_all: bool) -> Row:
+        if raw.record_type in ("corrupt", "unreadable"):
+            return record_to_row(raw, params, timings, extract_all)
+        row = _base_row(raw)
+        row["reasons"].append("error.task")
+        row["error"] = message if row["error"] is None else f"{row['error']}; {message}"
+        return _finish(row, params)
+
+    byte_range = list(task.byte_range) if task.byte_range is not None else None
+    return _extract(task, failed_row, failure={"path": task.path, "byte_range": byte_range,
+                                               "attempts": failure.attempts, "error": failure.error})
+
+
+RowMaker = Callable[[RawRecord, Params, Timings, bool], Row]
+
+
+def _extract(task: ExtractTask, to_row: RowMaker, failure: dict[str, Any] | None = None) -> dict[str, Any]:
+    parquet_path, json_path = task_outputs(task)
     parquet_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.unlink(missing_ok=True)
     try:
-        summary = _write_rows(task, parquet_path, streaming=False)
+        summary = _write_rows(task, parquet_path, to_row, streaming=False)
     except NonChunkedGzip:
         if task.byte_range is not None:
             return {"path": task.path, "non_chunked": True, "resumed": False}
-        summary = _write_rows(task, parquet_path, streaming=True)
+        summary = _write_rows(task, parquet_path, to_row, streaming=True)
+    if failure is not None:
+        summary["errors"].append(message_of(failure))
+        summary["failed_tasks"] = [failure]
     write_summary(json_path, summary, task.path, task.params, task.extract_all)
     summary["resumed"] = False
     return summary
+
+
+def message_of(failure: dict[str, Any]) -> str:
+    """A failed task as one line of a file's `errors`."""
+    where = f" (bytes {failure['byte_range'][0]}-{failure['byte_range'][1]})" if failure["byte_range"] else ""
+    return f"task{where} failed {failure['attempts']} time(s), its records are error.task rows: {failure['error']}"
 
 
 def task_outputs(task: ExtractTask) -> tuple[Path, Path]:
@@ -109,7 +147,7 @@ def finished_task(task: ExtractTask) -> dict[str, Any] | None:
     return done
 
 
-def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[str, Any]:
+def _write_rows(task: ExtractTask, parquet_path: Path, to_row: RowMaker, streaming: bool) -> dict[str, Any]:
     report = FileReport(task.path)
     timings = Timings()
     max_bytes = task.params.extract.read.max_payload_bytes
@@ -129,7 +167,7 @@ def _write_rows(task: ExtractTask, parquet_path: Path, streaming: bool) -> dict[
                 timings.add("read", started)
                 if raw.source_offset > bar.n and not streaming:
                     bar.update(raw.source_offset - bar.n)
-                batch.append(record_to_row_within_budget(raw, task.params, timings, task.extract_all))
+                batch.append(to_row(raw, task.params, timings, task.extract_all))
                 if len(batch) >= task.params.extract.rows_per_row_group:
                     writer.write_table(rows_to_table(batch))
                     crash_point("extract.batch")

@@ -22,9 +22,9 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from pipeline.byte_ranges import plan_ranges
-from pipeline.executors import Executor
+from pipeline.executors import Executor, TaskFailure
 from pipeline.schema import ROW_SCHEMA
-from pipeline.stages.extract import ExtractTask, extract_file, finished_task
+from pipeline.stages.extract import ExtractTask, extract_failed, extract_file, finished_task
 from pipeline.timings import merge_timings
 from pipeline.workdir import outputs_for, part_outputs_for, remove_parts, write_summary
 from pipeline.writers import crash_point, parquet_writer, publish_file
@@ -64,7 +64,7 @@ def run_extract(inputs: Sequence[str], template: ExtractTask, executor: Executor
             tasks += [replace(template, path=path, byte_range=byte_range, file_format=file_format, progress=False)
                       for byte_range in ranges]
             run.ranges += len(ranges)
-    results = executor.map(extract_file, tasks, "extract", [_task_bytes(task) for task in tasks])
+    results = _run(executor, tasks)
     run.resumed_files = sum(1 for summary in done.values() if summary.get("resumed"))
     run.resumed_ranges = sum(1 for task, result in zip(tasks, results, strict=True)
                              if task.byte_range is not None and result.get("resumed"))
@@ -78,8 +78,7 @@ def run_extract(inputs: Sequence[str], template: ExtractTask, executor: Executor
         else:
             reread.append(path)
     whole = [replace(template, path=path, resume=False, progress=False) for path in reread]
-    for path, summary in zip(reread, executor.map(extract_file, whole, "extract", [_task_bytes(t) for t in whole]),
-                             strict=True):
+    for path, summary in zip(reread, _run(executor, whole), strict=True):
         remove_parts(template.workdir, path)
         done[path] = summary
     for task, result in zip(tasks, results, strict=True):
@@ -88,6 +87,14 @@ def run_extract(inputs: Sequence[str], template: ExtractTask, executor: Executor
     run.reread_files = len(reread)
     run.summaries = [done[path] for path in inputs]
     return run
+
+
+def _run(executor: Executor, tasks: list[ExtractTask]) -> list[dict[str, Any]]:
+    """`extract_file` over `tasks`; a task that failed every attempt (`TaskFailure`) gets its
+    records as `error.task` rows, written here (`extract_failed`)."""
+    results = executor.map(extract_file, tasks, "extract", [_task_bytes(task) for task in tasks])
+    return [extract_failed(task, result) if isinstance(result, TaskFailure) else result
+            for task, result in zip(tasks, results, strict=True)]
 
 
 def _task_bytes(task: ExtractTask) -> int:
@@ -152,6 +159,7 @@ def merged_summary(path: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
     record_types: Counter[str] = Counter()
     for part in parts:
         record_types.update(part["record_types"])
+    failed = [failure for part in parts for failure in part.get("failed_tasks", [])]
     return {
         "path": path,
         "format": parts[0]["format"],
@@ -160,4 +168,5 @@ def merged_summary(path: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
         "rows": sum(part["rows"] for part in parts),
         "key": parts[0]["key"],
         "timings": merge_timings(part["timings"] for part in parts),
+        **({"failed_tasks": failed} if failed else {}),
     }

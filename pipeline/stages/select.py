@@ -20,6 +20,7 @@ from typing import Any
 import polars as pl
 
 from filters import reasons as decisions
+from pipeline.executors import Executor
 from pipeline.params import Params
 from pipeline.schema import ROW_SCHEMA
 from pipeline.stages.dedup import compact_columns, find_duplicates, record_id_repeats, with_record_repeats
@@ -34,7 +35,8 @@ class SelectError(Exception):
     """The work directory is missing or incomplete (a usage error for the CLI)."""
 
 
-def select(workdir: str, out: str, params: Params, extract_timings: dict[str, Any] | None = None) -> dict[str, Any]:
+def select(workdir: str, out: str, params: Params, extract_timings: dict[str, Any] | None = None,
+           executor: Executor | None = None) -> dict[str, Any]:
     """Decide every row, write shards and stats.json; returns the stats.
 
     Shards are written into hidden staging directories and swapped in only when all are
@@ -43,13 +45,14 @@ def select(workdir: str, out: str, params: Params, extract_timings: dict[str, An
     leftovers of a kill are removed by the next run.
     """
     try:
-        return _select(workdir, out, params, extract_timings)
+        return _select(workdir, out, params, extract_timings, executor)
     except BaseException:
         remove_stale_temps(Path(out))
         raise
 
 
-def _select(workdir: str, out: str, params: Params, extract_timings: dict[str, Any] | None) -> dict[str, Any]:
+def _select(workdir: str, out: str, params: Params, extract_timings: dict[str, Any] | None,
+            executor: Executor | None) -> dict[str, Any]:
     """Decide every row, write shards and stats.json; returns the stats.
 
     Two passes over the extract output: the first applies the threshold rules and keeps only
@@ -69,7 +72,7 @@ def _select(workdir: str, out: str, params: Params, extract_timings: dict[str, A
     timings["select.rules"] = _since(step)
     step = time.perf_counter()
     duplicates = with_record_repeats(find_duplicates(pl.concat(compact) if compact else pl.DataFrame(), files,
-                                                      params), record_id_repeats(files))
+                                                      params, executor), record_id_repeats(files))
     timings["select.dedup"] = _since(step)
 
     step = time.perf_counter()
@@ -186,6 +189,8 @@ class _Counts:
             "record_types": dict(sorted(record_types.items())),
             "files": files,
             "skipped_files": manifest.get("skipped", []),
+            # tasks that failed every attempt of the executor; their records are error.task rows
+            "failed_tasks": [failure for summary in summaries for failure in summary.get("failed_tasks", [])],
             "warnings": manifest.get("warnings", []),
             "timings": timings,
             "params": params.to_dict(),
