@@ -58,6 +58,17 @@ def _starts_block_tag(tag: str) -> bool:
     return REGEXES["divToPElementsRe"].search(opening) is not None
 
 
+def _inside_code(element: HtmlElement) -> bool:
+    """readability's `ancestor-or-self::pre | ancestor-or-self::code`, stopping at the first one."""
+    return element.tag in ("pre", "code") or next(element.iterancestors("pre", "code"), None) is not None
+
+
+def _holds_main_content(element: HtmlElement) -> bool:
+    """readability's `descendant-or-self::main | …::article | …::math`, stopping at the first one
+    (the XPath union collects and sorts them all, compiled anew on every call)."""
+    return next(element.iter("main", "article", "math"), None) is not None
+
+
 class TextDocument(Document):
     """`readability.Document` over a parsed tree, for `summary()`'s text."""
 
@@ -87,18 +98,24 @@ class TextDocument(Document):
         return float(link_length) / max(_text_length(elem), 1)
 
     def remove_unlikely_candidates(self) -> None:
-        """readability's pass over the elements with a class or an id (the others it skips), without
-        formatting the debug message of each removal (the log call formats it first)."""
+        """readability's pass over the elements with a class or an id (the others it skips), with its
+        two patterns searched once per distinct "class id" string (a page repeats a few hundred of
+        them over thousands of elements), its XPath subtree tests made by walking the tree (see
+        `_inside_code`, `_holds_main_content`), and no debug message formatted per removal (the
+        log call formats it first)."""
+        unlikely: dict[str, bool] = {}
         for elem in _WITH_CLASS_OR_ID(self.html):
-            s = "{} {}".format(elem.get("class", ""), elem.get("id", ""))
-            if len(s) < 2:
+            features = "{} {}".format(elem.get("class", ""), elem.get("id", ""))
+            if len(features) < 2:
                 continue
+            if features not in unlikely:
+                unlikely[features] = bool(REGEXES["unlikelyCandidatesRe"].search(features)) and not (
+                    REGEXES["okMaybeItsACandidateRe"].search(features))
             if (
-                REGEXES["unlikelyCandidatesRe"].search(s)
-                and (not REGEXES["okMaybeItsACandidateRe"].search(s))
-                and elem.tag not in ["html", "body"]
-                and not elem.xpath("ancestor-or-self::pre | ancestor-or-self::code")
-                and not elem.xpath("descendant-or-self::main | descendant-or-self::article | descendant-or-self::math")
+                unlikely[features]
+                and elem.tag not in ("html", "body")
+                and not _inside_code(elem)
+                and not _holds_main_content(elem)
             ):
                 elem.drop_tree()
 

@@ -101,3 +101,60 @@ def test_line_break_pattern_matches_readabilitys_own():
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(30)))
         assert _LINE_BREAK.sub("\n", text) == readabilitys.sub("\n", text), repr(text)
+
+
+_TREE_TAGS = ["div", "span", "p", "pre", "code", "main", "article", "math", "section", "o:main"]
+_FEATURES = ["", "comment", "sidebar", "footer main", "menu", "content", "header", "pager article"]
+
+
+def random_page(rng, depth: int = 0) -> str:
+    """A random tree of nested pre/code/main/article/math among ordinary tags, with classes and ids
+    from a small pool (the same strings recur, as on real pages)."""
+    if depth > 5 or rng.random() < 0.25:
+        return "text "
+    tag = rng.choice(_TREE_TAGS)
+    attributes = "".join(f" {name}='{rng.choice(_FEATURES)}'" for name in ("class", "id") if rng.random() < 0.6)
+    children = "".join(random_page(rng, depth + 1) for _ in range(rng.randrange(4)))
+    return f"<{tag}{attributes}>{children}</{tag}> tail "
+
+
+def random_trees(count: int):
+    import random
+
+    rng = random.Random(11)
+    for _ in range(count):
+        yield lxml.html.document_fromstring(html(random_page(rng) + random_page(rng)))
+
+
+def test_subtree_walks_answer_as_readabilitys_xpath():
+    from filters.readability_text import _holds_main_content, _inside_code
+
+    checked = 0
+    for tree in random_trees(300):
+        for element in tree.iter():
+            if not isinstance(element.tag, str):
+                continue
+            in_code = bool(element.xpath("ancestor-or-self::pre | ancestor-or-self::code"))
+            holds = bool(element.xpath("descendant-or-self::main | descendant-or-self::article | "
+                                       "descendant-or-self::math"))
+            assert _inside_code(element) == in_code, lxml.html.tostring(element)
+            assert _holds_main_content(element) == holds, lxml.html.tostring(element)
+            checked += in_code + holds
+    assert checked > 1000
+
+
+def test_unlikely_candidates_removed_as_by_readability():
+    """The verdicts kept per "class id" string and the tree walks remove what readability removes,
+    on random trees where removed elements hold others with the same string."""
+    removed = 0
+    for tree in random_trees(300):
+        before = len(list(tree.iter()))
+        trees = {}
+        for document_class in (Document, TextDocument):
+            document = document_class(lxml.html.tostring(tree))
+            document.html = lxml.html.document_fromstring(lxml.html.tostring(tree))
+            document.remove_unlikely_candidates()
+            trees[document_class] = lxml.html.tostring(document.html)
+        assert trees[TextDocument] == trees[Document]
+        removed += before - len(list(lxml.html.document_fromstring(trees[Document]).iter()))
+    assert removed > 100
