@@ -87,20 +87,59 @@ def test_same_blocks_on_the_shared_corpus_pages():
     assert checked >= 90
 
 
-def test_line_break_pattern_matches_readabilitys_own():
-    """`_LINE_BREAK` replaces readability's backtracking `\\s*\\n\\s*`: the same result on random
-    mixes of spaces, line breaks, other whitespace and letters."""
+def test_cleaned_length_is_the_length_of_readabilitys_clean():
+    """`_cleaned_length` counts without rewriting: the same as `len(clean(text))` on random mixes of
+    letters and runs of spaces, tabs, line breaks and other whitespace, runs of 255 and more too."""
     import random
-    import re
 
-    from filters.readability_text import _LINE_BREAK
+    from readability.readability import clean
 
-    readabilitys = re.compile(r"\s*\n\s*")
+    from filters.readability_text import _cleaned_length
+
     rng = random.Random(7)
-    alphabet = [" ", "\n", "\t", "\xa0", "\r", "a", "b", "\u2028", "\x0c"]
-    for _ in range(5000):
-        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(30)))
-        assert _LINE_BREAK.sub("\n", text) == readabilitys.sub("\n", text), repr(text)
+    alphabet = [" ", "\n", "\t", "\xa0", "\r", "a", "b", "\u2028", "\x0c", "\x1c", ","]
+    run_lengths = [1, 1, 1, 2, 3, 254, 255, 256, 400]
+    changed = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) * (rng.choice(run_lengths) if rng.random() < 0.2 else 1)
+                       for _ in range(rng.randrange(16)))
+        assert _cleaned_length(text) == len(clean(text)), repr(text)
+        changed += len(clean(text)) != len(text.strip())
+    assert changed > 3_000
+
+
+def test_scores_are_readabilitys():
+    """The rewritten scoring gives every candidate readability's own score (float for float)."""
+    for page_html in [*PAGES.values(), *(html(random_page_with_text(seed)) for seed in range(50))]:
+        scores = []
+        for document_class in (Document, TextDocument):
+            document = document_class(lxml.html.document_fromstring(page_html))
+            document._html(True)
+            candidates = document.score_paragraphs()
+            scores.append(sorted((document.html.getroottree().getpath(elem), candidate["content_score"])
+                                 for elem, candidate in candidates.items()))
+        assert scores[0] == scores[1]
+
+
+def random_page_with_text(seed: int) -> str:
+    """Nested blocks of paragraphs, links, commas and whitespace runs, for scoring."""
+    import random
+
+    rng = random.Random(seed)
+    spaces = [" ", "  ", "\n   ", "\t", " \t ", "\xa0 "]
+
+    def text() -> str:
+        return "".join(rng.choice(["lane", "river,", "commute"]) + rng.choice(spaces) for _ in range(rng.randrange(40)))
+
+    def block(depth: int) -> str:
+        if depth > 3 or rng.random() < 0.3:
+            tag = rng.choice(["p", "pre", "td", "blockquote", "a"])
+            return f"<{tag}>{text()}<a href='#'>{text()}</a>{text()}</{tag}>"
+        tag = rng.choice(["div", "section", "article", "ul", "li"])
+        return f"<{tag} class='{rng.choice(['content', 'sidebar', ''])}'>" + "".join(
+            block(depth + 1) for _ in range(rng.randrange(1, 4))) + f"</{tag}>"
+
+    return "".join(block(0) for _ in range(3))
 
 
 _TREE_TAGS = ["div", "span", "p", "pre", "code", "main", "article", "math", "section", "o:main"]
