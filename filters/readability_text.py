@@ -80,6 +80,34 @@ def _starts_block_tag(tag: str) -> bool:
     return REGEXES["divToPElementsRe"].search(opening) is not None
 
 
+def _words_of(pattern: re.Pattern[str]) -> tuple[str, ...]:
+    """The words of a case-insensitive pattern that is one alternation of lowercase ASCII words, as
+    readability's unlikely and maybe-candidate patterns are (checked: a new readability-lxml whose
+    patterns are more than words fails here rather than answering differently)."""
+    words = tuple(pattern.pattern.split("|"))
+    if not pattern.flags & re.IGNORECASE or not all(
+            word.replace("-", "").isalpha() and word.isascii() and word.islower() for word in words):
+        raise ValueError(f"not a case-insensitive alternation of lowercase words: {pattern.pattern!r}")
+    return words
+
+
+_UNLIKELY_WORDS = _words_of(REGEXES["unlikelyCandidatesRe"])
+_MAYBE_CANDIDATE_WORDS = _words_of(REGEXES["okMaybeItsACandidateRe"])
+
+
+def _unlikely_candidate(features: str) -> bool:
+    """readability's verdict on an element's "class id" string: `unlikelyCandidatesRe` finds a word
+    and `okMaybeItsACandidateRe` none. On ASCII text, case-insensitive matching is matching the
+    lowercased text (the Unicode case pairs `re.IGNORECASE` adds, as the Kelvin sign for k, involve
+    non-ASCII characters), and substring tests are several times faster than the alternations."""
+    if not features.isascii():
+        return bool(REGEXES["unlikelyCandidatesRe"].search(features)) and not (
+            REGEXES["okMaybeItsACandidateRe"].search(features))
+    lowered = features.lower()
+    return any(word in lowered for word in _UNLIKELY_WORDS) and not any(
+        word in lowered for word in _MAYBE_CANDIDATE_WORDS)
+
+
 def _inside_code(element: HtmlElement) -> bool:
     """readability's `ancestor-or-self::pre | ancestor-or-self::code`, stopping at the first one."""
     return element.tag in ("pre", "code") or next(element.iterancestors("pre", "code"), None) is not None
@@ -151,18 +179,17 @@ class TextDocument(Document):
 
     def remove_unlikely_candidates(self) -> None:
         """readability's pass over the elements with a class or an id (the others it skips), with its
-        two patterns searched once per distinct "class id" string (a page repeats a few hundred of
-        them over thousands of elements), its XPath subtree tests made by walking the tree (see
-        `_inside_code`, `_holds_main_content`), and no debug message formatted per removal (the
-        log call formats it first)."""
+        verdict on the "class id" string (`_unlikely_candidate`) made once per distinct string (a
+        page repeats a few hundred of them over thousands of elements), its XPath subtree tests
+        made by walking the tree (`_inside_code`, `_holds_main_content`), and no debug message
+        formatted per removal (the log call formats it first)."""
         unlikely: dict[str, bool] = {}
         for elem in _WITH_CLASS_OR_ID(self.html):
             features = "{} {}".format(elem.get("class", ""), elem.get("id", ""))
             if len(features) < 2:
                 continue
             if features not in unlikely:
-                unlikely[features] = bool(REGEXES["unlikelyCandidatesRe"].search(features)) and not (
-                    REGEXES["okMaybeItsACandidateRe"].search(features))
+                unlikely[features] = _unlikely_candidate(features)
             if (
                 unlikely[features]
                 and elem.tag not in ("html", "body")
@@ -175,10 +202,18 @@ class TextDocument(Document):
         """readability's pass. Its first loop turns a `<div>` into a `<p>` when the serialization of
         its children holds no block tag (`divToPElementsRe`); serializing each `<div>`'s subtree,
         nested ones again for every ancestor, cost more than the rest of readability. Here the
-        same test is made on the tag names (XML serialization escapes every other `<`), stopping
-        at the first block tag. The second loop is readability-lxml 0.9's, as it is."""
+        same test is made on the tag names (XML serialization escapes every other `<`), once per
+        distinct name, stopping at the first block tag. The second loop is readability-lxml 0.9's,
+        as it is."""
+        starts_block: dict[Any, bool] = {}  # tag (a function for comments) -> `_starts_block_tag`
         for elem in self.tags(self.html, "div"):
-            if not any(_starts_block_tag(e.tag) for child in elem for e in child.iter() if isinstance(e.tag, str)):
+            for descendant in elem.iterdescendants():
+                tag = descendant.tag
+                if tag not in starts_block:
+                    starts_block[tag] = isinstance(tag, str) and _starts_block_tag(tag)
+                if starts_block[tag]:
+                    break
+            else:
                 elem.tag = "p"
 
         for elem in self.tags(self.html, "div"):

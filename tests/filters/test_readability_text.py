@@ -182,6 +182,30 @@ def test_subtree_walks_answer_as_readabilitys_xpath():
     assert checked > 1000
 
 
+def test_unlikely_verdict_is_readabilitys_patterns():
+    """`_unlikely_candidate` (substring tests on ASCII text) says what readability's two patterns
+    say, on random strings of their words' pieces in any case, with the non-ASCII letters that
+    `re.IGNORECASE` pairs with ASCII ones (Kelvin sign, long s, dotted and dotless i)."""
+    import random
+
+    from readability.readability import REGEXES
+
+    from filters.readability_text import _unlikely_candidate
+
+    rng = random.Random(5)
+    pieces = ["comment", "side", "bar", "foot", "er", "ad-break", "main", "content", "and", "ar", "ticle", "twit",
+              "ter", "menu", "pager", "-", " ", "x", "\u212a", "\u017f", "\u0130", "\u0131", "\xe9"]
+    unlikely = 0
+    for _ in range(20_000):
+        features = "".join(rng.choice(pieces) for _ in range(rng.randrange(6)))
+        features = "".join(c.upper() if rng.random() < 0.3 else c for c in features)
+        expected = bool(REGEXES["unlikelyCandidatesRe"].search(features)) and not (
+            REGEXES["okMaybeItsACandidateRe"].search(features))
+        assert _unlikely_candidate(features) == expected, repr(features)
+        unlikely += expected
+    assert 2_000 < unlikely < 18_000
+
+
 def test_unlikely_candidates_removed_as_by_readability():
     """The verdicts kept per "class id" string and the tree walks remove what readability removes,
     on random trees where removed elements hold others with the same string."""
@@ -197,3 +221,31 @@ def test_unlikely_candidates_removed_as_by_readability():
         assert trees[TextDocument] == trees[Document]
         removed += before - len(list(lxml.html.document_fromstring(trees[Document]).iter()))
     assert removed > 100
+
+
+def test_divs_turned_into_paragraphs_as_by_readability():
+    """The per-name verdicts on block tags turn the same `<div>`s into `<p>`s as readability's
+    serialization test, on random nests of divs, inline tags and names that start like a block tag."""
+    import random
+
+    rng = random.Random(13)
+    tags = ["div", "div", "span", "b", "a", "picture", "section", "dl", "o:p", "param", "img"]
+
+    def nest(depth: int) -> str:
+        if depth > 4 or rng.random() < 0.3:
+            return rng.choice(["words ", "<br>", "<!-- note -->"])
+        tag = rng.choice(tags)
+        return f"<{tag}>" + "".join(nest(depth + 1) for _ in range(rng.randrange(4))) + f"</{tag}> tail "
+
+    turned = 0
+    for _ in range(300):
+        page_html = html(nest(0) + nest(0))
+        results = []
+        for document_class in (Document, TextDocument):
+            document = document_class(page_html)
+            document.html = lxml.html.document_fromstring(page_html)
+            document.transform_misused_divs_into_paragraphs()
+            results.append(lxml.html.tostring(document.html))
+        assert results[1] == results[0]
+        turned += results[0].count(b"<p>")
+    assert turned > 100
