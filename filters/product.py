@@ -189,8 +189,9 @@ def _bounded(phrase: str) -> str:
 
 _CART_PHRASES = _Phrases(CART_PHRASES)
 _AVAILABILITY = _Phrases(AVAILABILITY_PHRASES)
+# `//@role[. = 'button']/..` is `//*[@role='button']` without a predicate on every element (half the cost).
 _CONTROLS = etree.XPath(
-    "//button | //input[@type='submit' or @type='button' or @type='image'] | //*[@role='button']"
+    "//button | //input[@type='submit' or @type='button' or @type='image'] | //@role[. = 'button']/.."
     f" | //a[string-length(normalize-space()) <= {CART_LABEL_MAX_CHARS}]"
     " | //form[@action]")
 _QUANTITY_CANDIDATES = etree.XPath("//input | //select")

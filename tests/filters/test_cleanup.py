@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import lxml.html
+import random
 
-from filters.cleanup import _MARKER, has_consent_overlay, remove_cookie_overlays
+import lxml.html
+from lxml import etree
+
+from filters.cleanup import _CONSENT_DIALOGS, _MARKER, has_consent_overlay, remove_cookie_overlays
 from filters.html import parse_html
 from filters.vocabulary import CONSENT_PLATFORMS
 from pages import paragraphs
@@ -89,3 +92,36 @@ def test_detection_agrees_with_removal():
     assert has_consent_overlay(swept)
     about = tree_of(f"<div class='cookie-recipes'>{paragraphs(8, 40)}</div>")
     assert not has_consent_overlay(about) and remove_cookie_overlays(about) == 0
+
+
+def _random_page(rng: random.Random) -> str:
+    """Nested elements, in and out of <body>, with role and aria-label values near the ones looked for."""
+    roles = ("dialog", "Dialog", " dialog", "dialog ", "alertdialog", "button", "")
+    labels = ("Cookie consent", "cookies", "Consent", "onsent", "ookie", "Privacy", "", "COOKIE")
+
+    def element(depth: int) -> str:
+        tag = rng.choice(("div", "section", "aside", "span", "p", "form"))
+        attributes = ""
+        if rng.random() < 0.5:
+            attributes += f' role="{rng.choice(roles)}"'
+        if rng.random() < 0.5:
+            attributes += f' aria-label="{rng.choice(labels)}"'
+        inner = "".join(element(depth + 1) for _ in range(rng.randint(0, 3))) if depth < 4 else "text"
+        return f"<{tag}{attributes}>{inner}</{tag}>"
+
+    body_role = f' role="{rng.choice(roles)}" aria-label="{rng.choice(labels)}"' if rng.random() < 0.3 else ""
+    head = element(3) if rng.random() < 0.2 else ""
+    return f"<html><head>{head}</head><body{body_role}>{''.join(element(0) for _ in range(4))}</body></html>"
+
+
+def test_consent_dialogs_are_the_elements_the_plain_predicate_selects():
+    plain = etree.XPath(
+        "//body//*[@role='dialog' and (contains(@aria-label, 'ookie') or contains(@aria-label, 'onsent'))]")
+    rng = random.Random(3)
+    found = 0
+    for _ in range(300):
+        tree = lxml.html.fromstring(_random_page(rng))
+        expected = plain(tree)
+        assert _CONSENT_DIALOGS(tree) == expected
+        found += len(expected)
+    assert found > 50

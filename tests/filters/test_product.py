@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from lxml import etree
 
 from filters import product
 from filters.html import parse_html
@@ -353,3 +354,30 @@ def test_cart_url_screen_never_hides_a_cart_url(href):
     for own_host in (None, "shop.test"):
         if product._is_cart_url(href, own_host):
             assert product._may_be_cart_url(href) and product._may_be_cart_url("\0".join(["/a", href.strip(), "/b"]))
+
+
+def test_controls_are_the_elements_the_plain_role_predicate_selects():
+    plain = etree.XPath(
+        "//button | //input[@type='submit' or @type='button' or @type='image'] | //*[@role='button']"
+        f" | //a[string-length(normalize-space()) <= {product.CART_LABEL_MAX_CHARS}] | //form[@action]")
+    roles = ("button", "Button", " button", "buttons", "link", "")
+    rng = random.Random(11)
+
+    def element(depth: int) -> str:
+        tag = rng.choice(("div", "span", "a", "button", "input", "form", "li"))
+        attributes = f' role="{rng.choice(roles)}"' if rng.random() < 0.5 else ""
+        if tag == "input":
+            attributes += f' type="{rng.choice(("submit", "button", "image", "text", "hidden"))}"'
+        if tag == "form" and rng.random() < 0.5:
+            attributes += ' action="/cart"'
+        inner = "".join(element(depth + 1) for _ in range(rng.randint(0, 3))) if depth < 4 else "Add to cart"
+        return f"<{tag}{attributes}>{inner}</{tag}>"
+
+    found = 0
+    for _ in range(300):
+        body = "".join(element(0) for _ in range(4))
+        tree = parse_html(f"<html><head></head><body role='{rng.choice(roles)}'>{body}</body></html>")
+        expected = plain(tree)
+        assert product._CONTROLS(tree) == expected
+        found += sum(1 for element_ in expected if element_.get("role") == "button")
+    assert found > 50
