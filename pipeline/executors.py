@@ -61,30 +61,21 @@ class LocalExecutor:
 
     def map(self, fn: Callable[[T], Any], tasks: Sequence[T], label: str = "files",
             weights: Sequence[int] | None = None) -> list[Any]:
-        """`fn` over `tasks`, results in task order.
-
-        Progress (tqdm) is shown only on a terminal; `weights` (e.g. bytes) make the bar advance
-        by them rather than by task.
-        """
-        total = sum(weights) if weights is not None else len(tasks)
-        bar = tqdm(total=total, desc=label, unit="B" if weights is not None else "task", unit_scale=True,
-                   disable=not sys.stderr.isatty(), leave=False)
+        """`fn` over `tasks`, results in task order (progress: `TaskProgress`)."""
         results: list[Any] = [None] * len(tasks)
-        try:
+        with contextlib.closing(TaskProgress(label, len(tasks), weights)) as progress:
             if self.workers <= 1 or len(tasks) <= 1:
                 for index, task in enumerate(tasks):
                     results[index] = fn(task)
-                    bar.update(weights[index] if weights is not None else 1)
+                    progress.done(index)
                 _return_free_memory()
                 return results
             futures = {self._processes().submit(fn, task): index for index, task in enumerate(tasks)}
             for future in as_completed(futures):
                 index = futures[future]
                 results[index] = future.result()
-                bar.update(weights[index] if weights is not None else 1)
+                progress.done(index)
             return results
-        finally:
-            bar.close()
 
     def _processes(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -94,11 +85,21 @@ class LocalExecutor:
         return self._pool
 
 
-def run_local(fn: Callable[[T], Any], tasks: Sequence[T], workers: int, label: str = "files",
-              weights: Sequence[int] | None = None) -> list[Any]:
-    """One map on a `LocalExecutor` of its own."""
-    with LocalExecutor(workers) as executor:
-        return executor.map(fn, tasks, label, weights)
+class TaskProgress:
+    """A map's progress bar (tqdm, shown only on a terminal): it advances by each finished task's
+    weight (e.g. bytes) when `weights` are given, else by one task."""
+
+    def __init__(self, label: str, count: int, weights: Sequence[int] | None) -> None:
+        self._weights = weights
+        self._bar = tqdm(total=sum(weights) if weights is not None else count, desc=label,
+                         unit="B" if weights is not None else "task", unit_scale=True,
+                         disable=not sys.stderr.isatty(), leave=False)
+
+    def done(self, index: int) -> None:
+        self._bar.update(self._weights[index] if self._weights is not None else 1)
+
+    def close(self) -> None:
+        self._bar.close()
 
 
 def _return_free_memory() -> None:

@@ -5,22 +5,20 @@ memory), is retried by Ray up to `max_retries` times (`executor.max_retries` in 
 that fails every attempt does not stop the map: its result is a `TaskFailure`, and the caller
 decides what its records become (the extract stage writes them as `error.task` rows, and the run
 exits 1). Results come back in task order, so the output never depends on which worker finished
-first, and a progress bar on the driver advances as tasks finish.
+first, and a progress bar on the driver advances as tasks finish (`TaskProgress`, as `LocalExecutor`'s).
 
 `ray` is imported only when this executor is chosen (the `ray` extra).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-import sys
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
-from tqdm import tqdm
-
-from pipeline.executors import TaskFailure
+from pipeline.executors import TaskFailure, TaskProgress
 
 T = TypeVar("T")
 
@@ -82,19 +80,14 @@ class RayExecutor:
         references = [remote.remote(task) for task in tasks]
         position = {reference: index for index, reference in enumerate(references)}
         results: list[Any] = [None] * len(tasks)
-        total = sum(weights) if weights is not None else len(tasks)
-        bar = tqdm(total=total, desc=label, unit="B" if weights is not None else "task", unit_scale=True,
-                   disable=not sys.stderr.isatty(), leave=False)
         pending = list(references)
-        try:
+        with contextlib.closing(TaskProgress(label, len(tasks), weights)) as progress:
             while pending:
                 finished, pending = ray.wait(pending, num_returns=1)
                 for reference in finished:
                     index = position[reference]
                     results[index] = self._result(reference)
-                    bar.update(weights[index] if weights is not None else 1)
-        finally:
-            bar.close()
+                    progress.done(index)
         return results
 
     def _result(self, reference: Any) -> Any:
