@@ -42,24 +42,23 @@ DFA_MEMORY_BYTES = 6
 class _FastIdentifier(LanguageIdentifier):
     """py3langid's identifier with its per-byte DFA walk (`_raw_score`) done by numpy."""
 
-    __slots__ = ("_next_state", "_row_base", "_feature_of_state", "_feature_table")
+    __slots__ = ("_next_state", "_row_base", "_feature_of_state")
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         self._next_state = np.frombuffer(self.tk_nextmove, dtype=np.uint32)
         self._row_base = np.asarray(self.tk_row, dtype=np.uint32) << 8
         self._feature_of_state = np.asarray(self.tk_output, dtype=np.int64)
-        # The model's float16 table as it is: a float32 copy (57 MB per process) made the product
-        # a little faster but pushed `pipeline run` at 1 worker past 500 MB. numpy casts a page's
-        # rows to float32 (exactly) for the product, as the library's `_sparse_score` does.
-        self._feature_table = self.nb_ptc
 
     def _raw_score(self, text: bytes) -> np.ndarray:
         """The library's `_sparse_score` of `visit_counts`, on the same arrays in the same order."""
         features, counts = feature_counts(self._next_state, self._row_base, self._feature_of_state, text)
         if not len(features):
             return super()._raw_score(text)  # the library's answer for featureless text
-        return np.log1p(counts.astype(np.float32)) @ self._feature_table[features] + self.nb_pc
+        # The model's float16 table as it is: numpy casts a page's rows to float32 (exactly) for the
+        # product, as the library's `_sparse_score` does. A float32 copy made the product a little
+        # faster but cost 57 MB per process and pushed `pipeline run` at 1 worker past 500 MB.
+        return np.log1p(counts.astype(np.float32)) @ self.nb_ptc[features] + self.nb_pc
 
 
 def feature_counts(next_state: np.ndarray, row_base: np.ndarray, feature_of_state: np.ndarray,
