@@ -10,9 +10,12 @@ import argparse
 import contextlib
 import errno
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
+from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn
@@ -95,22 +98,50 @@ def _positive_int(text: str) -> int:
     return value
 
 
+class Terminated(BaseException):
+    """SIGTERM (a scheduler, `kill`, `timeout`): unwinds like Ctrl-C, so the workers are stopped
+    and the temporary files removed on the way out. A BaseException, so that no filter's error
+    handling turns it into an `error.*` row."""
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return _dispatch(args)
+        with _sigterm_raises():
+            return _dispatch(args)
     except (UsageError, ParamsError, SelectError) as exc:
         sys.stderr.write(f"pipeline: error: {_one_line(exc)}\n")
         return USAGE_ERROR
     except KeyboardInterrupt:
         sys.stderr.write("pipeline: interrupted\n")
         return 130
+    except Terminated:
+        sys.stderr.write("pipeline: terminated; re-run with --resume to go on\n")
+        return 128 + signal.SIGTERM
     except Exception as exc:  # anything else is a bug or an environment problem: exit 1
         if os.environ.get("PIPELINE_DEBUG"):
             traceback.print_exc()
         else:
             sys.stderr.write(f"pipeline: failed: {_failure_message(exc, args)}\n")
         return 1
+
+
+@contextlib.contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """Raise `Terminated` on SIGTERM while the command runs (main thread only: elsewhere Python
+    cannot install a handler), then put the previous handler back."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_terminated(signum: int, frame: Any) -> NoReturn:
+    raise Terminated()
 
 
 def _failure_message(exc: Exception, args: argparse.Namespace) -> str:
@@ -152,7 +183,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     inputs, skipped = _discover(args.inputs)
     _require_writable_dir(args.out)
     # One set of workers for the whole run: extract tasks, then (local) the report's figures.
-    with contextlib.closing(_executor(args, params)) as executor:
+    with _executor(args, params) as executor:
         if args.command == "extract":
             summaries = _extract(args, params, args.out, inputs, skipped, executor)[1]
             return _failed_tasks_exit([f for summary in summaries for f in summary.get("failed_tasks", [])])

@@ -39,6 +39,11 @@ class Executor(Protocol):
 
     def close(self) -> None: ...
 
+    def __enter__(self) -> Executor: ...
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None: ...
+
 
 class LocalExecutor:
     """Maps functions over tasks with `workers` processes (1: in this process)."""
@@ -52,12 +57,22 @@ class LocalExecutor:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        self.close()
+        self.close(stop_running=kind is not None)
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+    def close(self, stop_running: bool = False) -> None:
+        """Shut the workers down; with `stop_running` (the run is failing or was interrupted or
+        terminated) without waiting for the tasks they are running: a byte range can take
+        minutes, and a worker left running after its driver is gone would hold a core and a
+        temporary file for nothing (the next run removes such files)."""
+        if self._pool is None:
+            return
+        if stop_running:
+            # ProcessPoolExecutor has no public way to stop a running task before Python 3.14.
+            workers = dict(getattr(self._pool, "_processes", None) or {})
+            for process in workers.values():
+                process.terminate()
+        self._pool.shutdown(cancel_futures=True)
+        self._pool = None
 
     def map(self, fn: Callable[[T], Any], tasks: Sequence[T], label: str = "files",
             weights: Sequence[int] | None = None) -> list[Any]:

@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import signal
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -260,7 +261,16 @@ def fail_point(name: str) -> None:
     """Test hook: with PIPELINE_TEST_FAIL=NAME, raise `InjectedFailure` at the point NAME; with
     PIPELINE_TEST_FAIL=NAME@PATH, only where PATH can still be created (the first attempt of a
     task that is retried). tests/pipeline/test_ray_executor.py uses it for failing tasks.
-    Point: `extract.task` (an extract task starts, after its resume check)."""
+    Point: `extract.task` (an extract task starts, after its resume check).
+
+    With PIPELINE_TEST_HANG=NAME@DIR the process writes its pid into a file in DIR and sleeps
+    instead, a task that never ends (tests/pipeline/test_cli.py terminates the run meanwhile)."""
+    hang = os.environ.get("PIPELINE_TEST_HANG")
+    if hang and hang.partition("@")[0] == name:
+        directory = hang.partition("@")[2]
+        Path(directory, f"{os.getpid()}.pid").write_text(str(os.getpid()))
+        while True:
+            time.sleep(1)
     target = os.environ.get("PIPELINE_TEST_FAIL")
     if not target:
         return

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
+import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import polars as pl
@@ -223,3 +227,49 @@ def test_console_script_runs_as_a_process(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "accepted: 1" in result.stdout
     assert result.stderr == ""  # no progress bar noise when stderr is not a terminal
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigterm_stops_the_workers_and_exits_with_one_line(tmp_path, workers):
+    """A terminated run (a scheduler's SIGTERM to the driver) leaves no worker behind, running a
+    task nobody will read, and says so in one line."""
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for index in range(3):
+        write_warc(inputs / f"{index}.warc.gz", [(f"https://example.org/{index}", article_html(), {})])
+    hung = tmp_path / "hung"
+    hung.mkdir()
+    env = {**os.environ, "PIPELINE_TEST_HANG": f"extract.task@{hung}"}
+    driver = subprocess.Popen([sys.executable, "-m", "pipeline.cli", "run", str(inputs), "--out", str(tmp_path / "o"),
+                               "--workers", str(workers)], env=env, stderr=subprocess.PIPE, text=True)
+    task_pids: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(hung.glob("*.pid"))) < workers and time.monotonic() < deadline and driver.poll() is None:
+            time.sleep(0.1)
+        task_pids = [int(path.read_text()) for path in hung.glob("*.pid")]
+        assert len(task_pids) == workers, driver.stderr.read() if driver.poll() is not None else "no task started"
+        driver.send_signal(signal.SIGTERM)
+        assert driver.wait(timeout=60) == 128 + signal.SIGTERM
+        assert driver.stderr.read().strip() == "pipeline: terminated; re-run with --resume to go on"
+        for pid in task_pids:
+            if pid != driver.pid:
+                assert not _alive(pid, timeout=10), f"worker {pid} still running after its driver was terminated"
+    finally:  # a failure must not leave sleeping processes behind
+        for pid in [driver.pid, *task_pids]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid: int, timeout: float) -> bool:
+    """Whether process `pid` still runs (a zombie waiting for its parent does not) after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return False
+        if state == "Z":
+            return False
+        time.sleep(0.1)
+    return True
