@@ -81,13 +81,21 @@ class RayExecutor:
         position = {reference: index for index, reference in enumerate(references)}
         results: list[Any] = [None] * len(tasks)
         pending = list(references)
-        with contextlib.closing(TaskProgress(label, len(tasks), weights)) as progress:
-            while pending:
-                finished, pending = ray.wait(pending, num_returns=1)
-                for reference in finished:
-                    index = position[reference]
-                    results[index] = self._result(reference)
-                    progress.done(index)
+        try:
+            with contextlib.closing(TaskProgress(label, len(tasks), weights)) as progress:
+                while pending:
+                    finished, pending = ray.wait(pending, num_returns=1)
+                    for reference in finished:
+                        index = position[reference]
+                        results[index] = self._result(reference)
+                        progress.done(index)
+        except BaseException:
+            # Interrupted or terminated (or a bug here): on a cluster that outlives this driver
+            # the tasks would otherwise run on, for nobody.
+            for reference in pending:
+                with contextlib.suppress(Exception):
+                    ray.cancel(reference, force=True)
+            raise
         return results
 
     def _result(self, reference: Any) -> Any:

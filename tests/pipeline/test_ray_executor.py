@@ -6,8 +6,12 @@ the process, so each CLI run here costs its tasks, not a cluster start.
 
 from __future__ import annotations
 
+import _thread
 import json
+import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 import polars as pl
@@ -109,6 +113,33 @@ def fail_first_attempt(marker: str) -> str:
     except FileExistsError:
         return "second attempt"
     raise RuntimeError("first attempt fails")
+
+
+def sleep_forever(pid_file: str) -> None:
+    Path(pid_file).write_text(str(os.getpid()))
+    while True:
+        time.sleep(1)
+
+
+def test_an_interrupted_map_cancels_its_running_tasks(tmp_path):
+    """Ctrl-C or SIGTERM on the driver (KeyboardInterrupt, `Terminated`) must not leave its tasks
+    running on a cluster that outlives it."""
+    pid_file = tmp_path / "task.pid"
+
+    def interrupt_once_the_task_runs() -> None:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        _thread.interrupt_main()
+
+    threading.Thread(target=interrupt_once_the_task_runs, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        RayExecutor(None, max_retries=0).map(sleep_forever, [str(pid_file)])
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(f"/proc/{pid}").exists(), "the task's worker still runs after the driver was interrupted"
 
 
 def test_map_returns_results_in_task_order():
