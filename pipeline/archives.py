@@ -20,6 +20,7 @@ from pipeline.gzip_members import read_gzip_members
 from pipeline.plain_warc import read_plain_warc
 from pipeline.records import FileReport, RawRecord, starts_with_gzip
 from pipeline.resync import find_next_boundary, is_record_start, read_warcio_resync
+from pipeline.storage import open_input
 
 
 def read_archive(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
@@ -43,7 +44,7 @@ def is_gzipped_archive(path: str, is_arc: bool) -> bool:
     gzip member holding one further on."""
     if starts_with_gzip(path):
         return True
-    with open(path, "rb") as fh:
+    with open_input(path) as fh:
         if is_record_start(fh, 0, False, is_arc):
             return False
         return find_next_boundary(fh, 1, True, is_arc) is not None

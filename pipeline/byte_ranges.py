@@ -23,12 +23,11 @@ Uncompressed WARC and ARC files, HTML files and files up to `task_bytes` are one
 
 from __future__ import annotations
 
-import os
-
 from pipeline.archives import is_gzipped_archive
 from pipeline.readers import detect_format
 from pipeline.records import READ_BLOCK
 from pipeline.resync import find_next_boundary
+from pipeline.storage import input_size, open_input
 
 ByteRange = tuple[int, int]
 
@@ -40,10 +39,10 @@ def plan_ranges(path: str, task_bytes: int) -> tuple[str | None, list[ByteRange]
     Unreadable files are one range too: reading them reports why.
     """
     try:
-        size = os.path.getsize(path)
+        size = input_size(path)
         if size <= task_bytes:
             return None, [(0, size)]
-        with open(path, "rb") as fh:
+        with open_input(path) as fh:
             file_format = detect_format(path, fh.read(READ_BLOCK))
             if file_format not in ("warc", "arc") or not is_gzipped_archive(path, file_format == "arc"):
                 return file_format, [(0, size)]

@@ -13,7 +13,6 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
@@ -21,6 +20,7 @@ from warcio.exceptions import ArchiveLoadFailed
 from pipeline import records
 from pipeline.records import READ_BLOCK, FileReport, RawRecord
 from pipeline.resync import corrupt_region, head_url
+from pipeline.storage import input_size, open_input
 
 # Inflated bytes of one gzip member kept in memory (a Common Crawl record is at most ~1 MB).
 _MEMBER_BUFFER = 64 << 20
@@ -122,9 +122,9 @@ def read_gzip_members(path: str, max_payload_bytes: int | None, report: FileRepo
     after `end`; where it stopped is left in `report.stopped_at`.
     """
     is_arc = report.format == "arc"
-    file_size = Path(path).stat().st_size
+    file_size = input_size(path)
     end = file_size if end is None else min(end, file_size)
-    with open(path, "rb") as fh:
+    with open_input(path) as fh:
         position: int | None = start
         while position is not None and position < end:
             if _only_padding(fh, position, file_size):

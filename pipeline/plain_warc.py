@@ -10,7 +10,6 @@ import io
 import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.limitreader import LimitReader
@@ -18,6 +17,7 @@ from warcio.limitreader import LimitReader
 from pipeline.gzip_members import Member, member_records
 from pipeline.records import READ_BLOCK, WARC_LINE, FileReport, RawRecord
 from pipeline.resync import SCAN_BLOCK, corrupt_region, find_next_boundary
+from pipeline.storage import input_size, open_input
 
 
 def read_plain_warc(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
@@ -25,8 +25,8 @@ def read_plain_warc(path: str, max_payload_bytes: int | None, report: FileReport
     (or the end of the file) begins. A length that lies in either direction would otherwise
     swallow the records after it or leave the rest of the record as garbage; instead the region
     from the lying header to the next real `WARC/` header is one corrupt record."""
-    file_size = Path(path).stat().st_size
-    with open(path, "rb") as fh:
+    file_size = input_size(path)
+    with open_input(path) as fh:
         position: int | None = _skip_newlines(fh, 0, file_size)
         while position is not None and position < file_size:
             header = _plain_header(fh, position)

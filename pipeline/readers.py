@@ -15,6 +15,7 @@ silently:
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import os
@@ -43,6 +44,7 @@ from pipeline.records import (
     record_from_warcio,
     starts_with_gzip,
 )
+from pipeline.storage import input_size, is_url, open_input, walk_url
 
 __all__ = ["FileReport", "NonChunkedGzip", "RawRecord", "detect_format", "discover_inputs", "read_byte_range",
            "read_file", "read_stream_gzip"]
@@ -61,13 +63,21 @@ _HTML_START = re.compile(rb"\s*+(?:<!--.*?-->\s*)*+<(?:!doctype\s+html|html|head
 def discover_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
     """Expand INPUT arguments into files: directories walked recursively in sorted order.
 
-    Returns (files, skipped) where skipped lists files in walked directories whose suffix is
-    not one we read, so they can be reported rather than ignored. Missing paths raise
-    FileNotFoundError (a usage error for the CLI).
+    An INPUT may be a URL (`pipeline/storage.py`): a URL "directory" (an object-store prefix) is
+    walked the same way. Returns (files, skipped) where skipped lists files in walked directories
+    whose suffix is not one we read, so they can be reported rather than ignored. Missing paths
+    raise FileNotFoundError (a usage error for the CLI).
     """
     files: list[str] = []
     skipped: list[str] = []
     for arg in paths:
+        if is_url(arg):
+            walked = walk_url(arg)
+            for child in walked if walked is not None else ():
+                (files if child.rsplit("/", 1)[-1].lower().endswith(WALK_SUFFIXES) else skipped).append(child)
+            if walked is None:
+                files.append(arg)
+            continue
         path = Path(arg)
         if path.is_dir():
             for child in sorted(p for p in path.rglob("*") if p.is_file() or p.is_symlink()):
@@ -80,11 +90,15 @@ def discover_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
     seen: set[str] = set()
     unique = []
     for name in files:
-        key = os.path.realpath(name)
+        key = _identity(name)
         if key not in seen:
             seen.add(key)
             unique.append(name)
-    return unique, [name for name in skipped if os.path.realpath(name) not in seen]
+    return unique, [name for name in skipped if _identity(name) not in seen]
+
+
+def _identity(path: str) -> str:
+    return path if is_url(path) else os.path.realpath(path)
 
 
 def detect_format(path: str, head: bytes) -> str | None:
@@ -110,7 +124,7 @@ def detect_format(path: str, head: bytes) -> str | None:
 def read_file(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
     """Yield every document, corrupt region or unreadable marker of one input file."""
     try:
-        with open(path, "rb") as fh:
+        with open_input(path) as fh:
             head = fh.read(READ_BLOCK)
     except OSError as exc:
         report.errors.append(f"unreadable: {exc.strerror or exc}")
@@ -161,9 +175,10 @@ def _unreadable(path: str, message: str) -> RawRecord:
 
 def _read_html_file(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
     limit = None if max_payload_bytes is None else max_payload_bytes + 1
-    opener = gzip.open if starts_with_gzip(path) else open
+    gzipped = starts_with_gzip(path)
     try:
-        with opener(path, "rb") as fh:
+        with open_input(path) as raw, (gzip.GzipFile(fileobj=raw, mode="rb") if gzipped
+                                       else contextlib.nullcontext(raw)) as fh:
             payload = fh.read(limit) if limit is not None else fh.read()
             size = len(payload)
             if limit is not None and size == limit:
@@ -172,7 +187,7 @@ def _read_html_file(path: str, max_payload_bytes: int | None, report: FileReport
         report.errors.append(f"corrupt gzip: {exc}")
         report.record_types["corrupt"] += 1
         yield RawRecord(path, 0, "corrupt", error=f"corrupt gzip: {exc}",
-                        corrupt_region_bytes=Path(path).stat().st_size)
+                        corrupt_region_bytes=input_size(path))
         return
     report.record_types["file"] += 1
     too_large = max_payload_bytes is not None and size > max_payload_bytes
@@ -186,7 +201,7 @@ def read_stream_gzip(path: str, max_payload_bytes: int | None, report: FileRepor
     """
     report.errors.append("non-chunked gzip: one gzip member holds several records; "
                          "source_offset values are positions in the decompressed stream")
-    with gzip.open(path, "rb") as fh:
+    with open_input(path) as raw, gzip.GzipFile(fileobj=raw, mode="rb") as fh:
         warnings = io.StringIO()
         iterator = ArchiveIterator(fh, arc2warc=True)
         current_start = 0

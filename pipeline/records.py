@@ -23,6 +23,8 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
 from warcio.exceptions import ArchiveLoadFailed
 
+from pipeline.storage import open_input
+
 DOCUMENT_TYPES = ("response", "resource")
 GZIP_MAGIC = b"\x1f\x8b"
 _WARCIO_LOG = logging.getLogger("warcio")
@@ -95,7 +97,7 @@ def gunzip_head(head: bytes) -> bytes | None:
 
 
 def starts_with_gzip(path: str) -> bool:
-    with open(path, "rb") as fh:
+    with open_input(path) as fh:
         return fh.read(2) == GZIP_MAGIC
 
 

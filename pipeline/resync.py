@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
@@ -29,6 +28,7 @@ from pipeline.records import (
     quietly,
     record_from_warcio,
 )
+from pipeline.storage import input_size, open_input
 
 SCAN_BLOCK = 1 << 20
 
@@ -37,8 +37,8 @@ def read_warcio_resync(path: str, max_payload_bytes: int | None, report: FileRep
     """Iterate records, turning each damaged region into one `corrupt` record and resuming."""
     is_gzip = False
     is_arc = report.format == "arc"
-    file_size = Path(path).stat().st_size
-    with open(path, "rb") as fh:
+    file_size = input_size(path)
+    with open_input(path) as fh:
         position: int | None = 0
         while position is not None:
             warnings = io.StringIO()

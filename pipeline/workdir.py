@@ -7,6 +7,11 @@ every input file is finished; `select` reads only a work directory that has it. 
 byte ranges (`pipeline/byte_ranges.py`) first gets one such pair per range under
 `extract/parts/<key>/<start>-<end>.*`, the unit of `--resume` while the file is unfinished; the
 parts are merged into the file's pair and then removed.
+
+The work directory may be a URL (`pipeline/storage.py`): its paths are then `ObjectPath`s, written
+through `pipeline/writers.py` like local ones (a temporary name, then the final one) and read back
+through fsspec. Every extract task writes its own outputs, so on a cluster the work directory must
+be somewhere every node can write: a shared file system or an object store.
 """
 
 from __future__ import annotations
@@ -15,14 +20,12 @@ import hashlib
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
 from pipeline import __version__
 from pipeline.params import Params
+from pipeline.storage import ObjectPath, input_identity, location, parquet_file, remove_tree
 from pipeline.writers import atomic_write_text, remove_stale_temps
 
 EXTRACT_DIR = "extract"
@@ -50,38 +53,41 @@ def fingerprint(params: Params, extract_all: bool) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
-def outputs_for(workdir: str, path: str) -> tuple[Path, Path]:
+Location = Path | ObjectPath
+
+
+def outputs_for(workdir: str, path: str) -> tuple[Location, Location]:
     """The Parquet file and the JSON summary of one input file."""
-    directory = Path(workdir) / EXTRACT_DIR
+    directory = location(workdir) / EXTRACT_DIR
     key = file_key(path)
     return directory / f"{key}.parquet", directory / f"{key}.json"
 
 
-def part_outputs_for(workdir: str, path: str, start: int, end: int) -> tuple[Path, Path]:
+def part_outputs_for(workdir: str, path: str, start: int, end: int) -> tuple[Location, Location]:
     """The Parquet file and the JSON summary of one byte range of an input file."""
     directory = parts_directory(workdir, path)
     name = f"{start:015d}-{end:015d}"
     return directory / f"{name}.parquet", directory / f"{name}.json"
 
 
-def parts_directory(workdir: str, path: str) -> Path:
-    return Path(workdir) / EXTRACT_DIR / PARTS_DIR / file_key(path)
+def parts_directory(workdir: str, path: str) -> Location:
+    return location(workdir) / EXTRACT_DIR / PARTS_DIR / file_key(path)
 
 
 def remove_parts(workdir: str, path: str | None = None) -> None:
     """Remove the byte-range outputs of `path` (None: of every file)."""
-    directory = parts_directory(workdir, path) if path is not None else Path(workdir) / EXTRACT_DIR / PARTS_DIR
-    shutil.rmtree(directory, ignore_errors=True)
+    directory = parts_directory(workdir, path) if path is not None else location(workdir) / EXTRACT_DIR / PARTS_DIR
+    remove_tree(directory)
 
 
-def finished_summary(path: str, params: Params, extract_all: bool, parquet_path: Path,
-                     json_path: Path) -> dict[str, Any] | None:
+def finished_summary(path: str, params: Params, extract_all: bool, parquet_path: Location,
+                     json_path: Location) -> dict[str, Any] | None:
     """The stored summary if this input file's (or byte range's) outputs are complete and
     current, else None. Output holding a failed task's `error.task` rows is not finished:
     `--resume` tries that task again."""
     try:
         summary = json.loads(json_path.read_text(encoding="utf-8"))
-        rows = pq.ParquetFile(parquet_path).metadata.num_rows
+        rows = parquet_file(parquet_path).metadata.num_rows
     except (OSError, ValueError):
         return None
     if (summary.get("fingerprint") != fingerprint(params, extract_all)
@@ -91,19 +97,11 @@ def finished_summary(path: str, params: Params, extract_all: bool, parquet_path:
     return summary
 
 
-def write_summary(json_path: Path, summary: dict[str, Any], path: str, params: Params, extract_all: bool) -> None:
+def write_summary(json_path: Location, summary: dict[str, Any], path: str, params: Params, extract_all: bool) -> None:
     """Stamp `summary` with what `finished_summary` checks, and write it: the file is finished."""
     summary["fingerprint"] = fingerprint(params, extract_all)
     summary["input"] = input_identity(path)
     atomic_write_text(json_path, json.dumps(summary, indent=1, sort_keys=True) + "\n")
-
-
-def input_identity(path: str) -> dict[str, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
 def prepare_workdir(workdir: str) -> None:
@@ -113,18 +111,19 @@ def prepare_workdir(workdir: str) -> None:
 
     Called once per run, before any file is extracted: a work directory serves one run at a time.
     """
-    directory = Path(workdir) / EXTRACT_DIR
+    directory = location(workdir) / EXTRACT_DIR
     directory.mkdir(parents=True, exist_ok=True)
-    (Path(workdir) / MANIFEST).unlink(missing_ok=True)
-    remove_stale_temps(Path(workdir))
+    (location(workdir) / MANIFEST).unlink(missing_ok=True)
+    remove_stale_temps(location(workdir))
     remove_stale_temps(directory)
-    for parts in sorted((directory / PARTS_DIR).glob("*")):
-        remove_stale_temps(parts)
+    parts = directory / PARTS_DIR
+    for part in parts.iterdir() if isinstance(parts, ObjectPath) else sorted(parts.glob("*")):
+        remove_stale_temps(part)
 
 
 def write_manifest(workdir: str, inputs: list[str], skipped: list[str], params: Params,
                    extract_all: bool) -> None:
     manifest = {"inputs": inputs, "skipped": skipped, "extract_all": extract_all,
                 "fingerprint": fingerprint(params, extract_all), "params": params.to_dict()["extract"]}
-    Path(workdir).mkdir(parents=True, exist_ok=True)
-    atomic_write_text(Path(workdir) / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    location(workdir).mkdir(parents=True, exist_ok=True)
+    atomic_write_text(location(workdir) / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")

@@ -6,9 +6,18 @@ place and swapped in at the end, so a re-run never mixes old and new shards.
 
 Crash safety: a file's data is fsync'ed before its rename and the directory after it, so the
 rename never outlives the data (a power cut cannot leave an empty file under a final name).
-Temporary names all start with a dot and end in `.tmp`, `.tmp-<pid>`, `.new` or `.old`; a
-process killed mid-write leaves them behind, and `remove_stale_temps` clears them at the start
-of the next run (one run per output or work directory at a time).
+Temporary names all start with a dot and end in `.tmp`, `.tmp-<pid>`, `.tmp-<pid>-<random>`,
+`.new` or `.old`; a process killed mid-write leaves them behind, and `remove_stale_temps` clears
+them at the start of the next run (one run per output or work directory at a time).
+
+On a URL (`pipeline/storage.py`; an S3 bucket, say) a file is written to a local temporary file,
+uploaded under a temporary key beside its final one and moved there (on S3 a server-side copy,
+then a delete): S3 shows an object whole or not at all, so no partial object is ever visible
+under a final key, and on file systems without that guarantee the move is a rename. An output
+directory at a URL is written locally first and published by `publish_tree`, its marker
+(stats.json) last. "Atomic" there means every object is whole or absent, and a marker present
+describes the objects beside it; a kill can leave temporary keys (removed by the next run) and
+incomplete multipart uploads, which S3 never shows and a bucket lifecycle rule removes.
 """
 
 from __future__ import annotations
@@ -16,8 +25,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import shutil
 import signal
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -26,8 +37,10 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline.storage import ObjectPath, location
+
 # Only names this module makes: a user's own dotfiles (.gitignore, .dvc) never match.
-_TEMP_NAME = re.compile(r"^\..+\.(tmp|tmp-\d+|new|old)$")
+_TEMP_NAME = re.compile(r"^\..+\.(tmp|tmp-\d+|tmp-\d+-[0-9a-f]+|new|old)$")
 
 
 class ShardWriter:
@@ -181,17 +194,110 @@ def publish_directories(out_dir: Path, staged: dict[str, Path], marker: str, mar
     publish_file(marker_tmp, marker_path)
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
+def atomic_write_text(path: Path | ObjectPath, text: str) -> None:
+    with staged_file(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
-        publish_file(tmp, path)
+
+
+@contextlib.contextmanager
+def staged_file(final: Path | ObjectPath) -> Iterator[Path]:
+    """A local file to write `final`'s bytes into: when the block ends without an error it is
+    published under `final` whole (`publish_file`, or `publish_object` for a URL); either way the
+    temporary file is gone afterwards."""
+    if isinstance(final, ObjectPath):
+        handle, name = tempfile.mkstemp(prefix="pipeline-", suffix=f"-{final.name}")
+        os.close(handle)
+        tmp = Path(name)
+    else:
+        tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    try:
+        yield tmp
+        if isinstance(final, ObjectPath):
+            publish_object(tmp, final)
+        else:
+            publish_file(tmp, final)
     finally:
         tmp.unlink(missing_ok=True)
 
 
-def remove_stale_temps(directory: Path) -> list[Path]:
+def publish_object(local: Path, final: ObjectPath) -> None:
+    """Upload a complete local file under a temporary key beside `final`, then move it there.
+
+    The random part keeps two attempts of one task (a retry on another node whose first attempt
+    is still running) from sharing a temporary key.
+    """
+    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        tmp.upload(local)
+        tmp.move(final)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            tmp.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def output_directory(out: str, marker: str) -> Iterator[Path]:
+    """The local directory to write an output directory into: `out` itself, or for a URL a
+    local temporary directory published to `out` by `publish_tree` when the block ends without
+    an error. The temporary keys a killed run left at the URL are removed first."""
+    target = location(out)
+    if not isinstance(target, ObjectPath):
+        yield target
+        return
+    remove_stale_temps(target)
+    with tempfile.TemporaryDirectory(prefix="pipeline-out-") as scratch:
+        yield Path(scratch)
+        publish_tree(Path(scratch), target, marker)
+
+
+def publish_tree(local: Path, out: ObjectPath, marker: str) -> None:
+    """Publish the local output directory `local` (subdirectories and the file `marker`) to `out`.
+
+    As `publish_directories` does locally: every subdirectory is uploaded to a staged prefix
+    (`.accepted.new/`, …) and the marker to a temporary key before anything is replaced; then the
+    old marker is deleted, each old subdirectory replaced by its staged one (copies, then
+    deletes), and the marker moved into place last. A marker present always describes the
+    objects beside it; a kill half-way leaves none, and the staged keys for the next run to remove.
+    """
+    names = sorted(entry.name for entry in local.iterdir() if entry.is_dir())
+    marker_tmp = out / f".{marker}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
+    staged = {name: out / f".{name}.new" for name in names}
+    try:
+        for name, prefix in staged.items():
+            prefix.remove_tree()
+            _upload_tree(local / name, prefix)
+        marker_tmp.upload(local / marker)
+        crash_point("select.upload")
+        (out / marker).unlink(missing_ok=True)
+        for name, prefix in staged.items():
+            (out / name).remove_tree()
+            for source in prefix.files():
+                source.move(out / name / source.url[len(prefix.url) + 1:])
+            crash_point("select.upload")
+        marker_tmp.move(out / marker)
+    except BaseException:
+        with contextlib.suppress(Exception):  # the store may be what failed: keep its error
+            for prefix in staged.values():
+                prefix.remove_tree()
+            marker_tmp.unlink(missing_ok=True)
+        raise
+
+
+def _upload_tree(local: Path, prefix: ObjectPath) -> None:
+    for path in sorted(local.rglob("*")):
+        if path.is_file():
+            (prefix / path.relative_to(local).as_posix()).upload(path)
+
+
+def remove_stale_temps(directory: Path | ObjectPath) -> list[Path] | list[ObjectPath]:
     """Delete the temporary files and directories an interrupted run left in `directory`."""
+    if isinstance(directory, ObjectPath):
+        stale = [entry for entry in directory.iterdir() if _TEMP_NAME.match(entry.name)]
+        for entry in stale:
+            entry.remove_tree()
+            entry.unlink(missing_ok=True)
+        return stale
     removed = []
     with contextlib.suppress(FileNotFoundError):
         for entry in sorted(directory.iterdir()):

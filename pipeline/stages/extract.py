@@ -20,7 +20,6 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
@@ -50,9 +49,10 @@ from pipeline.executors import TaskFailure
 from pipeline.params import Params
 from pipeline.readers import FileReport, NonChunkedGzip, RawRecord, read_byte_range, read_file, read_stream_gzip
 from pipeline.schema import ROW_SCHEMA, Row, empty_row, rows_to_table
+from pipeline.storage import input_size, input_url
 from pipeline.timings import Timings
-from pipeline.workdir import file_key, finished_summary, outputs_for, part_outputs_for, write_summary
-from pipeline.writers import crash_point, fail_point, parquet_writer, publish_file
+from pipeline.workdir import Location, file_key, finished_summary, outputs_for, part_outputs_for, write_summary
+from pipeline.writers import crash_point, fail_point, parquet_writer, staged_file
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def message_of(failure: dict[str, Any]) -> str:
     return f"task{where} failed {failure['attempts']} time(s), its records are error.task rows: {failure['error']}"
 
 
-def task_outputs(task: ExtractTask) -> tuple[Path, Path]:
+def task_outputs(task: ExtractTask) -> tuple[Location, Location]:
     """The Parquet file and the JSON summary of a task: its file's, or its byte range's part."""
     if task.byte_range is None:
         return outputs_for(task.workdir, task.path)
@@ -147,7 +147,7 @@ def finished_task(task: ExtractTask) -> dict[str, Any] | None:
     return done
 
 
-def _write_rows(task: ExtractTask, parquet_path: Path, to_row: RowMaker, streaming: bool) -> dict[str, Any]:
+def _write_rows(task: ExtractTask, parquet_path: Location, to_row: RowMaker, streaming: bool) -> dict[str, Any]:
     report = FileReport(task.path)
     timings = Timings()
     max_bytes = task.params.extract.read.max_payload_bytes
@@ -155,13 +155,12 @@ def _write_rows(task: ExtractTask, parquet_path: Path, to_row: RowMaker, streami
         records = read_byte_range(task.path, task.file_format or "warc", *task.byte_range, max_bytes, report)
     else:
         records = (read_stream_gzip if streaming else read_file)(task.path, max_bytes, report)
-    tmp_path = parquet_path.with_name(f".{parquet_path.name}.tmp-{os.getpid()}")
     batch: list[Row] = []
     rows = 0
     bar = tqdm(total=_file_size(task.path), desc=os.path.basename(task.path), unit="B", unit_scale=True,
                leave=False, disable=not task.progress)
     try:
-        with parquet_writer(tmp_path, ROW_SCHEMA) as writer:
+        with staged_file(parquet_path) as tmp_path, parquet_writer(tmp_path, ROW_SCHEMA) as writer:
             started = time.perf_counter()
             for raw in records:
                 timings.add("read", started)
@@ -177,12 +176,9 @@ def _write_rows(task: ExtractTask, parquet_path: Path, to_row: RowMaker, streami
             if batch or rows == 0:
                 writer.write_table(rows_to_table(batch))
                 rows += len(batch)
-        publish_file(tmp_path, parquet_path)
         crash_point("extract.published")
     finally:
         bar.close()
-        if tmp_path.exists():
-            tmp_path.unlink()
     summary = report.to_dict()
     summary.update(rows=rows, key=file_key(task.path), timings=timings.to_dict())
     if task.byte_range is not None:
@@ -250,7 +246,7 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
         row["word_count"] = 0
         return _finish(row, params)
     if raw.record_type == "file":
-        row["url"] = url_hint(tree) or Path(raw.source_file).resolve().as_uri()
+        row["url"] = url_hint(tree) or input_url(raw.source_file)
         row["host"] = host_of(row["url"])
         _add_url_signals(row, params)
     page = Page(tree, row["url"])
@@ -413,6 +409,6 @@ def _finish(row: Row, params: Params) -> Row:
 
 def _file_size(path: str) -> int:
     try:
-        return os.path.getsize(path)
+        return input_size(path)
     except OSError:
         return 0

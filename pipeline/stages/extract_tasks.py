@@ -13,21 +13,19 @@ whose gzip members hold several records is read again as one task. Ranges are th
 from __future__ import annotations
 
 import itertools
-import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import pyarrow.parquet as pq
-
 from pipeline.byte_ranges import plan_ranges
 from pipeline.executors import Executor, TaskFailure
 from pipeline.schema import ROW_SCHEMA
 from pipeline.stages.extract import ExtractTask, extract_failed, extract_file, finished_task
+from pipeline.storage import input_size, parquet_file
 from pipeline.timings import merge_timings
 from pipeline.workdir import outputs_for, part_outputs_for, remove_parts, write_summary
-from pipeline.writers import crash_point, parquet_writer, publish_file
+from pipeline.writers import crash_point, parquet_writer, staged_file
 
 
 @dataclass
@@ -102,7 +100,7 @@ def _task_bytes(task: ExtractTask) -> int:
     if task.byte_range is not None:
         return max(1, task.byte_range[1] - task.byte_range[0])
     try:
-        return max(1, os.path.getsize(task.path))
+        return max(1, input_size(task.path))
     except OSError:
         return 1
 
@@ -132,20 +130,15 @@ def _merge(path: str, parts: list[dict[str, Any]], template: ExtractTask) -> dic
     summary (written last: it marks the file finished), then remove the parts."""
     parquet_path, json_path = outputs_for(template.workdir, path)
     json_path.unlink(missing_ok=True)
-    tmp_path = parquet_path.with_name(f".{parquet_path.name}.tmp-{os.getpid()}")
-    try:
-        with parquet_writer(tmp_path, ROW_SCHEMA) as writer:
-            for part in parts:
-                source = pq.ParquetFile(part_outputs_for(template.workdir, path, *part["byte_range"])[0])
-                for index in range(source.num_row_groups):
-                    group = source.read_row_group(index)
-                    if group.num_rows:
-                        writer.write_table(group)
-            if not sum(part["rows"] for part in parts):
-                writer.write_table(ROW_SCHEMA.empty_table())
-        publish_file(tmp_path, parquet_path)
-    finally:
-        tmp_path.unlink(missing_ok=True)
+    with staged_file(parquet_path) as tmp_path, parquet_writer(tmp_path, ROW_SCHEMA) as writer:
+        for part in parts:
+            source = parquet_file(part_outputs_for(template.workdir, path, *part["byte_range"])[0])
+            for index in range(source.num_row_groups):
+                group = source.read_row_group(index)
+                if group.num_rows:
+                    writer.write_table(group)
+        if not sum(part["rows"] for part in parts):
+            writer.write_table(ROW_SCHEMA.empty_table())
     crash_point("extract.merged")
     summary = merged_summary(path, parts)
     write_summary(json_path, summary, path, template.params, template.extract_all)
