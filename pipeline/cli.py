@@ -2,6 +2,10 @@
 
 Exit status: 0 done (damaged records and files inside the input are rejected rows, not
 failures); 2 usage error (one clear line on stderr, no traceback); 1 anything else.
+
+INPUT, `--out`, WORKDIR and DIR may be URLs (`pipeline/storage.py`). A URL `--out` is written into
+a local temporary directory and published at the end (`writers.output_directory`); the work
+directory of `run` is then `--out`/work at the URL, written by the extract tasks themselves.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import errno
 import os
 import signal
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -25,8 +30,19 @@ from pipeline.params import Params, ParamsError, load_params
 from pipeline.readers import discover_inputs
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
-from pipeline.stages.select import SelectError, select
+from pipeline.stages.select import STATS, SelectError, select
+from pipeline.storage import (
+    ObjectPath,
+    StorageUnavailable,
+    describe_error,
+    is_url,
+    join,
+    location,
+    redact,
+    without_credentials,
+)
 from pipeline.workdir import prepare_workdir, write_manifest
+from pipeline.writers import output_directory, publish_tree
 
 USAGE_ERROR = 2
 
@@ -37,7 +53,7 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"pipeline: error: {message} (see `{self.prog} --help`)\n")
+        sys.stderr.write(redact(f"pipeline: error: {message} (see `{self.prog} --help`)\n"))
         sys.exit(USAGE_ERROR)
 
 
@@ -106,10 +122,11 @@ class Terminated(BaseException):
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _remove_credentials(args)
     try:
         with _sigterm_raises():
             return _dispatch(args)
-    except (UsageError, ParamsError, SelectError) as exc:
+    except (UsageError, ParamsError, SelectError, StorageUnavailable) as exc:
         sys.stderr.write(f"pipeline: error: {_one_line(exc)}\n")
         return USAGE_ERROR
     except KeyboardInterrupt:
@@ -152,12 +169,35 @@ def _failure_message(exc: Exception, args: argparse.Namespace) -> str:
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
         out = getattr(args, "out", None) or getattr(args, "run_dir", "the output directory")
         return f"no space left on device while writing to {out}; free space, then re-run{resume}"
+    storage = describe_error(exc)
+    if storage is not None:
+        return f"{storage} (set PIPELINE_DEBUG=1 for the traceback)"
     return f"{type(exc).__name__}: {_one_line(exc)} (set PIPELINE_DEBUG=1 for the traceback)"
 
 
 def _one_line(exc: BaseException) -> str:
     # Some library messages (pyarrow, polars) span lines; the contract is one line on stderr.
-    return " ".join(str(exc).split())
+    # No URL credentials either, whatever a library put in its message.
+    return redact(" ".join(str(exc).split()))
+
+
+def _remove_credentials(args: argparse.Namespace) -> None:
+    """Drop `user:password@` from URL arguments: credentials come from the environment only, and
+    what is printed or stored (stats.json, source_file) must not carry them."""
+    changed = False
+    for name in ("inputs", "out", "workdir", "run_dir"):
+        value = getattr(args, name, None)
+        if isinstance(value, list):
+            cleaned: list[str] | str = [without_credentials(item) for item in value]
+        elif isinstance(value, str):
+            cleaned = without_credentials(value)
+        else:
+            continue
+        changed |= cleaned != value
+        setattr(args, name, cleaned)
+    if changed:
+        sys.stderr.write("pipeline: credentials in URLs are not used and were removed; give them in the "
+                         "environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE) or ~/.aws\n")
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -168,6 +208,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "report":
         _require_dir(args.run_dir, "run directory")
+        if is_url(args.run_dir) or (args.out is not None and is_url(args.out)):
+            print(f"report: {_url_report(args.run_dir, args.out)}")
+            return 0
         index = _report(Path(args.run_dir), Path(args.out) if args.out else None)
         print(f"report: {index}")
         return 0
@@ -177,7 +220,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "select":
         _require_dir(args.workdir)
         _require_writable_dir(args.out)
-        stats = select(args.workdir, args.out, params)
+        with output_directory(args.out, STATS) as out_dir:
+            stats = select(args.workdir, str(out_dir), params)
         _print_summary(stats, args.out)
         return 0
     inputs, skipped = _discover(args.inputs)
@@ -187,13 +231,20 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "extract":
             summaries = _extract(args, params, args.out, inputs, skipped, executor)[1]
             return _failed_tasks_exit([f for summary in summaries for f in summary.get("failed_tasks", [])])
-        workdir = str(Path(args.out) / "work")
+        workdir = join(args.out, "work")
         timings, _ = _extract(args, params, workdir, inputs, skipped, executor)
-        stats = select(workdir, args.out, params, extract_timings=timings, executor=executor)
-        _print_summary(stats, args.out)
-        # On a cluster the workers may not see this machine's output directory: the report is
-        # drawn here.
-        print(f"report: {_report(Path(args.out), None, executor if args.executor == 'local' else None)}")
+        # A URL --out: select and the report write locally, published together at the block's end.
+        with output_directory(args.out, STATS) as out_dir:
+            stats = select(workdir, str(out_dir), params, extract_timings=timings, executor=executor)
+            if not is_url(args.out):
+                _print_summary(stats, args.out)
+            # On a cluster the workers may not see this machine's output directory: the report
+            # is drawn here.
+            index = _report(out_dir, None, executor if args.executor == "local" else None)
+        if is_url(args.out):
+            _print_summary(stats, args.out)
+            index = join(args.out, *index.relative_to(out_dir).parts)
+        print(f"report: {index}")
     return _failed_tasks_exit(stats["failed_tasks"])
 
 
@@ -219,6 +270,27 @@ def _failed_tasks_exit(failed: list[dict[str, Any]]) -> int:
                      f"error.task rows in rejected/ and the tasks are listed in stats.json failed_tasks "
                      f"(first: {first['path']}: {first['error'][:200]}); re-run with --resume to retry them\n")
     return 1
+
+
+def _url_report(run_dir: str, out: str | None) -> str:
+    """`pipeline report` where DIR or --out is a URL: the run's stats.json and shards are read
+    from a local copy, the report is drawn locally and its directory replaced at the URL."""
+    out = out or join(run_dir, "report")
+    with tempfile.TemporaryDirectory(prefix="pipeline-report-") as scratch:
+        local_run = location(run_dir)
+        if isinstance(local_run, ObjectPath):
+            remote, local_run = local_run, Path(scratch) / "run"
+            for name in ("accepted", "rejected"):
+                (remote / name).download_tree(local_run / name)
+            if (remote / STATS).is_file():  # else the report says what is missing
+                (remote / STATS).download(local_run / STATS)
+        target = location(out)
+        if not isinstance(target, ObjectPath):
+            return str(_report(local_run, target))
+        staging = Path(scratch) / "out"
+        index = _report(local_run, staging / target.name)
+        publish_tree(staging, target.parent, marker=None)
+        return join(out, *index.relative_to(staging / target.name).parts)
 
 
 def _report(run_dir: Path, out: Path | None, executor: Executor | None = None) -> Path:
@@ -250,7 +322,8 @@ def _discover(paths: list[str]) -> tuple[list[str], list[str]]:
 def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: list[str],
              skipped: list[str], executor: Executor) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Extract every input; returns the wall-clock timing and the file summaries."""
-    if Path(workdir).exists() and not Path(workdir).is_dir():
+    target = location(workdir)
+    if target.exists() and not target.is_dir():
         raise UsageError(f"output path exists and is not a directory: {workdir}")
     if skipped:
         sys.stderr.write(f"pipeline: skipped {len(skipped)} file(s) in input directories whose names are not "
@@ -284,14 +357,15 @@ def _explain(args: argparse.Namespace, params: Params) -> int:
 
 
 def _require_dir(path: str, what: str = "work directory") -> None:
-    if not Path(path).is_dir():
+    if not location(path).is_dir():
         raise UsageError(f"{what} not found: {path}")
 
 
 def _require_writable_dir(path: str) -> None:
-    """Create the output directory and make sure a file can be created in it, before any work."""
-    directory = Path(path)
-    if directory.exists() and not directory.is_dir():
+    """Create the output directory and make sure a file can be created in it, before any work
+    (at a URL: that the bucket exists and takes an object from us)."""
+    directory = location(path)
+    if directory.is_file() if isinstance(directory, ObjectPath) else directory.exists() and not directory.is_dir():
         raise UsageError(f"output path exists and is not a directory: {path}")
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -304,9 +378,9 @@ def _require_writable_dir(path: str) -> None:
 
 def _print_summary(stats: dict[str, Any], out: str) -> None:
     print(f"records: {stats['records_in']}  accepted: {stats['accepted']}  rejected: {stats['rejected']}")
-    print(f"dataset: {Path(out) / 'accepted'}")
-    print(f"rejected (with reasons): {Path(out) / 'rejected'}")
-    print(f"stats: {Path(out) / 'stats.json'}")
+    print(f"dataset: {join(out, 'accepted')}")
+    print(f"rejected (with reasons): {join(out, 'rejected')}")
+    print(f"stats: {join(out, 'stats.json')}")
 
 
 if __name__ == "__main__":

@@ -19,11 +19,14 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from pipeline.executors import TaskFailure, TaskProgress
+from pipeline.storage import forwarded_environment
 
 T = TypeVar("T")
 
 # Test hooks (pipeline/writers.py `crash_point` and friends) read these in the worker; a local
-# Ray started before a test set them would not pass them on otherwise.
+# Ray started before a test set them would not pass them on otherwise. The object-storage
+# variables that are set (endpoint, credentials: `storage.forwarded_environment`) go with them,
+# so a task reads and writes URLs as the driver does.
 _FORWARDED_ENVIRONMENT = ("PIPELINE_TEST_KILL_AT", "PIPELINE_TEST_KILL_ONCE", "PIPELINE_TEST_FAIL")
 
 
@@ -74,6 +77,7 @@ class RayExecutor:
         ray = self._ray
         options: dict[str, Any] = {"max_retries": self.max_retries, "retry_exceptions": True}
         forwarded = {name: os.environ[name] for name in _FORWARDED_ENVIRONMENT if name in os.environ}
+        forwarded.update(forwarded_environment())
         if forwarded:
             options["runtime_env"] = {"env_vars": forwarded}
         remote = ray.remote(fn).options(**options)

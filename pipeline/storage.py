@@ -19,10 +19,12 @@ URL is used.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -246,6 +248,10 @@ class ObjectPath:
         fs, path = self._fs()
         return fs.open(path, mode)
 
+    def write_bytes(self, data: bytes) -> None:
+        fs, path = self._fs()
+        fs.pipe_file(path, data)
+
     def unlink(self, missing_ok: bool = False) -> None:
         fs, path = self._fs()
         try:
@@ -288,8 +294,14 @@ class ObjectPath:
         fs.put_file(str(local), path)
 
     def download(self, local: Path) -> None:
+        local.parent.mkdir(parents=True, exist_ok=True)
         fs, path = self._fs()
         fs.get_file(path, str(local))
+
+    def download_tree(self, local: Path) -> None:
+        """Every file under this directory into `local`, at the same relative paths."""
+        for file in self.files():
+            file.download(local / file.url[len(self.url) + 1:])
 
     def move(self, target: ObjectPath) -> None:
         """Move this file to `target` on the same store (on S3 a server-side copy, then a delete)."""
@@ -322,17 +334,21 @@ def parquet_file(path: Path | ObjectPath) -> pq.ParquetFile:
     return pq.ParquetFile(path)
 
 
-def download_all(paths: Sequence[str], directory: Path) -> list[str]:
-    """Local copies of `paths` in `directory` (local paths are returned as they are)."""
-    copies = []
-    for index, path in enumerate(paths):
-        if not is_url(path):
-            copies.append(path)
-            continue
-        local = directory / f"{index:06d}-{path.rsplit('/', 1)[-1]}"
-        ObjectPath(path).download(local)
-        copies.append(str(local))
-    return copies
+@contextlib.contextmanager
+def local_copies(paths: Sequence[str]) -> Iterator[list[str]]:
+    """`paths` as local files: local paths as they are; URLs downloaded (concurrently, by fsspec)
+    into a temporary directory, removed when the block ends."""
+    remote = [index for index, path in enumerate(paths) if is_url(path)]
+    if not remote:
+        yield list(paths)
+        return
+    copies = list(paths)
+    with tempfile.TemporaryDirectory(prefix="pipeline-") as scratch:
+        for index in remote:
+            copies[index] = str(Path(scratch) / f"{index:06d}-{paths[index].rsplit('/', 1)[-1]}")
+        fs, _ = filesystem(paths[remote[0]])  # the callers' paths are in one work directory
+        fs.get([filesystem(paths[index])[1] for index in remote], [copies[index] for index in remote])
+        yield copies
 
 
 def readable_copy(local: str, source: str) -> str:

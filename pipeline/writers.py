@@ -251,8 +251,9 @@ def output_directory(out: str, marker: str) -> Iterator[Path]:
         publish_tree(Path(scratch), target, marker)
 
 
-def publish_tree(local: Path, out: ObjectPath, marker: str) -> None:
-    """Publish the local output directory `local` (subdirectories and the file `marker`) to `out`.
+def publish_tree(local: Path, out: ObjectPath, marker: str | None) -> None:
+    """Publish the local output directory `local` (subdirectories and the file `marker`, if any)
+    to `out`.
 
     As `publish_directories` does locally: every subdirectory is uploaded to a staged prefix
     (`.accepted.new/`, …) and the marker to a temporary key before anything is replaced; then the
@@ -261,26 +262,31 @@ def publish_tree(local: Path, out: ObjectPath, marker: str) -> None:
     objects beside it; a kill half-way leaves none, and the staged keys for the next run to remove.
     """
     names = sorted(entry.name for entry in local.iterdir() if entry.is_dir())
-    marker_tmp = out / f".{marker}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
     staged = {name: out / f".{name}.new" for name in names}
+    marker_tmp: ObjectPath | None = None
     try:
         for name, prefix in staged.items():
             prefix.remove_tree()
             _upload_tree(local / name, prefix)
-        marker_tmp.upload(local / marker)
+        if marker is not None:
+            marker_tmp = out / f".{marker}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
+            marker_tmp.upload(local / marker)
         crash_point("select.upload")
-        (out / marker).unlink(missing_ok=True)
+        if marker is not None:
+            (out / marker).unlink(missing_ok=True)
         for name, prefix in staged.items():
             (out / name).remove_tree()
             for source in prefix.files():
                 source.move(out / name / source.url[len(prefix.url) + 1:])
             crash_point("select.upload")
-        marker_tmp.move(out / marker)
+        if marker is not None and marker_tmp is not None:
+            marker_tmp.move(out / marker)
     except BaseException:
         with contextlib.suppress(Exception):  # the store may be what failed: keep its error
             for prefix in staged.values():
                 prefix.remove_tree()
-            marker_tmp.unlink(missing_ok=True)
+            if marker_tmp is not None:
+                marker_tmp.unlink(missing_ok=True)
         raise
 
 
@@ -346,7 +352,9 @@ def crash_point(name: str) -> None:
     Points: `extract.batch` (a row group written to a file's temporary Parquet),
     `extract.published` (a file's Parquet renamed into place, its .json not yet written),
     `select.shard` (rows written to a temporary shard), `select.publish` (1st: every shard
-    complete in staging, nothing replaced yet; then after each staged directory is swapped in).
+    complete in staging, nothing replaced yet; then after each staged directory is swapped in),
+    `select.upload` (a URL output, `publish_tree`: 1st: everything uploaded to staged keys,
+    nothing replaced yet; then after each directory is replaced by its staged keys).
     """
     target = os.environ.get("PIPELINE_TEST_KILL_AT")
     if not target:

@@ -31,6 +31,7 @@ from pipeline.executors import Executor, TaskFailure
 from pipeline.params import CdcParams, Params
 from pipeline.records import DOCUMENT_TYPES
 from pipeline.stages.extract import synthetic_id
+from pipeline.storage import readable_copy, scan_parquet
 
 ORDER_COLUMNS = ("warc_date", "url", "id")
 
@@ -68,15 +69,21 @@ def exact_duplicates(ordered: pl.DataFrame) -> pl.Series:
 
 @dataclass(frozen=True)
 class PartitionJob:
-    """The CDC pass over one partition of hosts: its candidates (order, file, row, host)."""
+    """The CDC pass over one partition of hosts: its candidates (order, file, row, host).
+
+    `files` are the driver's local copies of the extract files, `sources` where they came from
+    (the same paths, or URLs when the work directory is at one): a task on another node, which
+    cannot see the copies, reads the texts from `sources`.
+    """
 
     members: pl.DataFrame
     files: list[str]
     cdc: CdcParams
+    sources: list[str] | None = None
 
 
 def cdc_fractions(ordered: pl.DataFrame, files: list[str], params: Params,
-                  executor: Executor | None = None) -> dict[int, float]:
+                  executor: Executor | None = None, sources: list[str] | None = None) -> dict[int, float]:
     """`order` -> duplicated fraction, host by host, one partition of hosts per task (on
     `executor`, else here). Hosts never share chunks, so the result is the same for any number
     of partitions."""
@@ -84,7 +91,7 @@ def cdc_fractions(ordered: pl.DataFrame, files: list[str], params: Params,
     keyed = ordered.select("order", "file", "row", "host").with_columns(
         pl.col("host").map_elements(lambda h: host_partition(h, partitions), return_dtype=pl.Int64)
         .alias("partition"))
-    jobs = [PartitionJob(members, files, params.select.dedup.cdc)
+    jobs = [PartitionJob(members, files, params.select.dedup.cdc, sources)
             for partition in range(partitions)
             if not (members := keyed.filter(pl.col("partition") == partition)).is_empty()]
     results = executor.map(partition_fractions, jobs, "dedup") if executor is not None else \
@@ -100,7 +107,9 @@ def cdc_fractions(ordered: pl.DataFrame, files: list[str], params: Params,
 def partition_fractions(job: PartitionJob) -> dict[int, float]:
     """One partition's CDC pass: texts read for its candidates only, hosts in candidate order."""
     fractions: dict[int, float] = {}
-    texts = _read_texts(job.members, job.files)
+    files = job.files if job.sources is None else [readable_copy(*pair) for pair in zip(job.files, job.sources,
+                                                                                            strict=True)]
+    texts = _read_texts(job.members, files)
     for _host, group in job.members.join(texts, on=["file", "row"]).sort("order").group_by(
             "host", maintain_order=True):
         seen: set[int] = set()
@@ -116,7 +125,7 @@ def _read_texts(members: pl.DataFrame, files: list[str]) -> pl.DataFrame:
     parts = []
     for file_index, rows in members.group_by("file"):
         wanted = rows["row"]
-        parts.append(pl.scan_parquet(files[file_index[0]]).with_row_index("row").filter(
+        parts.append(scan_parquet(files[file_index[0]], ["text"]).with_row_index("row").filter(
             pl.col("row").is_in(wanted.implode())).select(
             pl.lit(file_index[0], dtype=pl.UInt32).alias("file"), pl.col("row"), pl.col("text")).collect())
     return pl.concat(parts) if parts else pl.DataFrame(schema={"file": pl.UInt32, "row": pl.UInt32, "text": pl.String})
@@ -144,7 +153,7 @@ def near_duplicates(ordered: pl.DataFrame, blocked: pl.Series, max_distance: int
 
 
 def find_duplicates(compact: pl.DataFrame, files: list[str], params: Params,
-                    executor: Executor | None = None) -> pl.DataFrame:
+                    executor: Executor | None = None, sources: list[str] | None = None) -> pl.DataFrame:
     """Per candidate (file, row): the duplication signals (the CDC partitions on `executor`)."""
     dedup = params.select.dedup
     ordered = order_candidates(compact)
@@ -154,7 +163,7 @@ def find_duplicates(compact: pl.DataFrame, files: list[str], params: Params,
                                     "near_duplicate_distance": pl.Int32})
     url = url_duplicates(ordered)
     exact = exact_duplicates(ordered)
-    fractions = cdc_fractions(ordered, files, params, executor)
+    fractions = cdc_fractions(ordered, files, params, executor, sources)
     cdc = pl.Series([fractions.get(order, 0.0) for order in ordered["order"]], dtype=pl.Float64)
     limit = dedup.cdc.max_duplicated_fraction
     over_limit = (cdc > limit) if limit is not None else pl.Series([False] * len(cdc))

@@ -7,6 +7,10 @@ ones, and writes every row to exactly one of accepted/ (no reasons) or rejected/
 Rows are processed one input file at a time, files in sorted path order and rows in reading
 order, so memory is bounded by the largest input file and the output does not depend on the
 order of the command-line inputs or on the number of workers.
+
+A work directory at a URL is read through fsspec, and its extract files are downloaded once into
+a local temporary directory for the two passes (`storage.local_copies`); `out` is a local
+directory (the CLI writes a URL `--out` locally first: `writers.output_directory`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pipeline.executors import Executor
 from pipeline.params import Params
 from pipeline.schema import ROW_SCHEMA
 from pipeline.stages.dedup import compact_columns, find_duplicates, record_id_repeats, with_record_repeats
+from pipeline.storage import local_copies, location
 from pipeline.timings import merge_timings
 from pipeline.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
 from pipeline.writers import ShardWriter, publish_directories, remove_stale_temps
@@ -62,7 +67,15 @@ def _select(workdir: str, out: str, params: Params, extract_timings: dict[str, A
     started = time.perf_counter()
     manifest, summaries = _load_workdir(workdir, params)
     summaries = sorted(summaries, key=lambda s: s["path"])
-    files = [str(outputs_for(workdir, summary["path"])[0]) for summary in summaries]
+    sources = [str(outputs_for(workdir, summary["path"])[0]) for summary in summaries]
+    with local_copies(sources) as files:
+        return _decide(files, sources, out, params, summaries, manifest, extract_timings, executor, started)
+
+
+def _decide(files: list[str], sources: list[str], out: str, params: Params, summaries: list[dict[str, Any]],
+            manifest: dict[str, Any], extract_timings: dict[str, Any] | None, executor: Executor | None,
+            started: float) -> dict[str, Any]:
+    """The two passes over the extract files (local copies of `sources`), then the shards."""
     rules = decisions.rules_for("select")
     timings: dict[str, Any] = {}
 
@@ -72,7 +85,7 @@ def _select(workdir: str, out: str, params: Params, extract_timings: dict[str, A
     timings["select.rules"] = _since(step)
     step = time.perf_counter()
     duplicates = with_record_repeats(find_duplicates(pl.concat(compact) if compact else pl.DataFrame(), files,
-                                                      params, executor), record_id_repeats(files))
+                                                      params, executor, sources), record_id_repeats(files))
     timings["select.dedup"] = _since(step)
 
     step = time.perf_counter()
@@ -198,7 +211,7 @@ class _Counts:
 
 
 def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    manifest_path = Path(workdir) / MANIFEST
+    manifest_path = location(workdir) / MANIFEST
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except OSError as exc:
