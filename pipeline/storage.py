@@ -177,7 +177,11 @@ def walk_url(url: str) -> list[str] | None:
     """The files under a URL "directory" (an object-store prefix) in sorted order, or None when
     `url` is one file. A URL that is neither raises FileNotFoundError."""
     fs, inner = filesystem(url)
-    kind = fs.info(inner)["type"]  # FileNotFoundError when missing (or the bucket is)
+    try:
+        kind = fs.info(inner)["type"]
+    except FileNotFoundError as exc:  # s3fs says why (no such bucket) or names the key
+        reason = " ".join(str(exc).split())
+        raise FileNotFoundError(url if reason in ("", inner) else f"{url} ({reason})") from None
     if kind != "directory":
         return None
     base = url.rstrip("/")
@@ -306,7 +310,9 @@ class ObjectPath:
     def move(self, target: ObjectPath) -> None:
         """Move this file to `target` on the same store (on S3 a server-side copy, then a delete)."""
         fs, path = self._fs()
-        fs.mv(path, filesystem(target.url)[1])
+        # One file: cp_file and rm_file, not mv, which first lists both sides to expand paths.
+        fs.cp_file(path, filesystem(target.url)[1])
+        fs.rm_file(path)
 
 
 def location(path: str) -> Path | ObjectPath:
