@@ -16,7 +16,7 @@ $(STAMP_RUN): pyproject.toml | $(PY)
 	touch $@
 
 $(STAMP_TEST): pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[test,dvc,notebook,ray]'
+	$(PY) -m pip install -q -e '.[test,dvc,notebook,ray,s3]'
 	touch $@ $(STAMP_RUN)
 
 run: $(STAMP_RUN)
