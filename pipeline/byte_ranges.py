@@ -42,7 +42,8 @@ def plan_ranges(path: str, task_bytes: int) -> tuple[str | None, list[ByteRange]
         size = input_size(path)
         if size <= task_bytes:
             return None, [(0, size)]
-        with open_input(path) as fh:
+        # Finding a cut reads around it (`find_next_boundary`); at a URL, nothing more ahead of it.
+        with open_input(path, read_ahead=READ_BLOCK) as fh:
             file_format = detect_format(path, fh.read(READ_BLOCK))
             if file_format not in ("warc", "arc") or not is_gzipped_archive(path, file_format == "arc"):
                 return file_format, [(0, size)]

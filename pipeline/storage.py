@@ -134,12 +134,13 @@ def _scheme(url: str) -> str:
 
 # ---------------------------------------------------------------- inputs
 
-def open_input(path: str) -> IO[bytes]:
-    """A binary, seekable file object for an input file."""
+def open_input(path: str, read_ahead: int = INPUT_BLOCK_BYTES) -> IO[bytes]:
+    """A binary, seekable file object for an input file; at a URL each request fetches
+    `read_ahead` bytes beyond what was asked for."""
     if not is_url(path):
         return open(path, "rb")  # noqa: SIM115  (the caller closes it)
     fs, inner = filesystem(path)
-    return fs.open(inner, "rb", block_size=INPUT_BLOCK_BYTES, cache_type="readahead")
+    return fs.open(inner, "rb", block_size=read_ahead, cache_type="readahead")
 
 
 def input_size(path: str) -> int:
@@ -266,8 +267,8 @@ class ObjectPath:
 
     def mkdir(self, parents: bool = False, exist_ok: bool = False) -> None:
         """Create the directory where directories exist (not on object stores: see _OBJECT_STORES)."""
-        fs, path = self._fs()
         if _scheme(self.url).lower() not in _OBJECT_STORES:
+            fs, path = self._fs()
             fs.makedirs(path, exist_ok=exist_ok)
 
     def iterdir(self) -> list[ObjectPath]:
@@ -288,12 +289,19 @@ class ObjectPath:
 
     def remove_tree(self) -> None:
         """Remove this directory and everything under it (nothing when it does not exist)."""
+        fs, path = self._fs()
+        if _scheme(self.url).lower() not in _OBJECT_STORES:
+            if fs.exists(path):
+                fs.rm(path, recursive=True)
+            return
+        # On an object store the keys under the prefix, one bulk delete (rm(recursive=True) of a
+        # bucket's root would remove the bucket).
         files = self.files()
         if files:
-            fs, _ = self._fs()
             fs.rm([filesystem(file.url)[1] for file in files])
 
     def upload(self, local: Path) -> None:
+        self.parent.mkdir(parents=True, exist_ok=True)
         fs, path = self._fs()
         fs.put_file(str(local), path)
 
@@ -309,6 +317,7 @@ class ObjectPath:
 
     def move(self, target: ObjectPath) -> None:
         """Move this file to `target` on the same store (on S3 a server-side copy, then a delete)."""
+        target.parent.mkdir(parents=True, exist_ok=True)
         fs, path = self._fs()
         # One file: cp_file and rm_file, not mv, which first lists both sides to expand paths.
         fs.cp_file(path, filesystem(target.url)[1])
