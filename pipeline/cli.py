@@ -236,15 +236,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         # A URL --out: select and the report write locally, published together at the block's end.
         with output_directory(args.out, STATS) as out_dir:
             stats = select(workdir, str(out_dir), params, extract_timings=timings, executor=executor)
-            if not is_url(args.out):
-                _print_summary(stats, args.out)
             # On a cluster the workers may not see this machine's output directory: the report
             # is drawn here.
             index = _report(out_dir, None, executor if args.executor == "local" else None)
-        if is_url(args.out):
-            _print_summary(stats, args.out)
-            index = join(args.out, *index.relative_to(out_dir).parts)
-        print(f"report: {index}")
+        _print_summary(stats, args.out)
+        print(f"report: {join(args.out, *index.relative_to(out_dir).parts)}")
     return _failed_tasks_exit(stats["failed_tasks"])
 
 
@@ -365,7 +361,7 @@ def _require_writable_dir(path: str) -> None:
     """Create the output directory and make sure a file can be created in it, before any work
     (at a URL: that the bucket exists and takes an object from us)."""
     directory = location(path)
-    if directory.is_file() if isinstance(directory, ObjectPath) else directory.exists() and not directory.is_dir():
+    if directory.exists() and not directory.is_dir():
         raise UsageError(f"output path exists and is not a directory: {path}")
     try:
         directory.mkdir(parents=True, exist_ok=True)
