@@ -217,10 +217,6 @@ class ObjectPath:
     def with_name(self, name: str) -> ObjectPath:
         return self.parent / name
 
-    def with_suffix(self, suffix: str) -> ObjectPath:
-        stem = self.name.rsplit(".", 1)[0] if "." in self.name.lstrip(".") else self.name
-        return self.with_name(stem + suffix)
-
     def _fs(self) -> tuple[Any, str]:
         return filesystem(self.url)
 

@@ -41,7 +41,13 @@ boto3 = pytest.importorskip("boto3", reason="the object-storage tests need boto3
 
 from pipeline.byte_ranges import plan_ranges  # noqa: E402
 from pipeline.readers import discover_inputs  # noqa: E402
-from pipeline.storage import is_url, redact, scan_parquet, without_credentials  # noqa: E402
+from pipeline.storage import (  # noqa: E402
+    forwarded_environment,
+    is_url,
+    redact,
+    scan_parquet,
+    without_credentials,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample"
@@ -277,8 +283,20 @@ def test_credentials_in_a_url_are_never_stored_or_printed(s3, local_out_run, cap
     # what the run printed: the warning names no credentials
     assert cli("extract", f"s3://user:{SECRET}@{BUCKET}/sample/html/repair-cafes.html", "--out",
                s3.base / "creds-work", "--params", PARAMS) == 0
-    err = capsys.readouterr().err
-    assert "credentials in URLs are not used" in err and SECRET not in err
+    captured = capsys.readouterr()
+    assert "credentials in URLs are not used" in captured.err and SECRET not in captured.out + captured.err
+    assert not [path for path in (s3.base / "creds-work").rglob("*") if path.is_file()
+                and SECRET.encode() in path.read_bytes()]
+
+
+def test_only_the_storage_variables_that_are_set_go_to_ray_tasks(monkeypatch):
+    monkeypatch.setenv("AWS_SESSION_TOKEN", "token")
+    monkeypatch.setenv("FSSPEC_S3_ENDPOINT_URL", "http://127.0.0.1:1")
+    monkeypatch.setenv("AWS_SOMETHING_ELSE", "not a storage setting we know")
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+    forwarded = forwarded_environment()
+    assert forwarded["AWS_SESSION_TOKEN"] == "token" and "FSSPEC_S3_ENDPOINT_URL" in forwarded
+    assert "AWS_SOMETHING_ELSE" not in forwarded and "AWS_PROFILE" not in forwarded and "HOME" not in forwarded
 
 
 def test_the_ray_executor_reads_and_writes_the_bucket(s3, remote_run, ranges_params, no_report):
