@@ -21,6 +21,11 @@ Fed trafilatura's own readability port, `run` returns exactly what `bare_extract
 mode returns (tested; all 980 trafilatura-eval pages in both focuses when this was written). Two
 differences remain: readability is readability-lxml on the cascade's tree, not trafilatura's fork on
 its pruned copy, and the options are fast mode's (see `options_for`).
+
+trafilatura's XPath selections (the raw tree's pruning, the comment sections, and in its main
+extractor the body candidates and the pruning of boilerplate) are made by `trafilatura_paths`,
+which selects the same elements several times faster, and the main extractor is
+`trafilatura_extractor`'s copy of trafilatura's, which uses them.
 """
 
 from __future__ import annotations
@@ -41,10 +46,11 @@ from trafilatura.core import (
 )
 from trafilatura.external import JUSTEXT_OVERRIDE_RATIO, SANITIZED_XPATH, justext_rescue, sanitize_tree
 from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
-from trafilatura.main_extractor import extract_content
 from trafilatura.settings import Extractor
 from trafilatura.utils import trim
-from trafilatura.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
+
+from filters.trafilatura_extractor import extract_content
+from filters.trafilatura_paths import RAW_TREE_PRUNE, REMOVE_COMMENTS, REMOVE_COMMENTS_AND_LISTS
 
 # What trafilatura's own extraction never leaves in a result: the tags of
 # `trafilatura.external.SANITIZED_XPATH` (".//aside|.//audio|…"), searched with one `iter`.
@@ -134,9 +140,9 @@ def run(tree: etree._Element, precision: bool, readability: Callable[[], Readabi
     """trafilatura on `tree` (copied, never changed) with the comparison made on `readability()`."""
     options = options_for(precision)
     forum = _forum_thread_page(tree)
-    tree = prune_unwanted_nodes(deepcopy(tree), RAW_TREE_PRUNE_XPATH)
+    tree = prune_unwanted_nodes(deepcopy(tree), RAW_TREE_PRUNE)
     if precision or not forum:
-        tree = prune_unwanted_nodes(tree, REMOVE_COMMENTS_AND_LISTS_XPATH)
+        tree = prune_unwanted_nodes(tree, REMOVE_COMMENTS_AND_LISTS)
     body, text, fallback = _extract_and_compare(tree, options, readability, prune_comments=precision and not forum)
     if not precision:
         if len(text) < options.min_extracted_size:
@@ -188,7 +194,7 @@ def _extract_and_compare(tree: etree._Element, options: Extractor, readability: 
     # jusText runs (`tree` is not changed), which few pages need
     cleaned = convert_tags(tree_cleaning(copy(tree), options), options, None)
     if prune_comments:
-        cleaned = prune_unwanted_nodes(cleaned, REMOVE_COMMENTS_XPATH)
+        cleaned = prune_unwanted_nodes(cleaned, REMOVE_COMMENTS)
     body, text = extract_content(cleaned, options)
     if options.focus == "recall" and len(text) > options.min_extracted_size * 10:
         return body, text, None

@@ -12,6 +12,7 @@ import trafilatura
 from lxml import etree
 from trafilatura.baseline import html2txt
 from trafilatura.external import try_readability
+from trafilatura.htmlprocessing import prune_unwanted_nodes
 
 from filters import fallback
 from filters.blocks import blocks_from_element
@@ -173,10 +174,10 @@ def test_sequence_is_trafilaturas_given_its_readability(monkeypatch, body, preci
     tree = page(html(body)).tree
 
     def port() -> Readability:
-        pruned = fallback.prune_unwanted_nodes(deepcopy(tree), fallback.RAW_TREE_PRUNE_XPATH)
-        pruned = fallback.prune_unwanted_nodes(pruned, fallback.REMOVE_COMMENTS_AND_LISTS_XPATH)
+        pruned = prune_unwanted_nodes(deepcopy(tree), trafilatura.xpaths.RAW_TREE_PRUNE_XPATH)
+        pruned = prune_unwanted_nodes(pruned, trafilatura.xpaths.REMOVE_COMMENTS_AND_LISTS_XPATH)
         if precision:
-            pruned = fallback.prune_unwanted_nodes(pruned, trafilatura.xpaths.OVERALL_DISCARD_XPATH)
+            pruned = prune_unwanted_nodes(pruned, trafilatura.xpaths.OVERALL_DISCARD_XPATH)
         return Readability(try_readability(pruned))
 
     ours = fallback.run(tree, precision, port)

@@ -1,0 +1,53 @@
+"""filters.trafilatura_extractor: the same result as trafilatura's own `extract_content`, and the
+same tree left behind, on the pages of the shared corpora in each focus."""
+
+from __future__ import annotations
+
+from copy import copy, deepcopy
+from functools import cache
+
+import pytest
+from lxml import etree
+from trafilatura.htmlprocessing import convert_tags, tree_cleaning
+from trafilatura.main_extractor import extract_content as trafilaturas_extract_content
+
+from filters.fallback import options_for
+from filters.trafilatura_extractor import extract_content
+
+
+def options(focus: str):
+    chosen = copy(options_for(focus == "precision"))
+    chosen.focus = focus
+    return chosen
+
+
+@cache  # parsed once for the three focuses (never changed: each run works on a copy)
+def corpus_pages(path) -> list[etree._Element]:
+    from filters.html import parse_html_bytes
+    from pipeline.decode import decode_html
+    from pipeline.readers import FileReport, read_file
+
+    trees = []
+    for raw in read_file(str(path), 5_000_000, FileReport(str(path))):
+        if raw.payload is not None:
+            decoded = decode_html(raw.payload, raw.http_content_type)
+            tree = parse_html_bytes(decoded.data, decoded.encoding)
+            if tree is not None:
+                trees.append(tree)
+    return trees
+
+
+# balanced (the cascade's first run) on every page, the other focuses on every fourth
+@pytest.mark.parametrize("focus, every", [("balanced", 1), ("precision", 4), ("recall", 4)])
+@pytest.mark.parametrize("corpus", ["trafilatura-eval.warc.gz", "product-pages.warc.gz"])
+def test_same_result_as_trafilaturas_extract_content(shared_corpora, corpus, focus, every):
+    chosen = options(focus)
+    pages = corpus_pages(shared_corpora / corpus)[::every]
+    assert len(pages) >= 15
+    for index, page in enumerate(pages):
+        cleaned = convert_tags(tree_cleaning(copy(page), chosen), chosen, None)
+        ours_tree, theirs_tree = deepcopy(cleaned), deepcopy(cleaned)
+        ours, theirs = extract_content(ours_tree, chosen), trafilaturas_extract_content(theirs_tree, chosen)
+        assert ours[1] == theirs[1], (corpus, index)
+        assert etree.tostring(ours[0]) == etree.tostring(theirs[0]), (corpus, index)
+        assert etree.tostring(ours_tree) == etree.tostring(theirs_tree), (corpus, index)
