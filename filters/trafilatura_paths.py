@@ -13,7 +13,10 @@ named after trafilatura's: `fallback.py` passes them to trafilatura's `prune_unw
 
 What the XPath functions do with attributes, done the same way here:
 - `@a` as a string (`re:test(@a, ...)`, `contains(@a, ...)`, `translate`) is the attribute's value,
-  or the empty string when the element has none; the pattern is still tried on that empty string.
+  or the empty string when the element has none; the pattern is still tried on that empty string,
+  except on an element without any attribute in the three walks that see most elements: none of
+  their expressions selects it (no pattern here matches the empty string: tested), so they go past
+  it at once.
 - `@a|@b` as a string is the value of whichever of the two comes first in the element's
   attribute order (`_first_of`).
 - `.//*` is every element below the context node (not itself, nor comments or processing
@@ -43,14 +46,13 @@ def _value(value: str | None) -> str:
     return "" if value is None else value
 
 
-def _first_of(element: etree._Element, first: str, second: str) -> str:
-    """The string value of `@first|@second`: the one of the two the element has first ('' if neither)."""
-    first_value, second_value = element.get(first), element.get(second)
+def _first_of(names: list[str], first: str, first_value: str | None, second: str, second_value: str | None) -> str:
+    """The string value of `@first|@second`: the value of the one of the two that comes first in
+    the element's attribute `names` ('' if it has neither)."""
     if first_value is None:
         return _value(second_value)
     if second_value is None:
         return first_value
-    names = element.keys()
     return first_value if names.index(first) < names.index(second) else second_value
 
 
@@ -225,21 +227,29 @@ _REPLY_OR_HIDDEN_CLASS = re.compile("^hide-|comments-title|nocomments|-reply-|me
 
 
 def _is_boilerplate(element: etree._Element) -> bool:
-    return (element.get("data-lp-replacement-content") is not None
-            or "nav" in _value(element.get("role")).replace("N", "n")
-            or "MostPopularStories" in _value(element.get("data-component"))
-            or _CONSENT.search(_first_of(element, "id", "class")) is not None
-            or _test(_BOILERPLATE_ID, element.get("id")) or _test(_BOILERPLATE_CLASS, element.get("class")))
+    names = element.keys()
+    if not names:  # every attribute '', which no pattern here matches
+        return False
+    get = element.get
+    identifier, class_ = get("id"), get("class")
+    return ("data-lp-replacement-content" in names
+            or "nav" in _value(get("role")).replace("N", "n")
+            or "MostPopularStories" in _value(get("data-component"))
+            or _CONSENT.search(_first_of(names, "id", identifier, "class", class_)) is not None
+            or _test(_BOILERPLATE_ID, identifier) or _test(_BOILERPLATE_CLASS, class_))
 
 
 def _is_hidden_or_reply(element: etree._Element) -> bool:
-    style = _value(element.get("style"))
-    class_ = element.get("class")
-    return (class_ == "comments-title" or _first_of(element, "id", "class").startswith("reply-")
-            or _HIDDEN.search(_first_of(element, "id", "style")) is not None
-            or "display:none" in style or "display: none" in style
-            or _test(_REPLY_ID, element.get("id")) or _test(_REPLY_OR_HIDDEN_CLASS, class_)
-            or element.get("aria-hidden") == "true")
+    names = element.keys()
+    if not names:  # every attribute '', which no pattern here matches
+        return False
+    get = element.get
+    identifier, class_, style = get("id"), get("class"), get("style")
+    return (class_ == "comments-title" or _first_of(names, "id", identifier, "class", class_).startswith("reply-")
+            or _HIDDEN.search(_first_of(names, "id", identifier, "style", style)) is not None
+            or "display:none" in _value(style) or "display: none" in _value(style)
+            or _test(_REPLY_ID, identifier) or _test(_REPLY_OR_HIDDEN_CLASS, class_)
+            or get("aria-hidden") == "true")
 
 
 def boilerplate_blocks(tree: etree._Element) -> list[etree._Element]:
@@ -288,7 +298,10 @@ def bottom_and_link_blocks(tree: etree._Element) -> list[etree._Element]:
     element has) has a word starting or ending with 'bottom' or the word 'link', or with a border."""
     found = []
     for element in tree.iterdescendants(*_BLOCKS):
-        first = _first_of(element, "id", "class")
+        names = element.keys()
+        if not names:  # every attribute '', which no pattern here matches
+            continue
+        first = _first_of(names, "id", element.get("id"), "class", element.get("class"))
         if (_BOTTOM.search(first) is not None or _LINK.search(first) is not None
                 or "border" in _value(element.get("style"))):
             found.append(element)

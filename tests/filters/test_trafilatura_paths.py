@@ -246,3 +246,12 @@ def test_same_elements_as_trafilaturas_xpath_on_the_shared_corpora(shared_corpor
             tree = raw if name in RAW_TREE_SELECTIONS else converted
             ours, expected = selected(name, tree)
             assert ours == expected, (corpus, name, index)
+
+
+def test_no_pattern_matches_the_empty_string():
+    """The walks go past elements without attributes: every attribute of theirs is '', and no
+    expression selects an element on empty strings alone as long as no pattern matches ''."""
+    patterns = [value for value in vars(paths).values() if isinstance(value, re.Pattern)]
+    assert len(patterns) >= 15
+    for pattern in patterns:
+        assert pattern.search("") is None, pattern.pattern
