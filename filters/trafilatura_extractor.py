@@ -2,14 +2,15 @@
 with its XPath selections made by `filters.trafilatura_paths`.
 
 Copied from trafilatura 2.3.1 (pyproject pins `trafilatura>=2.3.1,<2.4`): `extract_content`,
-`_extract` and `prune_unwanted_sections`, each changed only where it names an XPath list
-(`BODY_XPATH`, `OVERALL_DISCARD_XPATH`, `DISCARD_IMAGE_ELEMENTS`, `TEASER_DISCARD_XPATH`,
-`PRECISION_DISCARD_XPATH`), which here is the list of `trafilatura_paths` selecting the same
-elements without lxml's per-element calls into Python for `re:test` (their time was most of the
-main extractor's). Everything else is trafilatura's own functions and constants, its debug logging
-left out. The recovery of wild text (`recover_wild_text`, only for short results) is trafilatura's,
-XPaths and all. `tests/filters/test_fallback.py` checks the whole sequence against trafilatura's
-`bare_extraction`; a new trafilatura version means comparing these three functions with its own.
+`_extract`, `recover_wild_text` and `prune_unwanted_sections`, each changed only where it names an
+XPath list (`BODY_XPATH`, `OVERALL_DISCARD_XPATH`, `DISCARD_IMAGE_ELEMENTS`,
+`TEASER_DISCARD_XPATH`, `PRECISION_DISCARD_XPATH`), which here is the list of `trafilatura_paths`
+selecting the same elements without lxml's per-element calls into Python for `re:test` (their
+time was most of the main extractor's). Everything else is trafilatura's own functions and
+constants, its debug logging left out. `tests/filters/test_trafilatura_extractor.py` checks the
+result against trafilatura's `extract_content` on the shared corpora, `tests/filters/test_fallback.py`
+the whole sequence against its `bare_extraction`; a new trafilatura version means comparing these
+four functions with its own.
 """
 
 from __future__ import annotations
@@ -23,15 +24,9 @@ from trafilatura.htmlprocessing import (
     process_node,
     prune_unwanted_nodes,
 )
-from trafilatura.main_extractor import (
-    NOT_AT_THE_END,
-    REBUILT_BLOCKS,
-    _elem_text,
-    handle_textelem,
-    recover_wild_text,
-)
-from trafilatura.settings import INLINE_FORMATTABLE, MIN_DUPLICATE_LENGTH, TAG_CATALOG, Extractor
-from trafilatura.utils import SPACING_PROTECTED, text_chars_test
+from trafilatura.main_extractor import NOT_AT_THE_END, REBUILT_BLOCKS, _elem_text, handle_textelem
+from trafilatura.settings import DEDUPE_SCAN_CAP, INLINE_FORMATTABLE, MIN_DUPLICATE_LENGTH, TAG_CATALOG, Extractor
+from trafilatura.utils import SPACING_PROTECTED, text_chars_test, trim
 from trafilatura.xml import delete_element
 
 from filters.trafilatura_paths import BODY, DISCARD_IMAGE, OVERALL_DISCARD, PRECISION_DISCARD, TEASER_DISCARD
@@ -139,15 +134,66 @@ def _extract(tree: _Element, options: Extractor) -> tuple[_Element, str, set[str
     return result_body, temp_text, potential_tags
 
 
-def prune_unwanted_sections(tree: _Element, potential_tags: set[str], options: Extractor) -> _Element:
-    """`trafilatura.main_extractor.prune_unwanted_sections` as `_extract` calls it (teasers not
-    kept): boilerplate, captions, teasers and (precision) headers, then link-dense blocks."""
+def recover_wild_text(tree: _Element, result_body: _Element, options: Extractor, potential_tags: set[str],
+                      consumed: set[_Element]) -> _Element:
+    """`trafilatura.main_extractor.recover_wild_text`: paragraphs, code, quotes and tables (recall:
+    divs, line breaks and lists too) of the whole pruned page that `result_body` lacks, added to it."""
+    # a copy: the recall branch below adds to it
+    potential_tags = set(potential_tags)
+    search_expr = ".//code|.//p|.//quote|.//table|.//div[contains(@class, 'w3-code')]"
+    if options.focus == "recall":
+        potential_tags.update(["div", "lb"])
+        search_expr += "|.//div|.//lb|.//list"
+    # fast mode (no comparison after it) keeps teaser-class blocks
+    search_tree = prune_unwanted_sections(tree, potential_tags, options, keep_teasers=options.fast)
+    subelems = search_tree.xpath(search_expr)
+    # skip what the main pass already took: the same text, or a longer text it is part of
+    elem_texts = [_elem_text(el) for el in result_body]
+    existing = "\n".join(filter(None, elem_texts))
+    existing_elems = set(elem_texts)
+    # elements emitted or deduped whole: their descendants are covered
+    handled: set[_Element] = set()
+    for subelem in subelems:
+        if (consumed and subelem in consumed) or any(a in handled for a in subelem.iterancestors()):
+            continue
+        processed = handle_textelem(subelem, potential_tags, options)
+        if processed is None:
+            continue
+        if processed is subelem:
+            handled.add(subelem)
+        text = _elem_text(processed)
+        # image-only blocks have no text to compare, check their sources against the live body
+        images = {img.get("src") for img in processed.iter("graphic")}
+        if not text and images and images <= {g.get("src") for g in result_body.iter("graphic")}:
+            continue
+        # past the cap, the substring scan is skipped and `existing` stops growing
+        under_cap = len(existing) <= DEDUPE_SCAN_CAP
+        # a copy carrying its source tail is a fragment of a text run: no length gate
+        fragment = trim(text + (processed.tail or "")) if text_chars_test(processed.tail) else ""
+        if text and (
+            text in existing_elems
+            or (under_cap and ((len(text) > MIN_DUPLICATE_LENGTH and text in existing)
+                               or (fragment and fragment in existing)))
+        ):
+            continue
+        result_body.append(processed)
+        if under_cap:
+            existing += "\n" + (fragment or text)
+        existing_elems.add(text)
+    return result_body
+
+
+def prune_unwanted_sections(tree: _Element, potential_tags: set[str], options: Extractor,
+                            keep_teasers: bool = False) -> _Element:
+    """`trafilatura.main_extractor.prune_unwanted_sections`: boilerplate, captions, teasers (unless
+    kept) and (precision) headers, then link-dense blocks."""
     favor_precision = options.focus == "precision"
     tree = prune_unwanted_nodes(tree, OVERALL_DISCARD, with_backup=True)
     if "graphic" not in potential_tags:
         tree = prune_unwanted_nodes(tree, DISCARD_IMAGE)
     if options.focus != "recall":
-        tree = prune_unwanted_nodes(tree, TEASER_DISCARD)
+        if not keep_teasers:
+            tree = prune_unwanted_nodes(tree, TEASER_DISCARD)
         if favor_precision:
             tree = prune_unwanted_nodes(tree, PRECISION_DISCARD)
     # remove elements by link density, several passes
