@@ -314,3 +314,30 @@ def bottom_and_link_blocks(tree: etree._Element) -> list[etree._Element]:
 DISCARD_IMAGE: list[Selection] = [caption_blocks]
 TEASER_DISCARD: list[Selection] = [teaser_blocks]
 PRECISION_DISCARD: list[Selection] = [headers, bottom_and_link_blocks]
+
+
+# --- trafilatura.settings.BASIC_CLEAN_XPATH: what html2txt, the baseline and jusText never read
+
+_BASIC_CLEAN_TAGS = frozenset({"aside", "fencedframe", "footer", "script", "style", "svg", "template"})
+_COOKIE_CONSENT = re.compile("cookie[-_]?(?:banner|bar|consent|law|notice|policy|description)|notice[-_]{0,2}cookie"
+                             "|consent[-_]?(?:banner|manager|sdk)|borlabs|cookiebot|cmplz|onetrust|moove[-_]?gdpr",
+                             re.IGNORECASE)
+
+
+def basic_clean_sections(tree: etree._Element) -> list[etree._Element]:
+    """`BASIC_CLEAN_XPATH`: asides, footers, scripts, styles, SVG, templates and fenced frames,
+    divs whose class (or id, the first the element has) contains 'footer', and any element whose
+    class or id names a cookie-consent banner (any case)."""
+    found = []
+    for element in tree.iterdescendants(etree.Element):
+        if element.tag in _BASIC_CLEAN_TAGS:
+            found.append(element)
+            continue
+        names = element.keys()
+        if not names:  # every attribute '', which no pattern here matches
+            continue
+        identifier, class_ = element.get("id"), element.get("class")
+        if ((element.tag == "div" and "footer" in _first_of(names, "class", class_, "id", identifier))
+                or _test(_COOKIE_CONSENT, class_) or _test(_COOKIE_CONSENT, identifier)):
+            found.append(element)
+    return found

@@ -14,6 +14,7 @@ import pytest
 from lxml import etree
 from trafilatura import xpaths
 from trafilatura.htmlprocessing import convert_tags, tree_cleaning
+from trafilatura.settings import BASIC_CLEAN_XPATH
 
 from filters import trafilatura_paths as paths
 from filters.fallback import options_for
@@ -28,12 +29,14 @@ LISTS = [
     (paths.DISCARD_IMAGE, xpaths.DISCARD_IMAGE_ELEMENTS, False),
     (paths.TEASER_DISCARD, xpaths.TEASER_DISCARD_XPATH, False),
     (paths.PRECISION_DISCARD, xpaths.PRECISION_DISCARD_XPATH, False),
+    ([paths.basic_clean_sections], [BASIC_CLEAN_XPATH], False),
 ]
 PAIRS = {ours.__name__: (ours, theirs, first_only)
          for our_list, their_list, first_only in LISTS for ours, theirs in zip(our_list, their_list, strict=True)}
 # The selections the tree walk before the main extractor uses (on the raw page); the others run
 # on the cleaned and converted tree (`list`, `item` … instead of `ul`, `li`).
-RAW_TREE_SELECTIONS = {s.__name__ for s in paths.RAW_TREE_PRUNE + paths.REMOVE_COMMENTS_AND_LISTS}
+RAW_TREE_SELECTIONS = {s.__name__ for s in [*paths.RAW_TREE_PRUNE, *paths.REMOVE_COMMENTS_AND_LISTS,
+                                              paths.basic_clean_sections]}
 
 # sha256 of each mirrored expression's source as trafilatura 2.3.1 has it: a change in trafilatura
 # fails here first, and the selection must be compared with the new expression.
@@ -52,6 +55,7 @@ SOURCES = {
     "caption_blocks": "cb1ab981e44913f706048bad10e9f027314ffccb36c56ffc66c8ff5e1e340c58",
     "teaser_blocks": "ebb02f066626551dbb0222a6cb631691f6ccacf0477c1381263f112b0bc9cdfa",
     "headers": "be67925fffa9fcb273d6d6f6969ce1bf8b68c0f4ad1cd6d6d2e800e343947b6d",
+    "basic_clean_sections": "db6c25acd08aef99afbf1be38c751d8c7cf7132256d1a013d1d2e4e4fe86651f",
     "bottom_and_link_blocks": "53d31ea1df47920acee695b26b87b1ce36f16913686e547edc2ae0ba6efab5f7",
 }
 
@@ -73,7 +77,7 @@ def test_every_expression_is_mirrored_as_written():
 # --- random trees
 
 TAGS = ["div", "item", "list", "p", "section", "span", "article", "main", "aside", "details", "ol", "ul", "header",
-        "h1", "a", "li", "b"]
+        "h1", "a", "li", "b", "footer", "script", "style", "svg", "template", "fencedframe"]
 ATTRIBUTES = ["id", "class", "role", "style", "aria-hidden", "itemprop", "data-component",
               "data-lp-replacement-content", "href"]
 SEPARATORS = ["", "", "-", "_", " ", " ", "__", "\t", "\n", "\u00a0"]
@@ -199,6 +203,9 @@ def test_random_trees_have_both_attribute_orders_and_comments():
     ("<div class='page\tbottom\nx'></div>", "bottom_and_link_blocks", True),
     ("<div id='a\u00a0link\u2028'></div>", "bottom_and_link_blocks", True),
     ("<div class='see-link\tx'></div>", "bottom_and_link_blocks", False),
+    ("<div class='x' id='footer'></div>", "basic_clean_sections", False),
+    ("<div id='footer' class='x'></div>", "basic_clean_sections", True),
+    ("<p id='Notice__CookieX'></p>", "basic_clean_sections", True),
     # the union's first in document order
     ("<main><div class='main-col'></div></main>", "main", True),
 ])
