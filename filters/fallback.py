@@ -22,10 +22,11 @@ mode returns (tested; all 980 trafilatura-eval pages in both focuses when this w
 differences remain: readability is readability-lxml on the cascade's tree, not trafilatura's fork on
 its pruned copy, and the options are fast mode's (see `options_for`).
 
-trafilatura's XPath selections (the raw tree's pruning, the comment sections, and in its main
-extractor the body candidates and the pruning of boilerplate) are made by `trafilatura_paths`,
-which selects the same elements several times faster, and the main extractor is
-`trafilatura_extractor`'s copy of trafilatura's, which uses them.
+trafilatura's XPath selections (the raw tree's pruning, the comment sections, in its main
+extractor the body candidates and the pruning of boilerplate, and the cleaning before its page
+text and jusText) are made by `trafilatura_paths`, which selects the same elements several times
+faster; the main extractor, `html2txt` and `justext_rescue` are `trafilatura_extractor`'s copies
+of trafilatura's, which use them. trafilatura's `baseline` still cleans with its own XPath.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from lxml import etree
-from trafilatura.baseline import _BLOCK_ELEMS, baseline, html2txt
+from trafilatura.baseline import _BLOCK_ELEMS, baseline
 from trafilatura.core import (
     ESCALATION_ACCEPT_RATIO,
     ESCALATION_JUSTEXT_RATIO,
@@ -44,12 +45,12 @@ from trafilatura.core import (
     ESCALATION_PAGE_SHARE,
     _forum_thread_page,
 )
-from trafilatura.external import JUSTEXT_OVERRIDE_RATIO, SANITIZED_XPATH, justext_rescue, sanitize_tree
+from trafilatura.external import JUSTEXT_OVERRIDE_RATIO, SANITIZED_XPATH, sanitize_tree
 from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
 from trafilatura.settings import Extractor
 from trafilatura.utils import trim
 
-from filters.trafilatura_extractor import extract_content
+from filters.trafilatura_extractor import extract_content, html2txt, justext_rescue
 from filters.trafilatura_paths import RAW_TREE_PRUNE, REMOVE_COMMENTS, REMOVE_COMMENTS_AND_LISTS
 
 # What trafilatura's own extraction never leaves in a result: the tags of

@@ -1,23 +1,28 @@
-"""trafilatura's main extractor (`trafilatura.main_extractor.extract_content`, trafilatura 2.3.1)
-with its XPath selections made by `filters.trafilatura_paths`.
+"""trafilatura's main extractor (`trafilatura.main_extractor.extract_content`, trafilatura 2.3.1),
+its page text (`html2txt`) and its jusText rescue, with their XPath selections made by
+`filters.trafilatura_paths`.
 
 Copied from trafilatura 2.3.1 (pyproject pins `trafilatura>=2.3.1,<2.4`): `extract_content`,
-`_extract`, `recover_wild_text` and `prune_unwanted_sections`, each changed only where it names an
-XPath list (`BODY_XPATH`, `OVERALL_DISCARD_XPATH`, `DISCARD_IMAGE_ELEMENTS`,
-`TEASER_DISCARD_XPATH`, `PRECISION_DISCARD_XPATH`), which here is the list of `trafilatura_paths`
-selecting the same elements without lxml's per-element calls into Python for `re:test` (their
-time was most of the main extractor's). Everything else is trafilatura's own functions and
-constants, its debug logging left out. `tests/filters/test_trafilatura_extractor.py` checks the
-result against trafilatura's `extract_content` on the shared corpora, `tests/filters/test_fallback.py`
-the whole sequence against its `bare_extraction`; a new trafilatura version means comparing these
-four functions with its own.
+`_extract`, `recover_wild_text` and `prune_unwanted_sections` (`trafilatura.main_extractor`),
+`html2txt` for a parsed page and `basic_cleaning` (`trafilatura.baseline`), `justext_rescue`
+(`trafilatura.external`), each changed only where it names an XPath (`BODY_XPATH`,
+`OVERALL_DISCARD_XPATH`, `DISCARD_IMAGE_ELEMENTS`, `TEASER_DISCARD_XPATH`,
+`PRECISION_DISCARD_XPATH`, `BASIC_CLEAN_XPATH`), which here is the `trafilatura_paths` selection
+of the same elements without lxml's per-element calls into Python for `re:test` (their time was
+most of the main extractor's). Everything else is trafilatura's own functions and constants, its
+debug logging left out. `tests/filters/test_trafilatura_extractor.py` checks the results against
+trafilatura's functions on the shared corpora, `tests/filters/test_fallback.py` the whole sequence
+against its `bare_extraction`; a new trafilatura version means comparing these functions with its
+own.
 """
 
 from __future__ import annotations
 
-from copy import deepcopy
+from copy import copy, deepcopy
 
 from lxml.etree import Element, _Element, strip_elements, strip_tags
+from trafilatura.baseline import _spaced_text
+from trafilatura.external import try_justext
 from trafilatura.htmlprocessing import (
     delete_by_link_density,
     link_density_test_tables,
@@ -29,7 +34,14 @@ from trafilatura.settings import DEDUPE_SCAN_CAP, INLINE_FORMATTABLE, MIN_DUPLIC
 from trafilatura.utils import SPACING_PROTECTED, text_chars_test, trim
 from trafilatura.xml import delete_element
 
-from filters.trafilatura_paths import BODY, DISCARD_IMAGE, OVERALL_DISCARD, PRECISION_DISCARD, TEASER_DISCARD
+from filters.trafilatura_paths import (
+    BODY,
+    DISCARD_IMAGE,
+    OVERALL_DISCARD,
+    PRECISION_DISCARD,
+    TEASER_DISCARD,
+    basic_clean_sections,
+)
 
 
 def extract_content(cleaned_tree: _Element, options: Extractor) -> tuple[_Element, str]:
@@ -214,4 +226,28 @@ def prune_unwanted_sections(tree: _Element, potential_tags: set[str], options: E
         tree = delete_by_link_density(tree, "quote", backtracking=False, favor_precision=True)
     # after the link density tests, which need the refs
     strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
+    return tree
+
+
+def html2txt(tree: _Element) -> str:
+    """`trafilatura.baseline.html2txt` of a parsed page (copied, never changed): the text of its
+    body (or of itself when it has none), less what `basic_cleaning` drops."""
+    tree = copy(tree)
+    body = tree.find(".//body")
+    if body is None:
+        body = tree
+    return _spaced_text(basic_cleaning(body))
+
+
+def justext_rescue(tree: _Element, options: Extractor) -> tuple[_Element, str]:
+    """`trafilatura.external.justext_rescue`: jusText's paragraphs of `tree` (which it changes)."""
+    body = try_justext(basic_cleaning(tree), options.url, options.lang)
+    return body, trim(" ".join(body.itertext()))
+
+
+def basic_cleaning(tree: _Element) -> _Element:
+    """`trafilatura.baseline.basic_cleaning`: asides, footers, scripts, cookie banners … deleted
+    (their tails kept)."""
+    for elem in basic_clean_sections(tree):
+        delete_element(elem)
     return tree
