@@ -24,7 +24,7 @@ run: $(STAMP_RUN)
 
 test: $(STAMP_TEST)
 	$(PY) -m ruff check pipeline filters samplegen tests benchmarks
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadgroup
 
 sample: $(STAMP_RUN)
 	$(VENV)/bin/pipeline sample --out data/sample
