@@ -225,18 +225,18 @@ class ObjectPath:
         return bool(fs.exists(path))
 
     def is_file(self) -> bool:
-        fs, path = self._fs()
-        try:
-            return fs.info(path)["type"] == "file"
-        except FileNotFoundError:
-            return False
+        return self._kind() == "file"
 
     def is_dir(self) -> bool:
+        return self._kind() == "directory"
+
+    def _kind(self) -> str | None:
+        """fsspec's type of the object ("file", "directory"), None when there is none."""
         fs, path = self._fs()
         try:
-            return fs.info(path)["type"] == "directory"
+            return fs.info(path)["type"]
         except FileNotFoundError:
-            return False
+            return None
 
     def read_bytes(self) -> bytes:
         fs, path = self._fs()
