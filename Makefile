@@ -15,8 +15,8 @@ $(STAMP_RUN): pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e .
 	touch $@
 
-$(STAMP_TEST): pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[test,dvc,notebook,ray,s3]'
+$(STAMP_TEST): pyproject.toml constraints-test.txt | $(PY)
+	$(PY) -m pip install -q -c constraints-test.txt -e '.[test,dvc,notebook,ray,s3]'
 	touch $@ $(STAMP_RUN)
 
 run: $(STAMP_RUN)
