@@ -24,7 +24,8 @@ run: $(STAMP_RUN)
 
 test: $(STAMP_TEST)
 	$(PY) -m ruff check pipeline filters samplegen tests benchmarks
-	$(PY) -m pytest -q -n 2 --dist loadgroup
+	# Two test processes (most tests use one core); a file's tests stay together and in order (test_dvc's build on each other).
+	$(PY) -m pytest -q -n 2 --dist loadfile
 
 sample: $(STAMP_RUN)
 	$(VENV)/bin/pipeline sample --out data/sample

@@ -38,9 +38,6 @@ from conftest import cli, shard_bytes, stats_without_timings
 s3fs = pytest.importorskip("s3fs", reason="object storage needs the s3 extra (pip install -e '.[s3]')")
 pytest.importorskip("moto.server", reason="the object-storage tests need moto[server] (pip install -e '.[test]')")
 boto3 = pytest.importorskip("boto3", reason="the object-storage tests need boto3 (pip install -e '.[test]')")
-# One local Ray at a time on the machine: under `pytest -n` (make test) the modules that start
-# one run in the same test process, one after the other.
-pytestmark = pytest.mark.xdist_group("ray")
 
 from pipeline.byte_ranges import plan_ranges  # noqa: E402
 from pipeline.readers import discover_inputs  # noqa: E402

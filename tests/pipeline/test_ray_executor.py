@@ -22,9 +22,6 @@ from pipeline.cli import main
 from pipeline.executors import TaskFailure
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
-# One local Ray at a time on the machine: under `pytest -n` (make test) the modules that start
-# one run in the same test process, one after the other.
-pytestmark = pytest.mark.xdist_group("ray")
 
 from pipeline.ray_executor import RayExecutor  # noqa: E402  (after the skip: it needs ray)
 
