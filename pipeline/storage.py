@@ -292,9 +292,9 @@ class ObjectPath:
             return
         # On an object store the keys under the prefix, one bulk delete (rm(recursive=True) of a
         # bucket's root would remove the bucket).
-        files = self.files()
-        if files:
-            fs.rm([filesystem(file.url)[1] for file in files])
+        keys = fs.find(path.rstrip("/"))
+        if keys:
+            fs.rm(keys)
 
     def upload(self, local: Path) -> None:
         self.parent.mkdir(parents=True, exist_ok=True)
@@ -309,7 +309,11 @@ class ObjectPath:
     def download_tree(self, local: Path) -> None:
         """Every file under this directory into `local`, at the same relative paths."""
         for file in self.files():
-            file.download(local / file.url[len(self.url) + 1:])
+            file.download(local / file.relative_to(self))
+
+    def relative_to(self, directory: ObjectPath) -> str:
+        """This file's path under `directory` (`a/b.parquet`)."""
+        return self.url[len(directory.url) + 1:]
 
     def move(self, target: ObjectPath) -> None:
         """Move this file to `target` on the same store (on S3 a server-side copy, then a delete)."""

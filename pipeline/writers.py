@@ -277,7 +277,7 @@ def publish_tree(local: Path, out: ObjectPath, marker: str | None) -> None:
         for name, prefix in staged.items():
             (out / name).remove_tree()
             for source in prefix.files():
-                source.move(out / name / source.url[len(prefix.url) + 1:])
+                source.move(out / name / source.relative_to(prefix))
             prefix.remove_tree()  # where directories exist, the emptied one
             crash_point("select.upload")
         if marker is not None and marker_tmp is not None:
