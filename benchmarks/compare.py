@@ -1,6 +1,6 @@
 """`pipeline run` against the FineWeb-style datatrove pipeline, on the same WARC, in one run.
 
-    python benchmarks/compare.py [--input WARC] [--workers N ...] [--datatrove-python PATH]
+    python benchmarks/compare.py [--input WARC] [--workers N ...] [--datatrove-python PATH] [--repeat R]
 
 For each worker count, both pipelines run one after the other, each as its own process tree on
 the same input with the same number of workers: records/s of each, our ratio to datatrove's,
@@ -20,6 +20,7 @@ import argparse
 import json
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -90,6 +91,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--datatrove-python", type=Path, default=DEFAULT_DATATROVE_PYTHON)
     parser.add_argument("--skip-datatrove", action="store_true", help="only our scaling and memory")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="rounds of every run, alternating; medians are reported (a shared machine is noisy)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("command", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -102,29 +105,43 @@ def main() -> None:
         sys.exit(f"no datatrove environment at {args.datatrove_python}: run `make bench-env` "
                  f"(or pass --skip-datatrove)")
     size_mb = args.input.stat().st_size / 1e6
-    print(f"input: {args.input} ({size_mb:.1f} MB); each run a fresh process tree, one after the other")
+    print(f"input: {args.input} ({size_mb:.1f} MB); each run a fresh process tree, one after the other"
+          + (f"; {args.repeat} rounds, figures below are medians" if args.repeat > 1 else ""))
     print(f"{'workers':>7}  {'pipeline':<10} {'records':>8} {'seconds':>8} {'records/s':>10} {'peak RSS MB':>12}")
-    ours_rates: dict[int, float] = {}
+    runs: dict[tuple[str, int], list[Run]] = {}
     with tempfile.TemporaryDirectory(prefix="compare-") as tmp:
         scratch = Path(tmp)
-        for workers in args.workers:
-            mine = ours(args.input, workers, scratch)
-            ours_rates[workers] = rate(mine, mine.records)
-            print(f"{workers:>7}  {'ours':<10} {mine.records!s:>8} {mine.seconds:>8.1f} {ours_rates[workers]:>10.2f} "
-                  f"{mine.peak_rss_mb:>12.0f}")
-            if args.skip_datatrove:
-                continue
-            theirs = datatrove(args.input, workers, scratch, args.datatrove_python)
-            their_rate = rate(theirs, theirs.records)
-            print(f"{workers:>7}  {'datatrove':<10} {theirs.records!s:>8} {theirs.seconds:>8.1f} {their_rate:>10.2f} "
-                  f"{theirs.peak_rss_mb:>12.0f}")
-            ratio = ours_rates[workers] / their_rate if their_rate else float("nan")
+        for _round in range(args.repeat):
+            for workers in args.workers:
+                show("ours", workers, runs.setdefault(("ours", workers), []), ours(args.input, workers, scratch))
+                if not args.skip_datatrove:
+                    show("datatrove", workers, runs.setdefault(("datatrove", workers), []),
+                         datatrove(args.input, workers, scratch, args.datatrove_python))
+    rates = {key: statistics.median(rate(run, run.records) for run in measured_runs)
+             for key, measured_runs in runs.items()}
+    if args.repeat > 1:
+        print("medians:")
+        for (name, workers), measured_runs in runs.items():
+            seconds = statistics.median(run.seconds for run in measured_runs)
+            peak = max(run.peak_rss_mb for run in measured_runs)
+            print(f"{workers:>7}  {name:<10} {measured_runs[0].records!s:>8} {seconds:>8.1f} "
+                  f"{rates[name, workers]:>10.2f} {peak:>12.0f}")
+    for workers in args.workers:
+        if ("datatrove", workers) in rates:
+            theirs = rates["datatrove", workers]
+            ratio = rates["ours", workers] / theirs if theirs else float("nan")
             print(f"{workers:>7}  ratio ours / datatrove records/s: {ratio:.2f}x  (target >= 1.5x)")
-    base = ours_rates.get(1)
-    for workers, value in sorted(ours_rates.items()):
+    base = rates.get(("ours", 1))
+    for workers in args.workers:
         if base and workers > 1:
-            print(f"ours, {workers} workers / 1 worker on this file: {value / base:.2f}x  (target >= 1.8x at 2)")
+            print(f"ours, {workers} workers / 1 worker on this file: {rates['ours', workers] / base:.2f}x  "
+                  f"(target >= 1.8x at 2)")
 
+
+def show(name: str, workers: int, runs: list[Run], run: Run) -> None:
+    runs.append(run)
+    print(f"{workers:>7}  {name:<10} {run.records!s:>8} {run.seconds:>8.1f} {rate(run, run.records):>10.2f} "
+          f"{run.peak_rss_mb:>12.0f}", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -2,7 +2,8 @@
 
 A WARC gzipped per record (Common Crawl's layout) is a sequence of gzip members, each
 decompressible on its own, so the file can be cut where a member starts. `plan_ranges` cuts it
-into ranges of at least `extract.task_bytes` bytes: from `task_bytes` past a range's start it
+into ranges of at least `extract.task_bytes` bytes (shorter at the end of the file: `range_step`):
+from `task_bytes` past a range's start it
 moves forward to the first offset where a gzip member inflates to a record header, the same
 search the reader uses to resume after damage (`pipeline/resync.py`), so finding the cuts reads
 a few kilobytes per cut and inflates nothing twice. Each range is read from its first member
@@ -32,6 +33,23 @@ from pipeline.storage import input_size, open_input
 ByteRange = tuple[int, int]
 
 
+def range_step(remaining: int, task_bytes: int) -> int | None:
+    """How far past a range's start to look for its end, given the bytes left in the file; None:
+    the range runs to the end of the file.
+
+    Ranges are `task_bytes` long until the last `2 * task_bytes` of the file, which are cut in
+    halves, then quarters, down to about `task_bytes / 8`. The tasks that run last are then short
+    and the workers finish close together: with equal ranges of 2 MiB, one worker idled for about
+    half a range (0.9 s measured on trafilatura-eval at 2 workers) while the other read the last
+    one. The cuts depend on the file and `task_bytes` only, never on the number of workers, so
+    `--resume` finds the same ranges with any `--workers`.
+    """
+    if remaining >= 2 * task_bytes:
+        return task_bytes
+    step = remaining // 2
+    return step if step >= max(1, task_bytes // 8) else None
+
+
 def plan_ranges(path: str, task_bytes: int) -> tuple[str | None, list[ByteRange]]:
     """The file's format and the (start, end) byte ranges it is read in, in file order.
 
@@ -48,8 +66,8 @@ def plan_ranges(path: str, task_bytes: int) -> tuple[str | None, list[ByteRange]
             if file_format not in ("warc", "arc") or not is_gzipped_archive(path, file_format == "arc"):
                 return file_format, [(0, size)]
             starts = [0]
-            while starts[-1] + task_bytes < size:
-                start = find_next_boundary(fh, starts[-1] + task_bytes, True, file_format == "arc")
+            while (step := range_step(size - starts[-1], task_bytes)) is not None:
+                start = find_next_boundary(fh, starts[-1] + step, True, file_format == "arc")
                 if start is None:
                     break
                 starts.append(start)

@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pipeline.executors import Executor, LocalExecutor
+from pipeline.executors import Executor, LocalExecutor, use_system_allocator
 from pipeline.params import Params, ParamsError, load_params
 from pipeline.readers import discover_inputs
 from pipeline.stages.extract import ExtractTask
@@ -123,6 +123,7 @@ class Terminated(BaseException):
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     _remove_credentials(args)
+    use_system_allocator()
     try:
         with _sigterm_raises():
             return _dispatch(args)
@@ -248,7 +249,7 @@ def _executor(args: argparse.Namespace, params: Params) -> Executor:
     """`--executor local` (processes on this machine) or `ray` (a local Ray with `--workers` CPUs,
     or the cluster at `--ray-address`)."""
     if args.executor != "ray":
-        return LocalExecutor(args.workers)
+        return LocalExecutor(args.workers, preload=("pipeline.stages.extract",))
     from pipeline.ray_executor import RayExecutor, RayUnavailable
 
     try:

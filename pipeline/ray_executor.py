@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
-from pipeline.executors import TaskFailure, TaskProgress
+from pipeline.executors import ARROW_POOL_VARIABLE, TaskFailure, TaskProgress, largest_first
 from pipeline.storage import forwarded_environment
 
 T = TypeVar("T")
@@ -26,8 +26,9 @@ T = TypeVar("T")
 # Test hooks (pipeline/writers.py `crash_point` and friends) read these in the worker; a local
 # Ray started before a test set them would not pass them on otherwise. The object-storage
 # variables that are set (endpoint, credentials: `storage.forwarded_environment`) go with them,
-# so a task reads and writes URLs as the driver does.
-_FORWARDED_ENVIRONMENT = ("PIPELINE_TEST_KILL_AT", "PIPELINE_TEST_KILL_ONCE", "PIPELINE_TEST_FAIL")
+# so a task reads and writes URLs as the driver does; so does Arrow's pool (`use_system_allocator`).
+_FORWARDED_ENVIRONMENT = ("PIPELINE_TEST_KILL_AT", "PIPELINE_TEST_KILL_ONCE", "PIPELINE_TEST_FAIL",
+                          ARROW_POOL_VARIABLE)
 
 
 class RayUnavailable(Exception):
@@ -81,8 +82,9 @@ class RayExecutor:
         if forwarded:
             options["runtime_env"] = {"env_vars": forwarded}
         remote = ray.remote(fn).options(**options)
-        references = [remote.remote(task) for task in tasks]
-        position = {reference: index for index, reference in enumerate(references)}
+        order = largest_first(len(tasks), weights)
+        references = [remote.remote(tasks[index]) for index in order]
+        position = {reference: index for reference, index in zip(references, order, strict=True)}
         results: list[Any] = [None] * len(tasks)
         pending = list(references)
         try:

@@ -372,11 +372,20 @@ def readable_copy(local: str, source: str) -> str:
     return local if os.path.exists(local) else source
 
 
-def scan_parquet(path: str, columns: Sequence[str]) -> pl.LazyFrame:
-    """A Parquet file as a lazy frame of `columns`; at a URL only those columns are fetched."""
+def column_batches(path: str, columns: Sequence[str], rows: int) -> Iterator[pl.DataFrame]:
+    """`columns` of a Parquet file, local or at a URL, in frames of up to `rows` rows, in order.
+
+    A local file is sliced by polars, whose memory stays flat over a large file (pyarrow's
+    `iter_batches` grew by about 10 MB per batch of texts in our measurement); a URL is read
+    through fsspec one batch at a time.
+    """
     import polars as pl
 
     if not is_url(path):
-        return pl.scan_parquet(path).select(columns)
+        total = pl.scan_parquet(path).select(pl.len()).collect().item()
+        for start in range(0, total, rows):
+            yield pl.scan_parquet(path).select(columns).slice(start, rows).collect()
+        return
     with open_input(path) as fh:
-        return pl.from_arrow(pq.ParquetFile(fh).read(columns=list(columns))).lazy()  # type: ignore[union-attr]
+        for batch in pq.ParquetFile(fh).iter_batches(batch_size=rows, columns=list(columns)):
+            yield pl.from_arrow(batch)  # type: ignore[misc]

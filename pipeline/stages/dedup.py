@@ -24,16 +24,18 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from filters.cdc import chunk_hashes, duplicated_fraction, mark_seen
+from filters.cdc import ChunkHashes, chunk_hashes, duplicated_fraction, mark_seen
 from filters.dedup import NearDuplicateIndex, from_int64
 from filters.url_rules import normalize_url
 from pipeline.executors import Executor, TaskFailure
 from pipeline.params import CdcParams, Params
 from pipeline.records import DOCUMENT_TYPES
 from pipeline.stages.extract import synthetic_id
-from pipeline.storage import readable_copy, scan_parquet
+from pipeline.storage import column_batches, readable_copy
 
 ORDER_COLUMNS = ("warc_date", "url", "id")
+# Rows of texts the CDC pass reads at once.
+TEXT_BATCH_ROWS = 1000
 
 
 def host_partition(host: str | None, partitions: int) -> int:
@@ -105,30 +107,36 @@ def cdc_fractions(ordered: pl.DataFrame, files: list[str], params: Params,
 
 
 def partition_fractions(job: PartitionJob) -> dict[int, float]:
-    """One partition's CDC pass: texts read for its candidates only, hosts in candidate order."""
-    fractions: dict[int, float] = {}
+    """One partition's CDC pass: its candidates' texts chunked, then hosts in candidate order."""
     files = job.files if job.sources is None else [readable_copy(*pair) for pair in zip(job.files, job.sources,
                                                                                             strict=True)]
-    texts = _read_texts(job.members, files)
-    for _host, group in job.members.join(texts, on=["file", "row"]).sort("order").group_by(
-            "host", maintain_order=True):
+    pages = _chunked_pages(job.members, files, job.cdc)
+    fractions: dict[int, float] = {}
+    for _host, group in job.members.sort("order").group_by("host", maintain_order=True):
         seen: set[int] = set()
-        for order, text in zip(group["order"], group["text"], strict=True):
-            hashes, sizes = chunk_hashes(text or "", job.cdc.algorithm, fastcdc_avg=job.cdc.fastcdc_avg_bytes)
+        for order in group["order"]:
+            hashes, sizes = pages.pop(order)
             fractions[order] = duplicated_fraction(hashes, sizes, seen)
             mark_seen(seen, hashes)
     return fractions
 
 
-def _read_texts(members: pl.DataFrame, files: list[str]) -> pl.DataFrame:
-    """Texts of the given (file, row) pairs only: one lazy scan per file with row filtering."""
-    parts = []
-    for file_index, rows in members.group_by("file"):
-        wanted = rows["row"]
-        parts.append(scan_parquet(files[file_index[0]], ["text"]).with_row_index("row").filter(
-            pl.col("row").is_in(wanted.implode())).select(
-            pl.lit(file_index[0], dtype=pl.UInt32).alias("file"), pl.col("row"), pl.col("text")).collect())
-    return pl.concat(parts) if parts else pl.DataFrame(schema={"file": pl.UInt32, "row": pl.UInt32, "text": pl.String})
+def _chunked_pages(members: pl.DataFrame, files: list[str], cdc: CdcParams) -> dict[int, ChunkHashes]:
+    """`order` -> chunk hashes of that candidate's text.
+
+    The texts are read a batch of rows at a time and dropped once chunked, so the pass holds the
+    hashes (16 bytes per chunk of about 96 text bytes), never all the candidates' texts.
+    """
+    pages: dict[int, ChunkHashes] = {}
+    for (file_index,), rows in members.group_by("file", maintain_order=True):
+        wanted = rows.select("row", "order").lazy()
+        start = 0
+        for batch in column_batches(files[file_index], ["text"], TEXT_BATCH_ROWS):
+            texts = batch.lazy().with_row_index("row", offset=start).join(wanted, on="row").collect()
+            start += batch.height
+            for order, text in zip(texts["order"], texts["text"], strict=True):
+                pages[order] = chunk_hashes(text or "", cdc.algorithm, fastcdc_avg=cdc.fastcdc_avg_bytes)
+    return pages
 
 
 def near_duplicates(ordered: pl.DataFrame, blocked: pl.Series, max_distance: int | None) -> list[int | None]:

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+
+import pyarrow as pa
 
 from pipeline.byte_ranges import plan_ranges
 from pipeline.executors import Executor, TaskFailure
@@ -131,12 +133,8 @@ def _merge(path: str, parts: list[dict[str, Any]], template: ExtractTask) -> dic
     parquet_path, json_path = outputs_for(template.workdir, path)
     json_path.unlink(missing_ok=True)
     with staged_file(parquet_path) as tmp_path, parquet_writer(tmp_path, ROW_SCHEMA) as writer:
-        for part in parts:
-            source = parquet_file(part_outputs_for(template.workdir, path, *part["byte_range"])[0])
-            for index in range(source.num_row_groups):
-                group = source.read_row_group(index)
-                if group.num_rows:
-                    writer.write_table(group)
+        for group in _row_groups(_part_tables(path, parts, template), template.params.extract.rows_per_row_group):
+            writer.write_table(group)
         if not sum(part["rows"] for part in parts):
             writer.write_table(ROW_SCHEMA.empty_table())
     crash_point("extract.merged")
@@ -145,6 +143,37 @@ def _merge(path: str, parts: list[dict[str, Any]], template: ExtractTask) -> dic
     remove_parts(template.workdir, path)
     summary["resumed"] = False
     return summary
+
+
+def _part_tables(path: str, parts: list[dict[str, Any]], template: ExtractTask) -> Iterator[pa.Table]:
+    """The parts' rows in file order, one row group at a time."""
+    for part in parts:
+        source = parquet_file(part_outputs_for(template.workdir, path, *part["byte_range"])[0])
+        for index in range(source.num_row_groups):
+            yield source.read_row_group(index, use_threads=False)
+
+
+def _row_groups(tables: Iterable[pa.Table], rows: int) -> Iterator[pa.Table]:
+    """`tables` re-cut into tables of `rows` rows (the last one shorter).
+
+    A byte range's part holds a few dozen rows; written as they come, a Common Crawl file's
+    merged output would have thousands of row groups, and the metadata of each (one entry per
+    column, about 0.15 MB here) is held by the writer until it closes and by every reader that
+    opens the file: 131 row groups added 70 MB to extract's peak on a 283 MB WARC. Re-cut, the
+    merged file has the row groups a single task would have written.
+    """
+    pending: list[pa.Table] = []
+    held = 0
+    for table in tables:
+        pending.append(table)
+        held += table.num_rows
+        while held >= rows:
+            joined = pa.concat_tables(pending)
+            yield joined.slice(0, rows)
+            rest = joined.slice(rows)
+            pending, held = [rest], rest.num_rows
+    if held:
+        yield pa.concat_tables(pending)
 
 
 def merged_summary(path: str, parts: list[dict[str, Any]]) -> dict[str, Any]:

@@ -5,8 +5,8 @@ re-tuning a threshold only re-runs this stage), appends their reasons after the 
 ones, and writes every row to exactly one of accepted/ (no reasons) or rejected/.
 
 Rows are processed one input file at a time, files in sorted path order and rows in reading
-order, so memory is bounded by the largest input file and the output does not depend on the
-order of the command-line inputs or on the number of workers.
+order, `SLICE_ROWS` rows at a time: memory does not grow with the size of an input file, and
+the output does not depend on the order of the command-line inputs or on the number of workers.
 
 A work directory at a URL is read through fsspec, and its extract files are downloaded once into
 a local temporary directory for the two passes (`storage.local_copies`); `out` is a local
@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ from pipeline.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
 from pipeline.writers import ShardWriter, publish_directories, remove_stale_temps
 
 STATS = "stats.json"
+# Rows the write pass holds at once (with their texts): bounds its memory on a large input file.
+SLICE_ROWS = 1000
 
 
 class SelectError(Exception):
@@ -98,13 +101,11 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
                for name, path in staging.items()}
     counts = _Counts()
     for index, path in enumerate(files):
-        lazy = apply_rules(_scan(path), rules, params)
-        frame = attach_duplicates(lazy, duplicates.filter(pl.col("file") == index), params).collect()
-        counts.add(frame)
-        for name, kept in (("accepted", True), ("rejected", False)):
-            part = frame.filter(pl.col("kept") == kept)
-            if part.height:
-                writers[name].write(part.to_arrow().cast(ROW_SCHEMA))
+        signals = duplicates.filter(pl.col("file") == index)
+        for start, stop in _slices(path):
+            lazy = apply_rules(_scan(path).slice(start, stop - start), rules, params)
+            _write_slice(attach_duplicates(lazy, signals.filter(pl.col("row").is_between(start, stop, closed="left")),
+                                           params), writers, counts)
     for writer in writers.values():
         writer.close()
     timings["select.write"] = _since(step)
@@ -115,8 +116,29 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     return stats
 
 
+def _write_slice(lazy: pl.LazyFrame, writers: dict[str, ShardWriter], counts: _Counts) -> None:
+    frame = lazy.collect()
+    counts.add(frame)
+    for name, kept in (("accepted", True), ("rejected", False)):
+        part = frame.filter(pl.col("kept") == kept)
+        if part.height:
+            writers[name].write(part.to_arrow().cast(ROW_SCHEMA))
+
+
 def _scan(path: str) -> pl.LazyFrame:
     return pl.scan_parquet(path).with_row_index("row")
+
+
+def _slices(path: str) -> Iterator[tuple[int, int]]:
+    """Row ranges [start, stop) of about `SLICE_ROWS` rows covering the file, in order.
+
+    The write pass reads, decides and writes one slice at a time, so its memory does not grow
+    with the size of an input file. The slices are fixed by the row count alone, so the shards
+    do not depend on how the extract stage split its work.
+    """
+    rows = pl.scan_parquet(path).select(pl.len()).collect().item()
+    for start in range(0, rows, SLICE_ROWS):
+        yield start, min(rows, start + SLICE_ROWS)
 
 
 def _since(started: float) -> dict[str, float | int]:

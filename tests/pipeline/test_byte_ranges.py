@@ -20,7 +20,7 @@ from warcio.warcwriter import WARCWriter
 import pipeline.cli
 from conftest import cli, shard_bytes, stats_without_timings
 from damage import build_warc, cut_member, flip_bytes, garbage_between, lose_block
-from pipeline.byte_ranges import plan_ranges
+from pipeline.byte_ranges import plan_ranges, range_step
 from pipeline.executors import LocalExecutor
 from pipeline.params import Params, params_from_dict
 from pipeline.stages.extract import ExtractTask
@@ -50,9 +50,16 @@ def assert_same_as_whole(path: Path, tmp_path: Path, task_bytes: int, workers: i
     assert summary == whole_summary
     assert [row["id"] for row in rows] == [row["id"] for row in whole_rows]
     assert rows == whole_rows
+    # the parts' rows are re-cut into the row groups one task writes (`rows_per_row_group`)
+    assert row_group_sizes(path, tmp_path / "ranges") == row_group_sizes(path, tmp_path / "whole")
     assert not (tmp_path / "ranges" / EXTRACT_DIR / PARTS_DIR).exists() or not any(
         (tmp_path / "ranges" / EXTRACT_DIR / PARTS_DIR).iterdir())
     return run
+
+
+def row_group_sizes(path: Path, workdir: Path) -> list[int]:
+    metadata = pq.read_metadata(outputs_for(str(workdir), str(path))[0])
+    return [metadata.row_group(index).num_rows for index in range(metadata.num_row_groups)]
 
 
 def write(tmp_path: Path, data: bytes, name: str = "crawl.warc.gz") -> Path:
@@ -68,8 +75,29 @@ def test_ranges_start_at_members_and_cover_the_file(tmp_path):
     assert file_format == "warc" and len(ranges) > 5
     assert ranges[0][0] == 0 and ranges[-1][1] == len(built.data)
     member_starts = {m.offset for m in built.members}
-    for (start, end), (following, _) in zip(ranges, [*ranges[1:], (len(built.data), None)], strict=True):
-        assert start in member_starts and end == following and end - start >= 4096 or end == len(built.data)
+    size = len(built.data)
+    for (start, end), (following, _) in zip(ranges, [*ranges[1:], (size, None)], strict=True):
+        assert start in member_starts and end == following
+        if end < size:
+            # task_bytes each, but in the file's last 2 * task_bytes, where they get shorter
+            assert end - start >= (4096 if size - start >= 2 * 4096 else 4096 // 8)
+
+
+def test_the_last_ranges_of_a_file_are_shorter():
+    """So the last tasks of a run are short and the workers finish together; the cuts do not
+    depend on the number of workers."""
+    assert [range_step(remaining, 1000) for remaining in (5000, 2000, 1999, 1000, 500, 249)] == \
+        [1000, 1000, 999, 500, 250, None]
+    assert range_step(1, 1) is None and range_step(2, 1) == 1
+
+
+def test_a_large_file_ends_in_shorter_ranges(tmp_path):
+    built = build_warc(seed=1, pages=80, mean_page_bytes=100)  # members of a few hundred bytes
+    path = write(tmp_path, built.data)
+    ranges = plan_ranges(str(path), 4096)[1]
+    lengths = [end - start for start, end in ranges]
+    assert min(lengths[:-4]) >= 4096
+    assert max(lengths[-3:]) < 4096 and lengths[-3] > lengths[-1]
 
 
 @pytest.mark.parametrize("name, data", [

@@ -211,11 +211,11 @@ RANGES = PARAMS.replace("extract:\n", "extract:\n  task_bytes: 8192\n")
 
 
 @pytest.mark.parametrize("kill_at, resumed", [
-    ("extract.batch:6", "resumed 6 of 7 files and 2 of 8 byte ranges"),  # inside sample.warc.gz's third range
-    ("extract.merged", "resumed 6 of 7 files and 8 of 8 byte ranges"),   # merged, its .json not yet written
+    ("extract.batch:6", "resumed 6 of 7 files and 2 of 9 byte ranges"),  # inside sample.warc.gz's third range
+    ("extract.merged", "resumed 6 of 7 files and 9 of 9 byte ranges"),   # merged, its .json not yet written
 ])
 def test_killed_inside_a_file_read_in_byte_ranges(kill_at, resumed, sample, tmp_path, capsys, no_report):
-    """sample.warc.gz (68 kB) read as 8 byte-range tasks: a kill keeps the finished ranges, and
+    """sample.warc.gz (68 kB) read as 9 byte-range tasks: a kill keeps the finished ranges, and
     --resume reads only the others; the result is the one of an uninterrupted whole-file run."""
     out = tmp_path / "out"
     ranges = tmp_path / "ranges.yaml"

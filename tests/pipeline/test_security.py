@@ -269,7 +269,7 @@ def test_pipeline_run_on_a_directory_of_hostile_html_files(tmp_path: Path):
     assert rows["02-random.html"]["reasons"] == rows["03-png.html"]["reasons"] == ["record.undecodable"]
     assert rows["04-nul.html"]["reasons"] == ["record.undecodable"]  # a NUL for every space
     assert rows["05-huge-line.html"]["reasons"] == ["record.too_large"]
-    assert rows["09-article.html"]["kept"] is True
+    assert rows["09-article.html"]["kept"] is True, rows["09-article.html"]["reasons"]
     assert all(row["error"] is None or row["error"].startswith("error.timeout") for row in rows.values())
     if peak_mib > before / 1024:  # ru_maxrss of children is the largest child so far
         assert peak_mib < 1500, f"peak RSS {peak_mib:.0f} MiB"  # measured: 317 MiB

@@ -1,0 +1,61 @@
+"""The local executor: task order, and Arrow's memory pool in the CLI's processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from conftest import ROOT
+from pipeline.executors import LocalExecutor, largest_first
+
+CHILD = """
+import os, pyarrow as pa
+from pipeline.executors import LocalExecutor, use_system_allocator
+
+def backend(parent):
+    import pyarrow as pa
+    assert os.getpid() != parent  # a worker process, not the driver
+    return pa.default_memory_pool().backend_name
+
+if __name__ == "__main__":
+    use_system_allocator()
+    with LocalExecutor(2) as executor:
+        workers = executor.map(backend, [os.getpid()] * 2)
+    print(pa.default_memory_pool().backend_name, *workers)
+"""
+
+
+def run_child(tmp_path, environment: dict[str, str]) -> list[str]:
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    env = {key: value for key, value in os.environ.items() if key != "ARROW_DEFAULT_MEMORY_POOL"}
+    env.update(environment, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120,
+                          check=True)
+    return done.stdout.split()
+
+
+def test_the_driver_and_its_workers_use_the_system_pool(tmp_path):
+    assert run_child(tmp_path, {}) == ["system", "system", "system"]
+
+
+def test_a_pool_the_user_chose_is_kept(tmp_path):
+    assert run_child(tmp_path, {"ARROW_DEFAULT_MEMORY_POOL": "jemalloc"}) == ["jemalloc"] * 3
+
+
+def test_heaviest_tasks_start_first_ties_in_task_order():
+    assert largest_first(5, [3, 9, 3, 1, 9]) == [1, 4, 0, 2, 3]
+    assert largest_first(3, None) == [0, 1, 2]
+
+
+def pid_and_value(value: int) -> tuple[int, int]:
+    return os.getpid(), value * value
+
+
+def test_results_come_back_in_task_order_whatever_the_start_order():
+    values = list(range(12))
+    with LocalExecutor(2) as executor:
+        results = executor.map(pid_and_value, values, weights=[value % 5 for value in values])
+    assert [square for _pid, square in results] == [value * value for value in values]
+    assert os.getpid() not in {pid for pid, _square in results}
