@@ -118,6 +118,12 @@ def _parse_numeric(text: str) -> datetime | None:
     return parsed.replace(tzinfo=UTC)
 
 
+def load_dateparser() -> None:
+    """Import dateparser and load its data now (~0.2 s) rather than on the first page that needs it
+    (`pipeline.stages.extract.warm_up`)."""
+    _parse_with_dateparser("1 May 2020 10:00")
+
+
 def _parse_with_dateparser(text: str) -> datetime | None:
     import dateparser  # slow to import and to run: only for what the standard library cannot read
 

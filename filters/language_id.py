@@ -86,6 +86,11 @@ def _identifier() -> LanguageIdentifier:
     return _FastIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
+def load_model() -> None:
+    """Load the model now rather than on the first page (`pipeline.stages.extract.warm_up`)."""
+    _identifier()
+
+
 def text_language(text: str | None) -> tuple[str | None, float]:
     """(language code or None, confidence 0..1) of the first `MAX_CHARS` characters of `text`.
 
