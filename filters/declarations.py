@@ -16,14 +16,14 @@ from typing import Any, Literal
 import polars as pl
 import pyarrow as pa
 
-Stage = Literal["extract", "select", "dedup"]
+Stage = Literal["extract", "select", "dedup", "dataset"]
 
 # `error` (an exception inside one filter, or the page's time budget) is raised while
 # extracting, so it sits with the extract-stage groups; every extract-stage group comes before
 # every select-stage group, which lets the select stage append its reasons in order.
 GROUP_ORDER: tuple[str, ...] = (
     "input", "record", "url", "article", "extract", "error", "page", "lang", "length",
-    "block", "c4", "gopher", "quality", "dup",
+    "block", "c4", "gopher", "quality", "dup", "dataset",
 )
 
 # Groups decided before extraction. A page they reject is "gated": not extracted, and it keeps

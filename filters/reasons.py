@@ -10,7 +10,7 @@ changing them means re-extracting); `select` rules are applied to stored signals
 re-tuned without touching extraction.
 
 The order of `RULES` is the pipeline order (input -> record -> url -> article -> extract ->
-page -> lang -> length -> block -> c4 -> gopher -> quality -> dup); `reasons` lists and
+page -> lang -> length -> block -> c4 -> gopher -> quality -> dup -> dataset); `reasons` lists and
 `first_reason` in stats.json follow it.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 
 import polars as pl
 
-from filters import product
+from filters import dataset, product
 from filters.declarations import FLAG_OPS, GROUP_ORDER, PRE_EXTRACTION_GROUPS, Rule, Stage
 
 __all__ = ["FLAG_OPS", "GROUP_ORDER", "PRE_EXTRACTION_GROUPS", "RULES", "RULES_BY_CODE", "Rule", "Stage",
@@ -128,6 +128,8 @@ RULES: tuple[Rule, ...] = (
          "record_duplicate", "is_true", "dedup", enabled_key="select.dedup.record"),
     Rule("dup.url", "same normalised URL or canonical URL as an earlier page (seed 003)", "url_duplicate",
          "is_true", "dedup", enabled_key="select.dedup.url"),
+    # ---- dataset assembly (select stage, after dedup: the balance counts the pages still kept)
+    *dataset.RULES,
 )
 
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from filters import product
+from filters import dataset, product
 from filters.article_score import WEIGHTS
 from filters.declarations import Signal
 
@@ -117,6 +117,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("record_duplicate", pa.bool_(), "an earlier row (in output order) is a document with the same "
            "WARC-Record-ID (a copied or re-packed file, a duplicated member)"),
     Signal("near_duplicate_distance", pa.int32(), "Hamming distance to the earlier kept near-duplicate (null: none)"),
+    *dataset.SIGNALS,  # per-site balance of the detector dataset (select stage, after dedup)
     Signal("reading_time_minutes", pa.int32(), "max(1, ceil(words / 200)) of the extracted text (seed 000 §7)"),
     Signal("js_shell_extracted_words", pa.int32(), "extracted words, set only for JS shells (page.js_shell)"),
     Signal("cookie_wall_extracted_words", pa.int32(), "extracted words, set only for cookie walls"),

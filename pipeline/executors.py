@@ -50,11 +50,13 @@ class Executor(Protocol):
 class LocalExecutor:
     """Maps functions over tasks with `workers` processes (1: in this process)."""
 
-    def __init__(self, workers: int, preload: Sequence[str] = ()) -> None:
+    def __init__(self, workers: int, preload: Sequence[str] = (), apart: bool = False) -> None:
         """`preload`: modules each worker imports as it starts (those of the functions it will
-        run), while the driver still prepares the tasks."""
+        run), while the driver still prepares the tasks. `apart`: run the tasks in worker
+        processes even with one worker, so that their memory is not added to this process's."""
         self.workers = workers
         self.preload = tuple(preload)
+        self.apart = apart
         self._pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> LocalExecutor:
@@ -91,7 +93,7 @@ class LocalExecutor:
         workers the tasks start heaviest first (`largest_first`)."""
         results: list[Any] = [None] * len(tasks)
         with contextlib.closing(TaskProgress(label, len(tasks), weights)) as progress:
-            if self.workers <= 1 or len(tasks) <= 1:
+            if (self.workers <= 1 or len(tasks) <= 1) and not self.apart:
                 for index, task in enumerate(tasks):
                     results[index] = fn(task)
                     progress.done(index)

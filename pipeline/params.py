@@ -15,6 +15,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -209,6 +210,28 @@ class SelectParams:
 
 
 @dataclass(frozen=True)
+class SplitRatios:
+    # Shares of sites (not pages) per split; they must add up to 1.
+    train: float = 0.8
+    validation: float = 0.1
+    test: float = 0.1
+
+
+@dataclass(frozen=True)
+class DatasetParams:
+    # Detector-dataset assembly (issue #15), applied at the end of select. The site unit of the
+    # splits and of the per-site balance: registered_domain (public suffix list) or host; null:
+    # no splits (accepted/part-NNNNN.parquet, null `split`) and the balance counts per host.
+    split_by: str | None = "registered_domain"
+    split: SplitRatios = field(default_factory=SplitRatios)
+    # `era`: pre_cutoff for pages published (else captured) on or before this day (UTC).
+    era_cutoff: str = "2022-11-30"
+    host_min: int | None = None  # dataset.host_min: sites with fewer accepted pages lose them all
+    host_cap: int | None = None  # dataset.host_cap: at most this many accepted pages per site
+    seed: int = 0  # salts the split hash and the per-site sample
+
+
+@dataclass(frozen=True)
 class ExecutorParams:
     # --executor ray: attempts after the first for a task that raises or whose worker dies; a task
     # that fails them all becomes `error.task` rows and the run exits 1.
@@ -219,6 +242,7 @@ class ExecutorParams:
 class Params:
     extract: ExtractParams = field(default_factory=ExtractParams)
     select: SelectParams = field(default_factory=SelectParams)
+    dataset: DatasetParams = field(default_factory=DatasetParams)
     executor: ExecutorParams = field(default_factory=ExecutorParams)
 
     def get(self, dotted_key: str) -> Any:
@@ -247,12 +271,34 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
     for key in ("select.dedup.partitions", "extract.task_bytes", "extract.rows_per_row_group"):
         if params.get(key) < 1:
             raise ParamsError(f"'{key}' must be at least 1")
+    _check_dataset(params.dataset)
     if params.executor.max_retries < 0:
         raise ParamsError("'executor.max_retries' must be at least 0")
     if params.extract.cascade.selection not in POLICIES:
         raise ParamsError(f"'extract.cascade.selection' must be one of {', '.join(sorted(POLICIES))}, "
                           f"got {params.extract.cascade.selection!r}")
     return params
+
+
+def era_cutoff(params: Params) -> date:
+    return date.fromisoformat(params.dataset.era_cutoff)
+
+
+def _check_dataset(dataset: DatasetParams) -> None:
+    if dataset.split_by not in (None, "registered_domain", "host"):
+        raise ParamsError(f"'dataset.split_by' must be registered_domain, host or null, got {dataset.split_by!r}")
+    ratios = dataclasses.astuple(dataset.split)
+    if any(ratio < 0 for ratio in ratios) or abs(sum(ratios) - 1) > 1e-9:
+        given = ", ".join(f"{name} {value:g}" for name, value in dataclasses.asdict(dataset.split).items())
+        raise ParamsError(f"'dataset.split' ratios must be at least 0 and add up to 1, got {given}")
+    try:
+        date.fromisoformat(dataset.era_cutoff)
+    except ValueError as exc:
+        raise ParamsError(f"'dataset.era_cutoff' must be a date as YYYY-MM-DD, got {dataset.era_cutoff!r}") from exc
+    for key in ("host_min", "host_cap"):
+        value = getattr(dataset, key)
+        if value is not None and value < 1:
+            raise ParamsError(f"'dataset.{key}' must be at least 1 or null")
 
 
 def load_params(path: Path | None) -> Params:
@@ -321,6 +367,8 @@ def _convert(hint: Any, raw: Any, key: str) -> Any:
         return float(raw)
     if isinstance(raw, str) and str in allowed:
         return raw
+    if isinstance(raw, date) and str in allowed:  # YAML reads an unquoted 2022-11-30 as a date
+        return raw.isoformat()
     if isinstance(raw, list) and list in allowed:
         if not all(isinstance(item, str) for item in raw):
             raise ParamsError(f"'{key}' must be a list of strings")

@@ -5,6 +5,7 @@ unreadable), `encoding` and `encoding_source` (where the charset came from: http
 detected, fallback), `error` (what went wrong for input.* and error.* rows),
 `normalized_url` (seed 003's URL normaliser), `updated` and `tags` (metadata), `warc_record_id`
 (the WARC-Record-ID as recorded: `id` is unique, this may repeat when a record was read twice).
+The shards select writes (`OUTPUT_SCHEMA`) add `split`, `era`, `era_date` and `era_date_source`.
 """
 
 from __future__ import annotations
@@ -53,6 +54,16 @@ ROW_SCHEMA = pa.schema([
 ])
 
 COLUMNS: tuple[str, ...] = tuple(ROW_SCHEMA.names)
+
+# The shards of select: the rows, plus the detector-dataset columns (filters/dataset.py) that
+# select assigns at its end. `split` is null when params have `dataset.split_by: null`.
+DATASET_FIELDS: tuple[pa.Field, ...] = (
+    pa.field("split", pa.string()),
+    pa.field("era", pa.string()),
+    pa.field("era_date", _TS),
+    pa.field("era_date_source", pa.string()),
+)
+OUTPUT_SCHEMA = pa.schema([*ROW_SCHEMA, *DATASET_FIELDS])
 
 
 class Row(TypedDict):

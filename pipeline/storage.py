@@ -20,6 +20,7 @@ URL is used.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import shutil
@@ -41,6 +42,7 @@ _USERINFO = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]+://)[^/@\s]*@")
 # the reads (fsspec's "readahead" cache). One block is about one byte-range task at the default
 # `extract.task_bytes`, so a range costs one or two requests, and a whole 1 GB WARC ~500.
 INPUT_BLOCK_BYTES = 2 << 20
+DIGEST_BLOCK_BYTES = 1 << 20
 
 # Object stores have no directories: nothing to create before writing a key, and creating the
 # "directory" of a bucket path would create the bucket (s3fs does), hiding a misspelt name.
@@ -167,6 +169,20 @@ def input_identity(path: str) -> dict[str, Any] | None:
     keys = ("ETag", "etag", "mtime", "LastModified", "last_modified", "created")
     version = next((info[key] for key in keys if info.get(key) is not None), None)
     return {"size": int(info["size"]), "version": None if version is None else str(version)}
+
+
+def input_digest(path: str) -> dict[str, Any]:
+    """Size and SHA-256 of an input file (for the dataset card); nulls when it cannot be read."""
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        with open_input(path) as handle:
+            while block := handle.read(DIGEST_BLOCK_BYTES):
+                digest.update(block)
+                size += len(block)
+    except OSError:
+        return {"path": path, "bytes": None, "sha256": None}
+    return {"path": path, "bytes": size, "sha256": digest.hexdigest()}
 
 
 def input_url(path: str) -> str:

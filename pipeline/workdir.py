@@ -25,7 +25,7 @@ from typing import Any
 
 from pipeline import __version__
 from pipeline.params import Params
-from pipeline.storage import ObjectPath, input_identity, location, parquet_file, remove_tree
+from pipeline.storage import ObjectPath, input_digest, input_identity, location, parquet_file, remove_tree
 from pipeline.writers import atomic_write_text, remove_stale_temps
 
 EXTRACT_DIR = "extract"
@@ -123,7 +123,10 @@ def prepare_workdir(workdir: str) -> None:
 
 def write_manifest(workdir: str, inputs: list[str], skipped: list[str], params: Params,
                    extract_all: bool) -> None:
+    """The work directory is complete. `input_files`: each input's size and SHA-256, for the
+    dataset card (reading every input once more: about a second per GB)."""
     manifest = {"inputs": inputs, "skipped": skipped, "extract_all": extract_all,
-                "fingerprint": fingerprint(params, extract_all), "params": params.to_dict()["extract"]}
+                "fingerprint": fingerprint(params, extract_all), "params": params.to_dict()["extract"],
+                "input_files": [input_digest(path) for path in inputs]}
     location(workdir).mkdir(parents=True, exist_ok=True)
     atomic_write_text(location(workdir) / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")

@@ -44,10 +44,17 @@ _TEMP_NAME = re.compile(r"^\..+\.(tmp|tmp-\d+|tmp-\d+-[0-9a-f]+|new|old)$")
 
 
 class ShardWriter:
-    """Append tables; a new `part-NNNNN.parquet` starts when rows or bytes would exceed the bound."""
+    """Append tables; a new `PREFIX-NNNNN.parquet` starts when rows or bytes would exceed the bound.
 
-    def __init__(self, directory: Path, schema: pa.Schema, max_rows: int, max_bytes: int) -> None:
+    `of_total`: at close the shards are renamed `PREFIX-NNNNN-of-MMMMM.parquet` (the Hugging Face
+    layout of a split), inside the staging directory, before anything is published.
+    """
+
+    def __init__(self, directory: Path, schema: pa.Schema, max_rows: int, max_bytes: int, prefix: str = "part",
+                 of_total: bool = False) -> None:
         self.directory = directory
+        self.prefix = prefix
+        self.of_total = of_total
         self.schema = schema
         self.max_rows = max(1, max_rows)
         self.max_bytes = max(1, max_bytes)
@@ -74,6 +81,13 @@ class ShardWriter:
         except BaseException:
             self._discard()
             raise
+        if self.of_total:
+            total = len(self.shards)
+            renamed = [shard.with_name(f"{self.prefix}-{index:05d}-of-{total:05d}.parquet")
+                       for index, shard in enumerate(self.shards)]
+            for shard, name in zip(self.shards, renamed, strict=True):
+                os.replace(shard, name)
+            self.shards = renamed
         fsync_directory(self.directory)
         return self.shards
 
@@ -108,7 +122,7 @@ class ShardWriter:
             self._tmp = None
 
     def _open(self) -> None:
-        name = f"part-{len(self.shards):05d}.parquet"
+        name = f"{self.prefix}-{len(self.shards):05d}.parquet"
         self._tmp = self.directory / f".{name}.tmp"
         self._writer = pq.ParquetWriter(self._tmp, self.schema, compression="zstd")
         self._rows = 0
@@ -169,8 +183,10 @@ def swap_directory(staging: Path, final: Path) -> None:
         shutil.rmtree(old)
 
 
-def publish_directories(out_dir: Path, staged: dict[str, Path], marker: str, marker_text: str) -> None:
-    """Swap each staged directory into `out_dir/<name>`, then write `marker` (stats.json).
+def publish_directories(out_dir: Path, staged: dict[str, Path], marker: str, marker_text: str,
+                        beside: dict[str, str] | None = None) -> None:
+    """Swap each staged directory into `out_dir/<name>`, write the files of `beside` (name ->
+    text: the dataset card), then write `marker` (stats.json).
 
     The old marker is removed before the first swap and the new one renamed in after the last,
     so a marker present always describes the directories beside it: a crash half-way through
@@ -191,6 +207,8 @@ def publish_directories(out_dir: Path, staged: dict[str, Path], marker: str, mar
     for name, staging in staged.items():
         swap_directory(staging, out_dir / name)
         crash_point("select.publish")
+    for name, text in (beside or {}).items():
+        atomic_write_text(out_dir / name, text)
     publish_file(marker_tmp, marker_path)
 
 

@@ -29,6 +29,7 @@ GROUPS_NOT_IN_SAMPLE = {
     "block": "the sample's articles are clean prose",
     "c4": "the sample's articles are clean prose",
     "quality": "the sample's articles are clean prose",
+    "dataset": "the per-site balance (dataset.host_min, dataset.host_cap) is off by default",
 }
 REQUIRED_KINDS = {
     "article_jsonld", "article_opengraph", "article_twitter_card", "short_post", "blog_listing", "tag_page",

@@ -25,9 +25,12 @@ from typing import Any
 import polars as pl
 
 from filters import reasons as decisions
+from filters.dataset import SPLITS
+from pipeline.dataset_card import CARD, dataset_card
 from pipeline.executors import Executor
 from pipeline.params import Params
-from pipeline.schema import ROW_SCHEMA
+from pipeline.schema import OUTPUT_SCHEMA
+from pipeline.stages.dataset import DatasetCounts, site_balance, with_dataset_columns
 from pipeline.stages.dedup import compact_columns, find_duplicates, record_id_repeats, with_record_repeats
 from pipeline.storage import local_copies, location
 from pipeline.timings import merge_timings
@@ -87,42 +90,69 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
                for index, path in enumerate(files)]
     timings["select.rules"] = _since(step)
     step = time.perf_counter()
-    duplicates = with_record_repeats(find_duplicates(pl.concat(compact) if compact else pl.DataFrame(), files,
-                                                      params, executor, sources), record_id_repeats(files))
+    candidates = pl.concat(compact) if compact else pl.DataFrame()
+    duplicates = with_record_repeats(find_duplicates(candidates, files, params, executor, sources),
+                                     record_id_repeats(files))
     timings["select.dedup"] = _since(step)
+    step = time.perf_counter()
+    duplicates = duplicates.join(site_balance(candidates, duplicates, params), on=["file", "row"], how="left")
+    timings["select.dataset"] = _since(step)
 
     step = time.perf_counter()
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(out_dir)
-    output = params.select.output
     staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
-    writers = {name: ShardWriter(path, ROW_SCHEMA, output.shard_max_rows, output.shard_max_bytes)
-               for name, path in staging.items()}
-    counts = _Counts()
+    writers = _Writers(staging, params)
+    counts = _Counts(params)
     for index, path in enumerate(files):
         signals = duplicates.filter(pl.col("file") == index)
         for start, stop in _slices(path):
             lazy = apply_rules(_scan(path).slice(start, stop - start), rules, params)
-            _write_slice(attach_duplicates(lazy, signals.filter(pl.col("row").is_between(start, stop, closed="left")),
-                                           params), writers, counts)
-    for writer in writers.values():
-        writer.close()
+            lazy = attach_duplicates(lazy, signals.filter(pl.col("row").is_between(start, stop, closed="left")),
+                                     params)
+            writers.write(with_dataset_columns(lazy, params).collect(), counts)
+    writers.close()
     timings["select.write"] = _since(step)
     timings = {**_merge_timings(summaries, extract_timings), **timings}
     timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
     stats = counts.to_stats(summaries, manifest, params, timings)
-    publish_directories(out_dir, staging, STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n")
+    card = dataset_card(stats, manifest, params)
+    publish_directories(out_dir, staging, STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n",
+                        {CARD: card})
     return stats
 
 
-def _write_slice(lazy: pl.LazyFrame, writers: dict[str, ShardWriter], counts: _Counts) -> None:
-    frame = lazy.collect()
-    counts.add(frame)
-    for name, kept in (("accepted", True), ("rejected", False)):
-        part = frame.filter(pl.col("kept") == kept)
-        if part.height:
-            writers[name].write(part.to_arrow().cast(ROW_SCHEMA))
+class _Writers:
+    """The shard writers: rejected/part-NNNNN, and accepted/SPLIT-NNNNN-of-MMMMM per split
+    (the Hugging Face layout) or accepted/part-NNNNN without splits."""
+
+    def __init__(self, staging: dict[str, Path], params: Params) -> None:
+        output = params.select.output
+
+        def writer(directory: Path, prefix: str = "part", of_total: bool = False) -> ShardWriter:
+            return ShardWriter(directory, OUTPUT_SCHEMA, output.shard_max_rows, output.shard_max_bytes,
+                               prefix=prefix, of_total=of_total)
+
+        self.rejected = writer(staging["rejected"])
+        self.by_split = params.dataset.split_by is not None
+        self.accepted = ({name: writer(staging["accepted"], name, of_total=True) for name in SPLITS}
+                         if self.by_split else {None: writer(staging["accepted"])})
+
+    def write(self, frame: pl.DataFrame, counts: _Counts) -> None:
+        counts.add(frame)
+        rejected = frame.filter(~pl.col("kept"))
+        if rejected.height:
+            self.rejected.write(rejected.to_arrow().cast(OUTPUT_SCHEMA))
+        accepted = frame.filter(pl.col("kept"))
+        for name, writer in self.accepted.items():
+            part = accepted.filter(pl.col("split") == name) if self.by_split else accepted
+            if part.height:
+                writer.write(part.to_arrow().cast(OUTPUT_SCHEMA))
+
+    def close(self) -> None:
+        for writer in (self.rejected, *self.accepted.values()):
+            writer.close()
 
 
 def _scan(path: str) -> pl.LazyFrame:
@@ -146,12 +176,14 @@ def _since(started: float) -> dict[str, float | int]:
 
 
 def attach_duplicates(frame: pl.LazyFrame, duplicates: pl.DataFrame, params: Params) -> pl.LazyFrame:
-    """Write the duplication signals into `signals`, apply the dup.* rules, set `kept`."""
+    """Write the duplication and per-site balance signals into `signals`, apply the dup.* and
+    dataset.* rules, set `kept`."""
     names = [n for n in duplicates.columns if n not in ("file", "row", "new_id")]
     joined = frame.join(duplicates.drop("file").lazy(), on="row", how="left", maintain_order="left")
     joined = joined.with_columns(pl.col("signals").struct.with_fields([pl.col(n) for n in names]),
                                  pl.coalesce("new_id", "id").alias("id")).drop([*names, "new_id"])
-    dup_rules = [rule for rule in decisions.rules_for("dedup") if rule.enabled(params)]
+    dup_rules = [rule for rule in (*decisions.rules_for("dedup"), *decisions.rules_for("dataset"))
+                 if rule.enabled(params)]
     fired = [pl.when(rule.expr(params)).then(pl.lit(rule.code)) for rule in dup_rules]
     reasons = pl.col("reasons")
     if fired:
@@ -180,7 +212,8 @@ def apply_rules(frame: pl.LazyFrame, rules: tuple[decisions.Rule, ...], params: 
 class _Counts:
     """Running totals for stats.json, updated one input file at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, params: Params) -> None:
+        self.dataset = DatasetCounts(params)
         self.records_in = 0
         self.accepted = 0
         self.by_reason: Counter[str] = Counter()
@@ -194,6 +227,7 @@ class _Counts:
         self.by_reason.update(reasons.explode().drop_nulls().to_list())
         self.first_reason.update(reasons.list.first().drop_nulls().to_list())
         self.rows_per_file.update(frame["source_file"].to_list())
+        self.dataset.add(frame.filter(pl.col("kept")))
 
     def funnel(self) -> list[dict[str, Any]]:
         """Records remaining after each group of rules, in pipeline order."""
@@ -227,6 +261,7 @@ class _Counts:
             # tasks that failed every attempt of the executor; their records are error.task rows
             "failed_tasks": [failure for summary in summaries for failure in summary.get("failed_tasks", [])],
             "warnings": manifest.get("warnings", []),
+            "dataset": self.dataset.to_stats(),
             "timings": timings,
             "params": params.to_dict(),
         }

@@ -18,11 +18,12 @@ import polars as pl
 import pytest
 
 from conftest import article_html, cli, shard_bytes, stats_without_timings, write_warc
+from filters.dataset import SPLITS
 
 
 def load(out: Path) -> tuple[dict, pl.DataFrame]:
     stats = json.loads((out / "stats.json").read_text())
-    rows = pl.concat([pl.read_parquet(p) for p in sorted(out.glob("*ed/part-*.parquet"))])
+    rows = pl.concat([pl.read_parquet(p) for p in sorted(out.glob("*ed/*.parquet"))])
     return stats, rows
 
 
@@ -189,13 +190,17 @@ def test_stages_separately_and_bounded_shards(tmp_path):
     work, out = tmp_path / "work", tmp_path / "out"
     assert cli("extract", tmp_path / "in.warc.gz", "--out", work) == 0
     assert cli("select", work, "--out", out, "--params", tmp_path / "p.yaml") == 0
-    shards = sorted((out / "accepted").iterdir())
-    assert [p.name for p in shards] == ["part-00000.parquet", "part-00001.parquet", "part-00002.parquet"]
+    split = pl.read_parquet(out / "accepted" / "*.parquet")["split"].unique().item()  # one site, one split
+    shards = sorted((out / "accepted").glob(f"{split}-*"))
+    assert [p.name for p in shards] == [f"{split}-0000{n}-of-00003.parquet" for n in range(3)]
     assert [pl.read_parquet(p).height for p in shards] == [2, 2, 1]
+    others = sorted(p.name for p in (out / "accepted").iterdir() if not p.name.startswith(split))
+    assert others == sorted(f"{name}-00000-of-00001.parquet" for name in SPLITS if name != split)  # empty
     assert [p.name for p in (out / "rejected").iterdir()] == ["part-00000.parquet"]  # empty, schema only
-    # Re-selecting with larger shards replaces the old set: no stale part-00002 is left behind.
+    # Re-selecting with larger shards replaces the old set: no stale shard is left behind.
     assert cli("select", work, "--out", out) == 0
-    assert [p.name for p in (out / "accepted").iterdir()] == ["part-00000.parquet"]
+    assert sorted(p.name for p in (out / "accepted").iterdir()) == sorted(
+        f"{name}-00000-of-00001.parquet" for name in SPLITS)
 
 
 @pytest.mark.parametrize("args, message", [

@@ -28,6 +28,7 @@ import pytest
 
 import pipeline.cli
 from conftest import cli, shard_bytes, stats_without_timings
+from filters.dataset import SPLITS
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMS = "extract:\n  rows_per_row_group: 2\nselect:\n  output:\n    shard_max_rows: 4\n"
@@ -78,7 +79,7 @@ def assert_nothing_partial(out: Path) -> None:
     """Every file under a final name is complete; everything else has a dotted temporary name."""
     for directory in (out / "accepted", out / "rejected"):
         for path in directory.glob("*") if directory.is_dir() else ():
-            assert re.fullmatch(r"part-\d{5}\.parquet", path.name), path
+            assert re.fullmatch(r"(part-\d{5}|(train|validation|test)-\d{5}-of-\d{5})\.parquet", path.name), path
             pq.read_table(path)
     extract = out / "work" / "extract"
     for path in extract.rglob("*") if extract.is_dir() else ():
@@ -94,7 +95,7 @@ def assert_nothing_partial(out: Path) -> None:
     if (out / "stats.json").exists():  # stats.json, when present, describes the shards beside it
         stats = json.loads((out / "stats.json").read_text())
         for name, key in (("accepted", "accepted"), ("rejected", "rejected")):
-            rows = sum(pq.ParquetFile(p).metadata.num_rows for p in (out / name).glob("part-*.parquet"))
+            rows = sum(pq.ParquetFile(p).metadata.num_rows for p in (out / name).glob("*.parquet"))
             assert rows == stats[key]
 
 
@@ -162,7 +163,7 @@ def test_killed_while_writing_a_shard_with_other_params(sample, tmp_path, capsys
     assert_nothing_partial(out)
     staged = [p.name for p in sorted(out.glob(".*.new/*"))]
     assert len(staged) == 12 and len([name for name in staged if name.endswith(".tmp")]) == 1
-    assert len(list(out.glob(".accepted.new/part-*"))) > len(list(sample.reference.glob("accepted/*")))
+    assert len(list(out.glob(".accepted.new/train-*"))) > len(list(sample.reference.glob("accepted/train-*")))
     before = finished_files(out)
     err = resume(sample, out, capsys)
     assert f"resumed {FILES} of {FILES}" in err
@@ -180,7 +181,7 @@ def test_killed_while_publishing(sample, tmp_path, capsys, no_report):
     assert cli("select", out / "work", "--out", out, "--params", previous) == 0
     old = {name: data for name, data in shard_bytes(out, ALL_FILES).items()}
     old_stats = (out / "stats.json").read_bytes()
-    assert set(old) == {"accepted/part-00000.parquet", "rejected/part-00000.parquet"}
+    assert set(old) == {*(f"accepted/{name}-00000-of-00001.parquet" for name in SPLITS), "rejected/part-00000.parquet"}
 
     run_killed(sample.inputs, "--out", out, "--params", sample.params, "--resume", kill_at="select.publish:1")
     assert_nothing_partial(out)

@@ -365,7 +365,7 @@ def test_a_publish_killed_on_a_bucket_leaves_a_whole_output(s3, remote_run, no_r
     s3.fs.copy(f"{BUCKET}/runs/remote/work", f"{BUCKET}/runs/crash/work", recursive=True)
     assert cli("select", f"{out}/work", "--out", out, "--params", PARAMS) == 0
     before = visible(keys(s3, out))
-    assert "stats.json" in before and "accepted/part-00000.parquet" in before
+    assert "stats.json" in before and "accepted/train-00000-of-00001.parquet" in before
     small = params_file(tmp_path, "select:\n  output:\n    shard_max_rows: 4\n")  # several shards each
 
     run_killed(tmp_path, "select", f"{out}/work", "--out", out, "--params", small, kill_at="select.upload:1")

@@ -28,6 +28,7 @@ import pytest
 from lxml import etree
 
 from conftest import article_html, cli, prose, write_warc
+from filters.dataset import SPLITS
 from filters.html import parse_html_bytes
 from pipeline.stages.extract import file_key
 
@@ -220,7 +221,8 @@ def test_output_file_names_never_come_from_urls_or_pages(hostile_run):
                                              "large_block_char_fraction", "product_score",
                                              "cdc_duplicated_fraction", "gopher_alpha_word_fraction"))}
     keys = {file_key(str(inputs / "hostile.warc.gz")), file_key(str(inputs / "page.html"))}
-    expected = {"accepted/part-00000.parquet", "rejected/part-00000.parquet", "stats.json", "work/manifest.json",
+    expected = {*(f"accepted/{name}-00000-of-00001.parquet" for name in SPLITS), "rejected/part-00000.parquet",
+                "stats.json", "README.md", "work/manifest.json",
                 "report/index.html", "report/host_pages.csv",
                 *(f"report/{name}.{ext}" for name in report for ext in ("png", "csv")),
                 *(f"work/extract/{key}.{ext}" for key in keys for ext in ("parquet", "json"))}

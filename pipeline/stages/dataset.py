@@ -1,0 +1,133 @@
+"""Detector-dataset assembly at the end of select (issue #15; the rules are in filters/dataset.py).
+
+* `site_balance`: after de-duplication, for every page that passes every other rule, how many
+  such pages its site has and its rank in the site's deterministic sample: the signals of
+  `dataset.host_min` and `dataset.host_cap`.
+* `with_dataset_columns`: `split` (by site), `era`, `era_date` and `era_date_source` of every row.
+* `DatasetCounts`: what stats.json and the dataset card say about the accepted pages.
+
+Everything depends only on the rows and params, never on input order, workers or executor.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+
+from filters import reasons as decisions
+from filters.dataset import SPLITS, era_columns, sample_key, site_of, split_of
+from pipeline.params import Params, era_cutoff
+
+
+def site_unit(params: Params) -> str:
+    """The site unit of the balance: `dataset.split_by`, or the host when there are no splits."""
+    return params.dataset.split_by or "host"
+
+
+def site_balance(compact: pl.DataFrame, duplicates: pl.DataFrame, params: Params) -> pl.DataFrame:
+    """(file, row, site_accepted_pages, site_sample_rank) of the candidates no dup rule rejects
+    and whose page has a site (a host)."""
+    schema = {"file": pl.UInt32, "row": pl.UInt32, "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
+    if compact.is_empty():
+        return pl.DataFrame(schema=schema)
+    joined = compact.select("file", "row", "id", "host").join(duplicates, on=["file", "row"], how="left")
+    fired = [rule.expr(params, joined.columns) for rule in decisions.rules_for("dedup") if rule.enabled(params)]
+    kept = joined.filter(~pl.any_horizontal(fired)) if fired else joined
+    unit, seed = site_unit(params), params.dataset.seed
+    sites = kept.select(
+        "file", "row",
+        pl.col("host").map_elements(lambda host: site_of(host, unit), return_dtype=pl.String).alias("site"),
+        pl.coalesce("new_id", "id").map_elements(lambda page_id: sample_key(seed, page_id), return_dtype=pl.Binary)
+        .alias("key"),
+    ).filter(pl.col("site").is_not_null())
+    return sites.select(
+        "file", "row",
+        pl.len().over("site").cast(pl.Int32).alias("site_accepted_pages"),
+        (pl.col("key").rank("ordinal").over("site") - 1).cast(pl.Int32).alias("site_sample_rank"),
+    ).cast(schema)
+
+
+def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:
+    """`frame` with `split`, `era`, `era_date` and `era_date_source` (filters/dataset.py)."""
+    columns = era_columns(era_cutoff(params))
+    splitter = _splitter(params)
+    if splitter is None:
+        split = pl.lit(None, dtype=pl.String)
+    else:
+        # A page without a site goes by its content hash (the same text lands in one split), else its id.
+        key = pl.coalesce(pl.col("signals").struct.field("content_hash"), "id").alias("key")
+        split = pl.struct("host", key).map_elements(lambda row: splitter(row["host"], row["key"]),
+                                                    return_dtype=pl.String)
+    return frame.with_columns(split.alias("split"), *columns)
+
+
+def _splitter(params: Params) -> Callable[[str | None, str | None], str | None] | None:
+    """host, key -> split: by the page's site, or by `key` (its content hash, else its id) when it
+    has no site (no host)."""
+    dataset = params.dataset
+    if dataset.split_by is None:
+        return None
+    ratios = dataclasses.astuple(dataset.split)
+
+    @functools.lru_cache(maxsize=65536)
+    def of_site(host: str) -> str | None:
+        site = site_of(host, dataset.split_by or "host")
+        return None if site is None else split_of(site, ratios, dataset.seed)
+
+    def split(host: str | None, key: str | None) -> str | None:
+        by_site = of_site(host) if host else None
+        if by_site is not None:
+            return by_site
+        return split_of(f"page:{key}", ratios, dataset.seed) if key is not None else None
+
+    return split
+
+
+class DatasetCounts:
+    """Accepted pages by split, era and language (the `language` column, else the language ID of
+    the text); sites per split; era date sources."""
+
+    def __init__(self, params: Params) -> None:
+        self.params = params
+        self.cells: Counter[tuple[str, str, str]] = Counter()
+        self.sources: Counter[str] = Counter()
+        self.sites: dict[str, set[str]] = {}
+        self.unit = site_unit(params)
+
+    def add(self, accepted: pl.DataFrame) -> None:
+        if accepted.is_empty():
+            return
+        split = accepted["split"].fill_null("none")
+        language = accepted.select(pl.coalesce("language", pl.col("signals").struct.field("text_language"))
+                                   .fill_null("unknown"))
+        self.cells.update(zip(split, accepted["era"], language.to_series(), strict=True))
+        self.sources.update(accepted["era_date_source"].fill_null("none"))
+        for name, host in zip(split, accepted["host"], strict=True):
+            site = site_of(host, self.unit)
+            if site is not None:
+                self.sites.setdefault(name, set()).add(site)
+
+    def to_stats(self) -> dict[str, Any]:
+        """stats.json["dataset"]: what the dataset card reports."""
+        dataset = self.params.dataset
+        names = [*SPLITS] if dataset.split_by is not None else ["none"]
+        splits: dict[str, Any] = {}
+        for name in names:
+            cells = {key: count for key, count in self.cells.items() if key[0] == name}
+            by_era: Counter[str] = Counter()
+            by_language: Counter[str] = Counter()
+            by_era_language: Counter[str] = Counter()
+            for (_split, era, language), count in cells.items():
+                by_era[era] += count
+                by_language[language] += count
+                by_era_language[f"{era}/{language}"] += count
+            splits[name] = {"pages": sum(cells.values()), "sites": len(self.sites.get(name, ())),
+                            "era": dict(sorted(by_era.items())), "language": dict(sorted(by_language.items())),
+                            "era_language": dict(sorted(by_era_language.items()))}
+        return {"split_by": dataset.split_by, "site_unit": self.unit, "era_cutoff": dataset.era_cutoff,
+                "splits": splits, "era_date_source": dict(sorted(self.sources.items()))}

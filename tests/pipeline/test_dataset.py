@@ -1,0 +1,271 @@
+"""Detector-dataset assembly (issue #15): host-disjoint splits, era labels, per-site balance,
+the Hugging Face layout and the dataset card."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import polars as pl
+import pytest
+import yaml
+
+from conftest import article_html, cli, write_warc
+from filters.dataset import SPLITS, era_columns, site_of, split_of
+from filters.domains import registered_domain
+from pipeline.params import ParamsError, params_from_dict
+
+CUTOFF = date(2022, 11, 30)
+
+
+# ---------------------------------------------------------------- pure parts
+
+
+def test_a_site_keeps_its_split_and_the_shares_follow_the_ratios():
+    rng = random.Random(15)
+    sites = [f"{''.join(rng.choices('abcdefghijklmnopqrstuvwxyz', k=8))}.example" for _ in range(20_000)]
+    splits = [split_of(site, (0.8, 0.1, 0.1), 0) for site in sites]
+    assert splits == [split_of(site, (0.8, 0.1, 0.1), 0) for site in sites]  # stable
+    shares = {name: splits.count(name) / len(splits) for name in SPLITS}
+    assert abs(shares["train"] - 0.8) < 0.015 and abs(shares["validation"] - 0.1) < 0.01
+    assert {split_of(site, (0.0, 0.5, 0.5), 0) for site in sites[:500]} == {"validation", "test"}
+    assert {split_of(site, (0.0, 0.0, 1.0), 0) for site in sites[:100]} == {"test"}
+    other_seed = [split_of(site, (0.8, 0.1, 0.1), 1) for site in sites]
+    assert other_seed != splits  # the seed reshuffles sites among splits
+
+
+def test_subdomains_are_one_site_by_registered_domain_and_separate_by_host():
+    hosts = ["news.example.co.uk", "www.example.co.uk", "EXAMPLE.co.uk", "blog.example.co.uk."]
+    assert {site_of(host, "registered_domain") for host in hosts} == {"example.co.uk"}
+    assert len({site_of(host, "host") for host in hosts[:2]}) == 2
+    assert site_of("alice.github.io", "registered_domain") == "alice.github.io"  # a private suffix
+    assert site_of(None, "registered_domain") is None
+
+
+@pytest.mark.parametrize("published, captured, era, source", [
+    (datetime(2021, 3, 1, tzinfo=UTC), datetime(2024, 1, 1, tzinfo=UTC), "pre_cutoff", "published"),
+    (datetime(2022, 11, 30, 23, 59, tzinfo=UTC), None, "pre_cutoff", "published"),  # the cut-off day
+    (datetime(2022, 12, 1, tzinfo=UTC), datetime(2023, 1, 1, tzinfo=UTC), "post_cutoff", "published"),
+    (None, datetime(2020, 1, 1, tzinfo=UTC), "pre_cutoff", "captured"),
+    (None, datetime(2024, 5, 1, tzinfo=UTC), "post_cutoff", "captured"),
+    (None, None, "unknown", None),
+])
+def test_era_from_the_publication_date_else_the_capture_date(published, captured, era, source):
+    frame = pl.DataFrame({"published": [published], "warc_date": [captured]},
+                         schema={"published": pl.Datetime("us", "UTC"), "warc_date": pl.Datetime("us", "UTC")})
+    row = frame.select(era_columns(CUTOFF)).row(0, named=True)
+    assert (row["era"], row["era_date_source"]) == (era, source)
+    assert row["era_date"] == (published or captured)
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"split_by": "domain"}, "split_by"),
+    ({"split": {"train": 0.8, "validation": 0.1, "test": 0.2}}, "add up to 1"),
+    ({"split": {"train": 1.1, "validation": -0.1, "test": 0.0}}, "at least 0"),
+    ({"era_cutoff": "30/11/2022"}, "YYYY-MM-DD"),
+    ({"host_min": 0}, "host_min"),
+])
+def test_bad_dataset_params_are_refused(data, message):
+    with pytest.raises(ParamsError, match=message):
+        params_from_dict({"dataset": data})
+
+
+def test_an_unquoted_yaml_date_is_a_cut_off():
+    params = params_from_dict(yaml.safe_load("dataset:\n  era_cutoff: 2023-03-14\n"))
+    assert params.dataset.era_cutoff == "2023-03-14"
+
+
+# ---------------------------------------------------------------- runs
+
+def _page(title: str, published: str | None = None) -> bytes:
+    body = article_html(title, paragraphs=10)
+    if published is not None:
+        body = body.replace(b"<head>", f'<head><meta property="article:published_time" content="{published}">'
+                            .encode())
+    return body
+
+
+def _site_pages(seed: int, sites: int, per_site: tuple[int, int]) -> list[tuple]:
+    """Articles on `sites` registered domains, several hosts each, with publication dates on
+    both sides of the cut-off, some missing (capture dates on both sides too)."""
+    rng = random.Random(seed)
+    records = []
+    for number in range(sites):
+        domain = f"site{number}-{rng.randrange(10**6)}." + rng.choice(["com", "co.uk", "de", "org", "com.au"])
+        for page in range(rng.randint(*per_site)):
+            host = rng.choice(["www.", "news.", "blog.", ""]) + domain
+            year = rng.choice([2019, 2021, 2022, 2023, 2024])
+            published = None if rng.random() < 0.3 else f"{year}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+            captured = rng.choice(["2020-06-01T00:00:00Z", "2025-02-01T00:00:00Z"])
+            title = f"Report {number} {page} from the valley {rng.random()}"
+            records.append((f"https://{host}/{year}/story-{number}-{page}", _page(title, published),
+                            {"warc_date": captured}))
+    rng.shuffle(records)
+    return records
+
+
+@pytest.fixture(scope="module")
+def site_run(tmp_path_factory) -> Path:
+    base = tmp_path_factory.mktemp("dataset")
+    write_warc(base / "a.warc.gz", _site_pages(1, 24, (1, 4)))
+    write_warc(base / "b.warc.gz", _site_pages(2, 24, (1, 4)))
+    assert cli("run", base / "a.warc.gz", base / "b.warc.gz", "--out", base / "out", "--workers", "1") == 0
+    return base
+
+
+def _accepted(out: Path) -> pl.DataFrame:
+    return pl.read_parquet(out / "accepted" / "*.parquet")
+
+
+def test_no_registered_domain_is_in_two_splits(site_run):
+    accepted = _accepted(site_run / "out")
+    assert accepted.height > 60
+    sites = accepted.select(pl.col("host").map_elements(registered_domain, return_dtype=pl.String).alias("site"),
+                            "split")
+    assert sites.group_by("site").agg(pl.col("split").n_unique().alias("n"))["n"].max() == 1
+    assert set(accepted["split"]) == set(SPLITS)
+
+
+def test_accepted_shards_are_named_by_split_and_read_with_one_glob(site_run):
+    out = site_run / "out"
+    names = sorted(path.name for path in (out / "accepted").iterdir())
+    assert all(re.fullmatch(r"(train|validation|test)-\d{5}-of-\d{5}\.parquet", name) for name in names), names
+    accepted = _accepted(out)
+    for name in SPLITS:
+        shards = sorted((out / "accepted").glob(f"{name}-*.parquet"))
+        assert shards and all(shard.name.endswith(f"-of-{len(shards):05d}.parquet") for shard in shards)
+        in_split = pl.read_parquet(shards)
+        assert set(in_split["split"]) <= {name} and in_split.height == accepted.filter(pl.col("split") == name).height
+    rejected = pl.read_parquet(out / "rejected" / "*.parquet")
+    assert rejected.columns == accepted.columns and not (set(accepted["id"]) & set(rejected["id"]))
+    duckdb = pytest.importorskip("duckdb")
+    assert duckdb.sql(f"select count(*) from '{out}/accepted/*.parquet'").fetchone()[0] == accepted.height
+
+
+def test_era_columns_follow_dates_on_both_sides_of_the_cut_off(site_run):
+    accepted = _accepted(site_run / "out")
+    assert set(accepted["era"]) == {"pre_cutoff", "post_cutoff"}
+    assert set(accepted["era_date_source"]) == {"published", "captured"}
+    captured = accepted.filter(pl.col("era_date_source") == "captured")
+    assert captured.filter(pl.col("published").is_not_null()).is_empty()
+    assert (captured["era_date"] == captured["warc_date"]).all()
+    published = accepted.filter(pl.col("era_date_source") == "published")
+    assert (published["era_date"] == published["published"]).all()
+    end = datetime(2022, 12, 1, tzinfo=UTC)
+    assert ((accepted["era"] == "pre_cutoff") == (accepted["era_date"] < end)).all()
+
+
+def test_card_counts_equal_stats(site_run):
+    out = site_run / "out"
+    stats = json.loads((out / "stats.json").read_text())
+    card = (out / "README.md").read_text()
+    header = yaml.safe_load(card.split("---\n")[1])
+    data_files = header["configs"][0]["data_files"]
+    assert [entry["split"] for entry in data_files] == list(SPLITS)
+    assert header["language"] == ["en"] and header["size_categories"] == ["n<1K"]
+    table = {}
+    for split, era, language, pages in re.findall(r"^\| (train|validation|test) \| (\w+) \| (\w+) \| (\d+) \|$",
+                                                  card, re.M):
+        table[split, era, language] = int(pages)
+    accepted = _accepted(out)
+    language = pl.coalesce("language", pl.col("signals").struct.field("text_language")).fill_null("unknown")
+    expected = accepted.group_by("split", "era", language.alias("language")).len().iter_rows()
+    assert table == {(split, era, language): count for split, era, language, count in expected}
+    assert sum(table.values()) == stats["accepted"]
+    for name, split in stats["dataset"]["splits"].items():
+        assert f"| {name} | {split['pages']} | {split['sites']} |" in card
+    sources = stats["dataset"]["era_date_source"]
+    assert f"{sources['captured']} fell back to the capture date" in card
+    assert sources["captured"] == accepted.filter(pl.col("era_date_source") == "captured").height
+    for step in stats["funnel"]:
+        assert f"| {step['stage']} | {step['remaining']} |" in card
+    for path in ("a.warc.gz", "b.warc.gz"):
+        import hashlib
+        data = (site_run / path).read_bytes()
+        assert f"| {len(data)} | {hashlib.sha256(data).hexdigest()} |" in card
+
+
+def test_load_dataset_gives_the_splits(site_run, tmp_path, monkeypatch):
+    datasets = pytest.importorskip("datasets", reason="the Hugging Face check needs the datasets library")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    out = site_run / "out"
+    loaded = datasets.load_dataset("parquet", data_dir=str(out / "accepted"), cache_dir=str(tmp_path / "cache"))
+    counts = dict(_accepted(out).group_by("split").len().iter_rows())
+    assert {name: loaded[name].num_rows for name in loaded} == counts
+    assert set(loaded) == set(SPLITS)
+
+
+def test_split_and_era_do_not_depend_on_workers_or_input_order(site_run, tmp_path):
+    base = site_run
+    assert cli("run", base / "b.warc.gz", base / "a.warc.gz", "--out", tmp_path / "two", "--workers", "2") == 0
+    columns = ["id", "split", "era", "era_date", "era_date_source"]
+    first = _accepted(base / "out").select(columns).sort("id")
+    second = _accepted(tmp_path / "two").select(columns).sort("id")
+    assert first.equals(second)
+    names = sorted(path.name for path in (base / "out" / "accepted").iterdir())
+    assert names == sorted(path.name for path in (tmp_path / "two" / "accepted").iterdir())
+
+
+# ---------------------------------------------------------------- per-site balance
+
+def _balance_run(tmp_path: Path, params: str, name: str) -> pl.DataFrame:
+    """Five articles on one site (three hosts), two on another, one on a third."""
+    source = tmp_path / "sites.warc.gz"
+    if not source.exists():
+        records = [(f"https://{host}.five.example.org/2024/05/page-{n}", _page(f"Five {n} harbour"), {})
+                   for n, host in enumerate(["www", "news", "blog", "www", "news"])]
+        records += [(f"https://two.example.net/2024/05/page-{n}", _page(f"Two {n} meadow"), {}) for n in range(2)]
+        records += [("https://one.example.com/2024/05/page", _page("One orchard"), {})]
+        write_warc(source, records)
+    (tmp_path / f"{name}.yaml").write_text(params)
+    out = tmp_path / name
+    assert cli("run", source, "--out", out, "--params", tmp_path / f"{name}.yaml") == 0
+    accepted = pl.read_parquet(out / "accepted" / "*.parquet")
+    rejected = pl.read_parquet(out / "rejected" / "*.parquet")
+    return pl.concat([accepted, rejected]).with_columns(
+        pl.col("host").map_elements(registered_domain, return_dtype=pl.String).alias("site"))
+
+
+def _kept_per_site(rows: pl.DataFrame) -> dict[str, int]:
+    return {site: int(kept) for site, kept in rows.group_by("site").agg(pl.col("kept").sum()).iter_rows()}
+
+
+def test_host_min_at_both_sides_of_its_threshold(tmp_path):
+    rows = _balance_run(tmp_path, "dataset:\n  host_min: 2\n", "min2")
+    assert _kept_per_site(rows) == {"example.org": 5, "example.net": 2, "example.com": 0}
+    assert rows.filter(pl.col("site") == "example.com")["reasons"].to_list() == [["dataset.host_min"]]
+    rows = _balance_run(tmp_path, "dataset:\n  host_min: 3\n", "min3")
+    assert _kept_per_site(rows) == {"example.org": 5, "example.net": 0, "example.com": 0}
+    assert rows.filter(~pl.col("kept"))["reasons"].to_list() == [["dataset.host_min"]] * 3
+    counts = rows.filter(pl.col("site") == "example.net")["signals"].struct.field("site_accepted_pages")
+    assert counts.to_list() == [2, 2]
+
+
+def test_host_cap_at_both_sides_of_its_threshold_with_a_deterministic_sample(tmp_path):
+    assert _kept_per_site(_balance_run(tmp_path, "dataset:\n  host_cap: 5\n", "cap5")) == {
+        "example.org": 5, "example.net": 2, "example.com": 1}
+    rows = _balance_run(tmp_path, "dataset:\n  host_cap: 4\n", "cap4")
+    assert _kept_per_site(rows) == {"example.org": 4, "example.net": 2, "example.com": 1}
+    dropped = rows.filter(~pl.col("kept"))
+    assert dropped["reasons"].to_list() == [["dataset.host_cap"]]
+    rank = dropped["signals"].struct.field("site_sample_rank").item()
+    assert rank == 4
+    again = _balance_run(tmp_path, "dataset:\n  host_cap: 4\n  seed: 0\n", "cap4-again")
+    assert again.filter(~pl.col("kept"))["id"].to_list() == dropped["id"].to_list()
+    ids = {tuple(_balance_run(tmp_path, f"dataset:\n  host_cap: 2\n  seed: {seed}\n", f"cap2-{seed}")
+                 .filter(pl.col("kept") & (pl.col("site") == "example.org"))["id"].sort())
+           for seed in range(4)}
+    assert len(ids) > 1  # the seed draws another sample
+
+
+def test_no_splits_keeps_part_shards_and_a_null_split(tmp_path):
+    rows = _balance_run(tmp_path, "dataset:\n  split_by: null\n", "nosplit")
+    assert rows["split"].null_count() == rows.height
+    names = sorted(path.name for path in (tmp_path / "nosplit" / "accepted").iterdir())
+    assert names == ["part-00000.parquet"]
+    card = (tmp_path / "nosplit" / "README.md").read_text()
+    assert "accepted/part-*.parquet" in card
