@@ -20,9 +20,12 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+import pyarrow.parquet as pq
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from filters.dataset import SPLITS
+from filters.domains import registered_domain
 from filters.reasons import RULES_BY_CODE
 from pipeline.executors import Executor, LocalExecutor
 from pipeline.report_figures import (
@@ -34,14 +37,18 @@ from pipeline.report_figures import (
     draw_host_minimums,
     draw_no_data,
     draw_reason_bars,
+    draw_split_era,
     draw_year_bars,
     new_axes,
     new_axes_pair,
     save,
 )
-from pipeline.report_html import Section, render_index
+from pipeline.report_html import Section, SplitTables, render_index
 
 HOST_PAGE_MINIMUMS = (1, 5, 15)
+EXAMPLES_PER_REASON = 3  # example rejected pages shown per reason in index.html
+EXAMPLE_WORDS = 40
+EXAMPLE_CHARS = 300
 TOP_REASONS = 20  # the co-occurrence matrix stays readable up to about this many rows
 TOP_CATEGORIES = 20  # languages and hosts drawn; the CSVs hold all of them
 
@@ -74,6 +81,7 @@ SIGNAL_PLOTS: tuple[SignalPlot, ...] = (
 TOP_LEVEL_COLUMNS: dict[str, pl.DataType] = {
     "kept": pl.Boolean(), "reasons": pl.List(pl.String()), "host": pl.String(), "language": pl.String(),
     "published": pl.Datetime("us", "UTC"), "word_count": pl.Int32(), "article_score": pl.Int32(),
+    "split": pl.String(), "era": pl.String(),
 }
 SIGNAL_FIELDS: dict[str, pl.DataType] = {
     "link_code_char_fraction": pl.Float64(), "large_block_char_fraction": pl.Float64(),
@@ -91,12 +99,16 @@ def write_report(run_dir: Path, out_dir: Path, executor: Executor | None = None)
     --workers N`) they are drawn in parallel, each worker reading the run's files itself.
     """
     stats = load_stats(run_dir)
-    minimums = host_minimums(host_pages(scan_rows(run_dir)))
+    rows = scan_rows(run_dir)
+    minimums = host_minimums(host_pages(rows))
+    splits = split_tables(rows)
+    examples = reason_examples(run_dir, stats)
     out_dir.mkdir(parents=True, exist_ok=True)
     jobs = [SectionJob(run_dir, out_dir, name) for name in SECTIONS]
     sections = (executor or LocalExecutor(1)).map(draw_section, jobs, "report")
     index = out_dir / "index.html"
-    index.write_text(render_index(stats, reasons_table(stats), minimums, sections), encoding="utf-8")
+    index.write_text(render_index(stats, reasons_table(stats), minimums, sections, splits, examples),
+                     encoding="utf-8")
     written = [out_dir / name for section in sections for name in (section.image, *section.data)]
     return [*written, index]
 
@@ -111,7 +123,7 @@ class SectionJob:
 
 
 SECTIONS = ("funnel", "reasons", "cooccurrence", *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS), "hosts",
-            "languages", "years")
+            "languages", "years", "split_era")
 
 
 def draw_section(job: SectionJob) -> Section:
@@ -147,6 +159,7 @@ def _draw_section(job: SectionJob) -> Section:
         "cooccurrence": lambda: cooccurrence_section(rows, out_dir),
         "languages": lambda: languages_section(rows, out_dir),
         "years": lambda: years_section(rows, out_dir),
+        "split_era": lambda: split_era_section(rows, out_dir),
     }
     return draw[job.name]()
 
@@ -412,3 +425,79 @@ def years_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
                          "Accepted pages by publication year (pages)", lambda _, axes: draw_year_bars(axes, counts),
                          "Accepted pages by publication year",
                          "Year of the publication date found in the page's metadata; unknown when none was found.")
+
+
+# ---------------------------------------------------------------- 7. the detector dataset: splits and eras
+
+def split_era_counts(rows: pl.LazyFrame) -> pl.DataFrame:
+    """Accepted pages per split and era, splits in their order ("none" without splits)."""
+    counts = (accepted(rows).select(pl.col("split").fill_null("none"), pl.col("era").fill_null("unknown"))
+              .group_by("split", "era").len("accepted_pages").with_columns(pl.col("accepted_pages").cast(pl.Int64))
+              .collect())
+    order = {name: index for index, name in enumerate((*SPLITS, "none"))}
+    return counts.sort(pl.col("split").replace_strict(order, default=len(order)), "era")
+
+
+def split_era_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
+    counts = split_era_counts(rows)
+    return chart_section(out_dir, "split_era", counts, (7.0, 4.5), "Accepted pages per split and era (pages)",
+                         lambda _, axes: draw_split_era(axes, counts), "Accepted pages per split and era",
+                         "Era: the publication date, else the capture date, against dataset.era_cutoff.")
+
+
+def split_tables(rows: pl.LazyFrame) -> SplitTables:
+    """Per split: languages (pages), and pages, hosts and sites with accepted pages."""
+    pages = accepted(rows).select(
+        pl.col("split").fill_null("none"),
+        pl.coalesce("language", "text_language").fill_null("unknown").alias("language"),
+        "host").collect()
+    order = {name: index for index, name in enumerate((*SPLITS, "none"))}
+    rank = pl.col("split").replace_strict(order, default=len(order))
+    languages = (pages.group_by("split", "language").len("accepted_pages")
+                 .with_columns(pl.col("accepted_pages").cast(pl.Int64))
+                 .sort(rank, pl.col("accepted_pages"), "language", descending=[False, True, False]))
+    sites = pages.with_columns(pl.col("host").map_elements(registered_domain, return_dtype=pl.String).alias("site"))
+    hosts = (sites.group_by("split").agg(pl.len().cast(pl.Int64).alias("accepted_pages"),
+                                         pl.col("host").drop_nulls().n_unique().cast(pl.Int64).alias("hosts"),
+                                         pl.col("site").drop_nulls().n_unique().cast(pl.Int64).alias("sites"))
+             .sort(rank))
+    return SplitTables(languages, hosts)
+
+
+def reason_examples(run_dir: Path, stats: dict[str, Any], per_reason: int = EXAMPLES_PER_REASON
+                    ) -> dict[str, list[dict[str, Any]]]:
+    """For each reason, the first `per_reason` rejected pages that have it (in output order): URL,
+    title and the first words of the text. Reads the `reasons` column, then only the row groups
+    that hold the chosen rows."""
+    wanted = {code: per_reason for code in stats.get("by_reason", {})}
+    examples: dict[str, list[dict[str, Any]]] = {code: [] for code in wanted}
+    for path in sorted(run_dir.glob("rejected/*.parquet")):
+        if not any(wanted.values()):
+            break
+        shard = pq.ParquetFile(path)
+        for group in range(shard.num_row_groups):
+            reasons = shard.read_row_group(group, columns=["reasons"]).column("reasons").to_pylist()
+            chosen: dict[int, list[str]] = {}
+            for index, codes in enumerate(reasons):
+                for code in codes or ():
+                    if wanted.get(code, 0) > 0:
+                        wanted[code] -= 1
+                        chosen.setdefault(index, []).append(code)
+            if chosen:
+                table = shard.read_row_group(group, columns=["url", "title", "text"])
+                for index, codes in chosen.items():
+                    row = table.slice(index, 1).to_pylist()[0]
+                    example = {"url": row["url"], "title": row["title"], "words": first_words(row["text"])}
+                    for code in codes:
+                        examples[code].append(example)
+    return examples
+
+
+def first_words(text: str | None, words: int = EXAMPLE_WORDS, chars: int = EXAMPLE_CHARS) -> str | None:
+    """The first `words` words of `text`, at most `chars` characters (a CJK text has no spaces)."""
+    if text is None:
+        return None
+    parts = text.split(maxsplit=words)
+    shown = " ".join(parts[:words])
+    cut = len(parts) > words or len(shown) > chars
+    return shown[:chars] + (" …" if cut else "")

@@ -168,3 +168,22 @@ def draw_year_bars(axes: Axes, counts: pl.DataFrame) -> None:
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     if counts.height > 12:
         axes.tick_params(axis="x", labelrotation=90)
+
+
+ERA_COLOURS = {"pre_cutoff": "#4c72b0", "post_cutoff": "#dd8452", "unknown": "#b0b0b0"}
+
+
+def draw_split_era(axes: Axes, table: pl.DataFrame) -> None:
+    """Accepted pages per split, stacked by era (`table`: split, era, accepted_pages)."""
+    splits = list(dict.fromkeys(table["split"].to_list()))
+    bottom = [0] * len(splits)
+    for era, colour in ERA_COLOURS.items():
+        counts = dict(table.filter(pl.col("era") == era).select("split", "accepted_pages").iter_rows())
+        values = [counts.get(split, 0) for split in splits]
+        if any(values):
+            bars = axes.bar(splits, values, bottom=bottom, color=colour, label=era)
+            axes.bar_label(bars, labels=[str(v) if v else "" for v in values], label_type="center")
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    axes.set_ylabel("accepted pages")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.legend(title="era", frameon=False)

@@ -26,6 +26,15 @@ class Section:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class SplitTables:
+    """The detector dataset's tables: accepted pages per split and language; pages, hosts and
+    sites per split."""
+
+    languages: pl.DataFrame  # split, language, accepted_pages
+    hosts: pl.DataFrame  # split, accepted_pages, hosts, sites
+
+
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
@@ -38,14 +47,18 @@ figcaption { color: #555; }
 
 
 def render_index(stats: dict[str, Any], reasons: pl.DataFrame, minimums: pl.DataFrame,
-                 sections: Sequence[Section]) -> str:
-    """The whole page: summary, the reasons and host tables, then every section's figure."""
+                 sections: Sequence[Section], splits: SplitTables | None = None,
+                 examples: dict[str, list[dict[str, Any]]] | None = None) -> str:
+    """The whole page: summary, the reasons and host tables, the dataset's splits, example
+    rejected pages per reason, then every section's figure."""
     parts = [
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Filter report</title>',
         f"<style>{STYLE}</style>\n</head>\n<body>\n<h1>Filter report</h1>",
         "<h2>Summary</h2>", summary_table(stats),
         "<h2>Rejections per reason</h2>", reasons_html(reasons),
         "<h2>Accepted pages per host</h2>", hosts_html(minimums),
+        *(splits_html(splits) if splits is not None else ()),
+        *(examples_html(examples) if examples is not None else ()),
         "<h2>Figures</h2>", *(figure_html(section) for section in sections),
         "</body>\n</html>\n",
     ]
@@ -104,3 +117,35 @@ def figure_html(section: Section) -> str:
     note = f" {html.escape(section.note)}" if section.note else ""
     return (f'<figure>\n<h3>{title}</h3>\n<a href="{image}"><img src="{image}" alt="{title}"></a>\n'
             f"<figcaption>{note.strip()} Data: {data}.</figcaption>\n</figure>")
+
+
+def splits_html(splits: SplitTables) -> list[str]:
+    head = "<tr><th>split</th><th>accepted pages</th><th>hosts</th><th>sites</th></tr>\n"
+    body = "".join(f"<tr><td>{html.escape(split)}</td>{number_cell(pages, f'{split}_pages')}"
+                   f"{number_cell(hosts, f'{split}_hosts')}{number_cell(sites, f'{split}_sites')}</tr>\n"
+                   for split, pages, hosts, sites in splits.hosts.select("split", "accepted_pages", "hosts", "sites")
+                   .iter_rows())
+    languages = "<tr><th>split</th><th>language</th><th>accepted pages</th></tr>\n" + "".join(
+        f"<tr><td>{html.escape(split)}</td><td>{html.escape(language)}</td>"
+        f"{number_cell(pages, f'{split}_{language}')}</tr>\n"
+        for split, language, pages in splits.languages.iter_rows())
+    return ["<h2>Detector dataset: splits</h2>",
+            "<p>Pages, hosts and sites (registered domains) with accepted pages, per split. A site is in "
+            "one split only.</p>", f"<table>\n{head}{body}</table>",
+            "<h3>Languages per split</h3>", f"<table>\n{languages}</table>"]
+
+
+def examples_html(examples: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """A few rejected pages per reason (the first ones in output order), to judge each rule by eye."""
+    parts = ["<h2>Example rejected pages per reason</h2>",
+             "<p>The first rejected pages with each reason, in output order: URL, title and the first words "
+             "of the extracted text (none when the page was not extracted).</p>"]
+    for code, pages in examples.items():
+        if not pages:
+            continue
+        rows = "".join(
+            f"<tr><td>{html.escape(page['url'] or '')}</td><td>{html.escape(page['title'] or '')}</td>"
+            f"<td>{html.escape(page['words'] or '(no text)')}</td></tr>\n" for page in pages)
+        parts.append(f'<h3 data-reason="{html.escape(code)}"><code>{html.escape(code)}</code></h3>\n'
+                     f"<table>\n<tr><th>URL</th><th>title</th><th>first words</th></tr>\n{rows}</table>")
+    return parts

@@ -4,6 +4,7 @@ counts agree with stats.json and the shards; a run with nothing accepted still g
 from __future__ import annotations
 
 import csv
+import html
 import json
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,7 +19,7 @@ from pipeline.report_figures import plain_label
 from pipeline.report_html import render_index
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-FIGURES = {"funnel", "reasons", "cooccurrence", "hosts", "languages", "years",
+FIGURES = {"funnel", "reasons", "cooccurrence", "hosts", "languages", "years", "split_era",
            *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS)}
 EXPECTED = {*(f"{name}.png" for name in FIGURES), *(f"{name}.csv" for name in FIGURES), "host_pages.csv",
             "index.html"}
@@ -279,3 +280,32 @@ def test_labels_from_pages_are_one_line_and_cut_to_fit():
     assert plain_label("a\n  b") == "a b"
     label = plain_label("h" * 100)
     assert len(label) == 60 and label.endswith("…")
+
+
+def test_split_era_figure_and_split_tables_agree_with_the_shards(sample_run, report):
+    out, _ = report
+    shard = pl.read_parquet(sample_run / "accepted")
+    expected = {(split, era): count for split, era, count in shard.group_by("split", "era").len().iter_rows()}
+    assert {(r["split"], r["era"]): int(r["accepted_pages"]) for r in read_csv(out / "split_era.csv")} == expected
+    cells = parse_index(out).cells
+    for split, pages in shard.group_by("split").len().iter_rows():
+        assert number(cells[(None, f"{split}_pages")]) == pages
+        assert number(cells[(None, f"{split}_hosts")]) == shard.filter(pl.col("split") == split)["host"].drop_nulls().n_unique()
+    language = pl.coalesce("language", pl.col("signals").struct.field("text_language")).fill_null("unknown")
+    for split, lang, pages in shard.group_by("split", language.alias("language")).len().iter_rows():
+        assert number(cells[(None, f"{split}_{lang}")]) == pages
+
+
+def test_index_shows_the_first_rejected_pages_of_each_reason(sample_run, report):
+    out, _ = report
+    page = (out / "index.html").read_text(encoding="utf-8")
+    rejected = pl.read_parquet(sample_run / "rejected")
+    stats = stats_of(sample_run)
+    for code in stats["by_reason"]:
+        with_code = rejected.filter(pl.col("reasons").list.contains(code))
+        assert f'<h3 data-reason="{code}">' in page
+        section = page.split(f'<h3 data-reason="{code}">', 1)[1].split("</table>", 1)[0]
+        shown = with_code.head(3)
+        assert section.count("<tr>") == 1 + shown.height  # header + examples
+        for url in shown["url"]:
+            assert html.escape(url or "") in section
