@@ -33,6 +33,9 @@ class Expect:
     kept: bool | None
     note: str
     features: tuple[str, ...] = ()
+    # For kept pages: the `era` select must give (publication date, else capture date, against
+    # dataset.era_cutoff, 2022-11-30). None for the others.
+    era: str | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ def manifest_entry(file: str, offset: int, url: str | None, record_type: str, ex
         "kept": expect.kept,
         "note": expect.note,
         "features": sorted(expect.features),
+        "era": expect.era,
     }
 
 

@@ -124,7 +124,8 @@ def test_manifest_entries_are_consistent(sample: tuple[Path, list[dict]]) -> Non
     _, manifest = sample
     for entry in manifest:
         assert set(entry) == {"file", "offset", "url", "record_type", "kind", "expected_reasons", "kept",
-                              "note", "features"}, entry
+                              "note", "features", "era"}, entry
+        assert (entry["era"] in ("pre_cutoff", "post_cutoff", "unknown")) is (entry["kept"] is True), entry
         assert set(entry["expected_reasons"]) <= REASON_CODES, entry
         assert entry["note"].endswith("."), entry
         if entry["record_type"] in NON_DOCUMENTS:

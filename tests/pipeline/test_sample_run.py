@@ -89,3 +89,13 @@ def test_crawler_truncation_is_a_signal_not_a_rejection(sample_run):
     assert not any(r.startswith(("record.", "input.")) for r in row["reasons"])
     others = rows.filter(pl.col("record_type") == "response")["signals"].struct.field("warc_truncated")
     assert others.sum() == 1
+
+
+def test_kept_pages_get_the_manifest_era_on_both_sides_of_the_cut_off(sample_run):
+    _, rows = sample_run
+    kept = [entry for entry in manifest() if entry["kept"] is True]
+    assert {entry["era"] for entry in kept} == {"pre_cutoff", "post_cutoff"}
+    for entry in kept:
+        row = row_for(rows, entry)
+        assert row["era"] == entry["era"], entry["kind"]
+        assert row["split"] in ("train", "validation", "test")
