@@ -384,7 +384,10 @@ def _require_writable_dir(path: str) -> None:
 
 def _print_summary(stats: dict[str, Any], out: str) -> None:
     print(f"records: {stats['records_in']}  accepted: {stats['accepted']}  rejected: {stats['rejected']}")
-    print(f"dataset: {join(out, 'accepted')}")
+    splits = stats.get("dataset", {}).get("splits", {})
+    by_split = "  ".join(f"{name}: {split['pages']}" for name, split in splits.items() if name != "none")
+    print(f"dataset: {join(out, 'accepted')}" + (f"  ({by_split})" if by_split else ""))
+    print(f"dataset card: {join(out, 'README.md')}")
     print(f"rejected (with reasons): {join(out, 'rejected')}")
     print(f"stats: {join(out, 'stats.json')}")
 
