@@ -291,8 +291,8 @@ def _url_report(run_dir: str, out: str | None) -> str:
 
 def _report_executor(args: argparse.Namespace, executor: Executor) -> contextlib.AbstractContextManager[Any]:
     """Who draws the report's figures in `pipeline run`: the local workers; with one worker, a
-    process of its own (plotting adds about 150 MB, which on top of what extraction left in this
-    process took a one-worker run's peak RSS from about 340 to 500 MB); on a cluster this
+    process of its own (plotting added about 100 MB on top of the ~400 MB extraction and select
+    left in this process, a one-worker run's peak then ~500 MB); on a cluster this
     process, since the workers may not see this machine's output directory."""
     if args.executor != "local":
         return contextlib.nullcontext(None)

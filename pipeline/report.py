@@ -25,7 +25,6 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from filters.dataset import SPLITS
-from filters.domains import registered_domain
 from filters.reasons import RULES_BY_CODE
 from pipeline.executors import Executor, LocalExecutor
 from pipeline.report_figures import (
@@ -101,7 +100,7 @@ def write_report(run_dir: Path, out_dir: Path, executor: Executor | None = None)
     stats = load_stats(run_dir)
     rows = scan_rows(run_dir)
     minimums = host_minimums(host_pages(rows))
-    splits = split_tables(rows)
+    splits = split_tables(rows, stats)
     examples = reason_examples(run_dir, stats)
     out_dir.mkdir(parents=True, exist_ok=True)
     jobs = [SectionJob(run_dir, out_dir, name) for name in SECTIONS]
@@ -434,8 +433,13 @@ def split_era_counts(rows: pl.LazyFrame) -> pl.DataFrame:
     counts = (accepted(rows).select(pl.col("split").fill_null("none"), pl.col("era").fill_null("unknown"))
               .group_by("split", "era").len("accepted_pages").with_columns(pl.col("accepted_pages").cast(pl.Int64))
               .collect())
+    return counts.sort(_split_rank(), "era")
+
+
+def _split_rank() -> pl.Expr:
+    """Splits in their order (train, validation, test), then "none" (no splits)."""
     order = {name: index for index, name in enumerate((*SPLITS, "none"))}
-    return counts.sort(pl.col("split").replace_strict(order, default=len(order)), "era")
+    return pl.col("split").replace_strict(order, default=len(order))
 
 
 def split_era_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
@@ -445,22 +449,21 @@ def split_era_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
                          "Era: the publication date, else the capture date, against dataset.era_cutoff.")
 
 
-def split_tables(rows: pl.LazyFrame) -> SplitTables:
-    """Per split: languages (pages), and pages, hosts and sites with accepted pages."""
+def split_tables(rows: pl.LazyFrame, stats: dict[str, Any]) -> SplitTables:
+    """Per split: languages (pages), and pages, hosts and sites with accepted pages. Sites are
+    counted by select in the unit of `dataset.split_by` (stats.json["dataset"]), not again here."""
     pages = accepted(rows).select(
         pl.col("split").fill_null("none"),
         pl.coalesce("language", "text_language").fill_null("unknown").alias("language"),
         "host").collect()
-    order = {name: index for index, name in enumerate((*SPLITS, "none"))}
-    rank = pl.col("split").replace_strict(order, default=len(order))
     languages = (pages.group_by("split", "language").len("accepted_pages")
                  .with_columns(pl.col("accepted_pages").cast(pl.Int64))
-                 .sort(rank, pl.col("accepted_pages"), "language", descending=[False, True, False]))
-    sites = pages.with_columns(pl.col("host").map_elements(registered_domain, return_dtype=pl.String).alias("site"))
-    hosts = (sites.group_by("split").agg(pl.len().cast(pl.Int64).alias("accepted_pages"),
-                                         pl.col("host").drop_nulls().n_unique().cast(pl.Int64).alias("hosts"),
-                                         pl.col("site").drop_nulls().n_unique().cast(pl.Int64).alias("sites"))
-             .sort(rank))
+                 .sort(_split_rank(), pl.col("accepted_pages"), "language", descending=[False, True, False]))
+    sites = {name: split["sites"] for name, split in stats.get("dataset", {}).get("splits", {}).items()}
+    hosts = (pages.group_by("split").agg(pl.len().cast(pl.Int64).alias("accepted_pages"),
+                                         pl.col("host").drop_nulls().n_unique().cast(pl.Int64).alias("hosts"))
+             .with_columns(pl.col("split").replace_strict(sites, default=0, return_dtype=pl.Int64).alias("sites"))
+             .sort(_split_rank()))
     return SplitTables(languages, hosts)
 
 

@@ -130,8 +130,8 @@ def splits_html(splits: SplitTables) -> list[str]:
         f"{number_cell(pages, f'{split}_{language}')}</tr>\n"
         for split, language, pages in splits.languages.iter_rows())
     return ["<h2>Detector dataset: splits</h2>",
-            "<p>Pages, hosts and sites (registered domains) with accepted pages, per split. A site is in "
-            "one split only.</p>", f"<table>\n{head}{body}</table>",
+            "<p>Pages, hosts and sites (the unit of dataset.split_by, registered domains by default) with "
+            "accepted pages, per split. A site is in one split only.</p>", f"<table>\n{head}{body}</table>",
             "<h3>Languages per split</h3>", f"<table>\n{languages}</table>"]
 
 

@@ -70,13 +70,14 @@ def _splitter(params: Params) -> Callable[[str | None, str | None], str | None] 
     """host, key -> split: by the page's site, or by `key` (its content hash, else its id) when it
     has no site (no host)."""
     dataset = params.dataset
-    if dataset.split_by is None:
+    unit = dataset.split_by
+    if unit is None:
         return None
     ratios = dataclasses.astuple(dataset.split)
 
     @functools.lru_cache(maxsize=65536)
     def of_site(host: str) -> str | None:
-        site = site_of(host, dataset.split_by or "host")
+        site = site_of(host, unit)
         return None if site is None else split_of(site, ratios, dataset.seed)
 
     def split(host: str | None, key: str | None) -> str | None:

@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 from conftest import ROOT, cli
+from filters.domains import registered_domain
 from pipeline.executors import LocalExecutor
 from pipeline.report import SIGNAL_PLOTS, histogram_table, reasons_table, threshold_for, write_report
 from pipeline.report_figures import plain_label
@@ -292,6 +293,9 @@ def test_split_era_figure_and_split_tables_agree_with_the_shards(sample_run, rep
         assert number(cells[(None, f"{split}_pages")]) == pages
         hosts = shard.filter(pl.col("split") == split)["host"].drop_nulls().n_unique()
         assert number(cells[(None, f"{split}_hosts")]) == hosts
+        sites = shard.filter(pl.col("split") == split)["host"].map_elements(registered_domain, return_dtype=pl.String)
+        assert number(cells[(None, f"{split}_sites")]) == sites.drop_nulls().n_unique()
+        assert number(cells[(None, f"{split}_sites")]) == stats_of(sample_run)["dataset"]["splits"][split]["sites"]
     language = pl.coalesce("language", pl.col("signals").struct.field("text_language")).fill_null("unknown")
     for split, lang, pages in shard.group_by("split", language.alias("language")).len().iter_rows():
         assert number(cells[(None, f"{split}_{lang}")]) == pages
