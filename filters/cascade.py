@@ -28,6 +28,7 @@ words, else readability; then readability ≥ 50; then trafilatura ≥ 30; then 
 
 from __future__ import annotations
 
+import copy
 import re
 import time
 from collections.abc import Callable
@@ -35,14 +36,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import lxml.html
+import readability
+import trafilatura
 
-from filters import fallback
 from filters.blocks import Block, block_signals, blocks_from_element, blocks_from_text
 from filters.boilerplate import body_blocks, remove_boilerplate
 from filters.dom_fallback import dom_heuristic
 from filters.html import node_count
 from filters.page import Page
-from filters.readability_text import TextDocument
 from filters.vocabulary import ARTICLE_TYPES, POSTING_TYPES, schema_types
 
 READABILITY_MIN_WORDS = 50
@@ -62,6 +63,7 @@ _TAG = re.compile(r"<[a-zA-Z/!][^<>]*>")
 # text) they are skipped, recorded in `cascade_errors`, and the DOM heuristic, linear, takes
 # over. Real pages stay well below: at most 32 000 nodes on trafilatura-eval and product-pages.
 LIBRARY_MAX_NODES = 50_000
+TRAFILATURA_FAST = False
 _LIBRARY_EXTRACTORS = frozenset({"trafilatura", "readability"})
 
 
@@ -70,7 +72,7 @@ class Candidate:
     name: str
     blocks: list[Block] = field(default_factory=list)
     detail: str | None = None
-    element: Any = None  # readability's output, which trafilatura's fallback rules read
+    element: Any = None  # readability's output element
 
     @property
     def words(self) -> int:
@@ -93,8 +95,9 @@ class Candidates:
 
     def __init__(self, page: Page, precision_threshold: float = 0.20,
                  on_time: Callable[[str, float], None] | None = None,
-                 library_max_nodes: int | None = LIBRARY_MAX_NODES) -> None:
+                 library_max_nodes: int | None = LIBRARY_MAX_NODES, trafilatura_fast: bool = TRAFILATURA_FAST) -> None:
         self.page = page
+        self.trafilatura_fast = trafilatura_fast
         self.precision_threshold = precision_threshold
         self.on_time = on_time
         self.library_max_nodes = library_max_nodes
@@ -103,16 +106,12 @@ class Candidates:
         self.derived: dict[str, Candidate] = {}  # candidates a policy built from others
         self.errors: dict[str, str] = {}
         self.trace: dict[str, Any] = {}
-        # Seconds spent in candidates another candidate asked for (trafilatura's comparison runs
-        # readability), one entry per `get` under way: each step's time is reported once.
-        self._nested_seconds: list[float] = []
 
     def get(self, name: str) -> Candidate:
         if name not in self._done:
             runner = {"jsonld": self._jsonld, "trafilatura": self._trafilatura, "readability": self._readability,
                       "dom": self._dom}[name]
             started = time.perf_counter()
-            self._nested_seconds.append(0.0)
             skipped = self._too_large_for(name)
             if skipped is not None:
                 self.errors[name] = skipped
@@ -123,12 +122,8 @@ class Candidates:
                 except Exception as exc:  # an extractor's bug or a pathological page: fall through
                     self.errors[name] = f"{type(exc).__name__}: {exc}"[:200]
                     self._done[name] = Candidate(name)
-            seconds = time.perf_counter() - started
-            nested = self._nested_seconds.pop()
-            if self._nested_seconds:
-                self._nested_seconds[-1] += seconds
             if self.on_time is not None:
-                self.on_time(f"extract.{name}", seconds - nested)
+                self.on_time(f"extract.{name}", time.perf_counter() - started)
             self.trace[f"cascade_{name}_words"] = self._done[name].words
         return self._done[name]
 
@@ -159,24 +154,24 @@ class Candidates:
         return Candidate("jsonld")
 
     def _trafilatura(self) -> Candidate:
-        def readability() -> fallback.Readability:
-            return fallback.Readability(self.get("readability").element)
-
-        first = _run_trafilatura(self.page, False, readability)
+        first = _run_trafilatura(self.page, False, self.trafilatura_fast)
         link_code = block_signals(first.blocks)["link_code_char_fraction"] if first.blocks else 0.0
         self.trace["cascade_trafilatura_link_code_fraction"] = round(link_code, 6)
         if link_code <= self.precision_threshold:
             return first
         self.trace["cascade_trafilatura_recall_words"] = first.words
-        precise = _run_trafilatura(self.page, True, readability)
+        precise = _run_trafilatura(self.page, True, self.trafilatura_fast)
         self.trace["cascade_trafilatura_precision_words"] = precise.words
         # The retry exists to get rid of link/code text; keep it only if it did.
         precise_link_code = block_signals(precise.blocks)["link_code_char_fraction"] if precise.blocks else 1.0
         return precise if precise_link_code < link_code else first
 
     def _readability(self) -> Candidate:
-        summary = TextDocument(self.page.tree, url=self.page.url).summary(html_partial=True)
-        element = lxml.html.fromstring(summary) if summary.strip() else None
+        # readability-lxml drops hidden elements from the tree it is given (then cleans a copy).
+        # trafilatura copies its input, so once it has run the page's own tree can be handed over;
+        # before that (readability-first policies), readability gets a copy of its own.
+        tree = self.page.tree if "trafilatura" in self._done else copy.deepcopy(self.page.tree)
+        element = readability_element(tree)
         return Candidate("readability", blocks_from_element(element) if element is not None else [], element=element)
 
     def _dom(self) -> Candidate:
@@ -184,12 +179,34 @@ class Candidates:
         return Candidate("dom", blocks_from_element(result.element), detail=result.step)
 
 
-def _run_trafilatura(page: Page, favor_precision: bool,
-                     readability: Callable[[], fallback.Readability]) -> Candidate:
+def trafilatura_body(tree: Any, favor_precision: bool, fast: bool) -> Any:
+    """trafilatura's main content of `tree` as its XML body element (None when it finds none).
+
+    `bare_extraction` takes the parsed tree (and copies it), and with `output_format="xml"` returns
+    the unserialised `.body` with trafilatura's block structure (`p`, `head`, `list`/`item`,
+    `quote`, `table`), which `blocks_from_element` reads; no text rendering, no metadata.
+    """
+    document = trafilatura.bare_extraction(tree, fast=fast, favor_precision=favor_precision, include_comments=False,
+                                           include_tables=True, include_links=True, include_formatting=True,
+                                           output_format="xml", deduplicate=False)
+    return None if document is None else document.body
+
+
+def readability_element(tree: Any) -> Any:
+    """readability-lxml's main content of `tree` as an HTML element (None when it finds nothing).
+
+    `readability.Document` accepts a parsed lxml tree as well as a string (python-readability
+    issue #140): no second parse. No `url`: it would only make every link absolute, which no
+    block reads.
+    """
+    summary = readability.Document(tree).summary(html_partial=True)
+    return lxml.html.fromstring(summary) if summary.strip() else None
+
+
+def _run_trafilatura(page: Page, favor_precision: bool, fast: bool) -> Candidate:
     name = "trafilatura_precision" if favor_precision else "trafilatura"
-    result = fallback.run(page.tree, favor_precision, readability)
-    blocks = blocks_from_element(result.body) if result.body is not None else []
-    return Candidate(name, blocks, detail=f"{result.fallback} fallback" if result.fallback else None)
+    body = trafilatura_body(page.tree, favor_precision, fast)
+    return Candidate(name, blocks_from_element(body) if body is not None else [])
 
 
 def page_headlines(page: Page) -> list[str]:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
+import subprocess
 import sys
+import tempfile
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -107,3 +112,35 @@ def cli(*args: object) -> int:
 
 
 sys.path.insert(0, str(ROOT))
+
+
+@dataclass(frozen=True)
+class ChildRun:
+    returncode: int
+    stdout: str
+    stderr: str
+    peak_rss_mib: float  # the largest process of the child's own tree (the child and what it waited for)
+
+
+def run_child(args: list[str], timeout: float) -> ChildRun:
+    """Run `args` and measure its peak RSS from its own `os.wait4` usage.
+
+    `resource.getrusage(RUSAGE_CHILDREN)` covers every child this test process ever waited for, so
+    another test's subprocess in the same pytest worker could raise it; `wait4` on the one pid
+    reports that child and its descendants alone.
+    """
+    with open(os.devnull, "rb") as stdin, tempfile.TemporaryFile() as out, \
+            tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(args, stdin=stdin, stdout=out, stderr=err)
+        killer = threading.Timer(timeout, process.kill)
+        killer.start()
+        try:
+            _pid, status, usage = os.wait4(process.pid, 0)
+        finally:
+            killer.cancel()
+        process.returncode = os.waitstatus_to_exitcode(status)  # already reaped: Popen must not wait again
+        out.seek(0)
+        err.seek(0)
+        return ChildRun(process.returncode, out.read().decode(errors="replace"), err.read().decode(errors="replace"),
+                        usage.ru_maxrss / 1024)
+

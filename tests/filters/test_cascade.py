@@ -112,7 +112,7 @@ def test_precision_retry_when_links_dominate(monkeypatch):
     precise = Candidate("trafilatura_precision", [Block("paragraph", words(35), 180, 0, 0)])
     calls = []
 
-    def fake_run(_page, favor_precision, _readability):
+    def fake_run(_page, favor_precision, _fast):
         calls.append(favor_precision)
         return precise if favor_precision else link_heavy
 
@@ -126,7 +126,7 @@ def test_precision_retry_when_links_dominate(monkeypatch):
 def test_no_precision_retry_at_or_below_threshold(monkeypatch):
     calls = []
 
-    def fake_run(_page, favor_precision, _readability):
+    def fake_run(_page, favor_precision, _fast):
         calls.append(favor_precision)
         return Candidate("trafilatura", [Block("paragraph", words(40), 100, 20, 0)])
 
@@ -180,23 +180,24 @@ def test_boilerplate_removed_from_winner():
     assert result.trace["boilerplate_blocks_removed_count"] >= 1
 
 
-def test_trafilatura_compares_with_the_readability_candidate():
-    # trafilatura finds one short paragraph; the readability candidate has a whole text
-    candidates = Candidates(page(html(f"<article><p>{words(20)}</p></article>")))
-    readability = Candidate("readability", element=lxml.html.fromstring(f"<div>{paragraphs(8, 40)}</div>"))
-    candidates._done["readability"] = readability
-    chosen = candidates.get("trafilatura")
-    assert chosen.detail == "readability fallback" and chosen.words > 300
+def test_extractors_leave_the_page_tree_as_it_was():
+    # trafilatura copies its input; readability drops hidden elements from what it is given, so a
+    # readability-first policy hands it a copy: the tree trafilatura then reads is the page's own
+    hidden = "<div hidden><p>A hidden paragraph that no extractor may remove from the page.</p></div>"
+    tree = page(html(hidden + f"<article>{paragraphs(6, 50)}</article>"))
+    before = lxml.html.tostring(tree.tree)
+    Candidates(tree).get("readability")
+    assert lxml.html.tostring(tree.tree) == before
+    Candidates(tree).get("trafilatura")
+    assert lxml.html.tostring(tree.tree) == before
 
 
-def test_nested_candidate_time_is_reported_once(monkeypatch):
-    # trafilatura's comparison asks for readability: its time is readability's, not trafilatura's too
-    def slow_readability(_self):
-        time.sleep(0.2)
-        return Candidate("readability")
+def test_trafilatura_body_keeps_block_structure():
+    body = cascade.trafilatura_body(page(ARTICLE_PAGE).tree, favor_precision=False, fast=False)
+    assert body is not None and body.find(".//p") is not None
+    assert cascade.trafilatura_body(page(html("")).tree, favor_precision=False, fast=False) is None
 
-    monkeypatch.setattr(Candidates, "_readability", slow_readability)
-    seconds = {}
-    candidates = Candidates(page(ARTICLE_PAGE), on_time=lambda step, s: seconds.setdefault(step, s))
-    candidates.get("trafilatura")
-    assert seconds["extract.readability"] >= 0.2 and seconds["extract.trafilatura"] < 0.2
+
+def test_readability_element_is_html_or_none():
+    element = cascade.readability_element(page(ARTICLE_PAGE).tree)
+    assert element is not None and len(element.text_content().split()) > 100

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import random
 import time
 
-import numpy as np
 import pytest
-from py3langid.langid import MODEL_FILE, LanguageIdentifier, visit_counts
 
-from filters.language_id import (
-    DFA_MEMORY_BYTES,
-    MAX_CHARS,
-    _identifier,
-    feature_counts,
-    language_signals,
-    text_language,
-)
+from filters.language_id import MAX_CHARS, language_signals, text_language
 
 PARAGRAPHS = {
     "en": "The city council approved the new budget on Tuesday after a long debate about schools, roads and "
@@ -72,86 +62,3 @@ def test_only_the_first_max_chars_are_classified_and_long_text_is_fast() -> None
     assert time.perf_counter() - start < 5.0
     assert code == "en"
     assert text_language(text[len(english):])[0] == "de"
-
-
-# --- the numpy DFA walk (filters/language_id.py `_FastIdentifier`) against py3langid's own -------
-
-SCRIPTS = (
-    "The quick brown fox jumps over the lazy dog. ",
-    "Zwölf Boxkämpfer jagen Viktor quer über den großen Sylter Deich. ",
-    "Voix ambiguë d'un cœur qui, au zéphyr, préfère les jattes de kiwis. ",
-    "Съешь же ещё этих мягких французских булок, да выпей чаю. ",
-    "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία. ",
-    "いろはにほへと ちりぬるを わかよたれそ つねならむ。",
-    "天地玄黄，宇宙洪荒。日月盈昃，辰宿列张。",
-    "키스의 고유조건은 입술끼리 만나야 하고 특별한 기술은 필요치 않다. ",
-    "نص حكيم له سر قاطع وذو شأن عظيم مكتوب على ثوب أخضر. ",
-    "דג סקרן שט בים מאוכזב ולפתע מצא חברה. ",
-    "ऋषियों को सताने वाले दुष्ट राक्षसों के राजा रावण का सर्वनाश करने वाले विष्णुवतार भगवान श्रीराम। ",
-    "เป็นมนุษย์สุดประเสริฐเลิศคุณค่า ",
-    "Pchnąć w tę łódź jeża lub ośm skrzyń fig. ",
-    "Árvíztűrő tükörfúrógép. ",
-    "12,99 € — 50 % off!!! #sale https://example.org/a?b=c ",
-    "\t\n  \u00a0\u2028 … «»“” ",
-    "😀🎉👍 ",
-)
-
-
-def _random_text(rng: random.Random) -> str:
-    """A mix of sentences of many scripts, cut anywhere, with stray characters and whitespace."""
-    parts = []
-    for _ in range(rng.randint(0, 12)):
-        piece = rng.choice(SCRIPTS)
-        start = rng.randrange(len(piece))
-        parts.append(piece[start:start + rng.randint(0, 200)])
-        if rng.random() < 0.3:
-            parts.append("".join(chr(rng.choice((rng.randint(32, 0x2fff), rng.randint(0x3000, 0xffff))))
-                                 for _ in range(rng.randint(1, 8))))
-        if rng.random() < 0.3:
-            parts.append(rng.choice((" ", "\n", "\t", "  ", "\r\n", "\u3000")))
-    text = "".join(parts)
-    return text.upper() if rng.random() < 0.1 else text
-
-
-@pytest.fixture(scope="module")
-def library_identifier() -> LanguageIdentifier:
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-
-
-def test_model_dfa_forgets_bytes_older_than_its_memory() -> None:
-    """After any DFA_MEMORY_BYTES bytes, every state of the bundled model has moved to one state: the
-    states that each byte string can lead to, from all states, are a single one (a set that is
-    down to one state stays so, so only larger sets are followed)."""
-    model = _identifier()
-    next_state = np.frombuffer(model.tk_nextmove, dtype=np.uint32)
-    row_base = np.asarray(model.tk_row, dtype=np.int64) << 8
-    every_byte = np.arange(256)
-    open_sets = [np.arange(len(row_base))]
-    for _ in range(DFA_MEMORY_BYTES):
-        following: dict[bytes, np.ndarray] = {}
-        for states in open_sets:
-            targets = np.sort(next_state[row_base[states][:, None] + every_byte], axis=0)
-            for byte in np.flatnonzero(targets[0] != targets[-1]):
-                reached = np.unique(targets[:, byte])
-                following[reached.tobytes()] = reached
-        open_sets = list(following.values())
-    assert open_sets == []
-
-
-def test_feature_counts_equal_the_library_walk_on_random_bytes() -> None:
-    model = _identifier()
-    rng = random.Random(5)
-    for size in [*range(12), *(rng.randint(12, 5000) for _ in range(200))]:
-        data = bytes(rng.choice((rng.randint(0, 255), rng.randint(97, 122), 32)) for _ in range(size))
-        features, counts = feature_counts(model._next_state, model._row_base, model._feature_of_state, data)
-        expected = visit_counts(model.tk_nextmove, model._rowbase, model.tk_output, data) or {}
-        assert list(zip(features.tolist(), counts.tolist(), strict=True)) == list(expected.items())
-
-
-def test_scores_equal_the_library_to_the_bit_on_random_texts(library_identifier: LanguageIdentifier) -> None:
-    model = _identifier()
-    rng = random.Random(7)
-    texts = [_random_text(rng) for _ in range(400)] + [*SCRIPTS, "", " ", "a", "AB", "😀"]
-    for text in texts:
-        assert model._decide(text).tobytes() == library_identifier._decide(text).tobytes(), text
-        assert model.classify(text) == library_identifier.classify(text)
