@@ -122,15 +122,17 @@ def extract_metadata(page: Page, capture_time: datetime | None = None) -> Metada
     sources: dict[str, str] = {}
     title = _first("title", _title_candidates(page, ld, dom), sources)
     author = _author(page, ld, dom, sources)
-    published = _first_date("published", _published_candidates(page, ld, dom, True), capture, budget, sources)
-    updated = _first_date("updated", _updated_candidates(page, ld), capture, budget, sources)
+    language = _language(page, ld)
+    date_language = language[0] if language is not None else None  # dateparser reads dates in it
+    published = _first_date("published", _published_candidates(page, ld, dom, True), capture, budget, sources,
+                            date_language)
+    updated = _first_date("updated", _updated_candidates(page, ld), capture, budget, sources, date_language)
     description = _first("description", _description_candidates(page, ld), sources)
     site_name = _first("site_name", _site_name_candidates(page, ld), sources)
     canonical_url = _canonical_url(page, ld, sources)
     tags, tag_sources = _tags(page, ld)
     if tags:
         sources["tags"] = "+".join(tag_sources)
-    language = _language(page, ld)
     if language is not None:
         sources["language"] = language[1]
     return Metadata(
@@ -305,9 +307,9 @@ def _first(field: str, candidates: Iterable[tuple[Any, str]], sources: dict[str,
 
 
 def _first_date(field: str, candidates: Iterable[tuple[str, str]], capture: datetime | None,
-                budget: list[int], sources: dict[str, str]) -> datetime | None:
+                budget: list[int], sources: dict[str, str], language: str | None) -> datetime | None:
     for value, source in candidates:
-        parsed = parse_date_budgeted(value, capture, budget)
+        parsed = parse_date_budgeted(value, capture, budget, language)
         if parsed is not None:
             sources[field] = source
             return parsed

@@ -71,6 +71,30 @@ def test_agreement_keeps_long_blocks_even_if_readability_lacks_them():
     assert len(c.derived["agreement"].blocks) == 5  # the long block readability lacks stays
 
 
+class NoReadability(BlockCandidates):
+    """BlockCandidates that fail the test if the policy asks for readability."""
+
+    def get(self, name: str) -> Candidate:
+        assert name != "readability", "the policy ran readability where it cannot change the outcome"
+        return super().get(name)
+
+
+@pytest.mark.parametrize("readability", [[], LONG[:1], LONG, ["Other text entirely " * 5]])
+def test_agreement_skips_readability_when_trafilatura_has_no_short_block(readability):
+    # the same winner whatever readability would have said, and readability never asked for
+    blocks = [*LONG, words(70)]
+    with_readability = BlockCandidates(blocks, readability)
+    assert cascade.agreement_policy(NoReadability(blocks, readability))[0] == "trafilatura"
+    assert cascade.agreement_policy(with_readability)[0] == "trafilatura"
+
+
+def test_agreement_asks_readability_when_a_short_block_or_too_few_words():
+    with pytest.raises(AssertionError, match="ran readability"):
+        cascade.agreement_policy(NoReadability(["Share on Twitter", *LONG], LONG))
+    with pytest.raises(AssertionError, match="ran readability"):
+        cascade.agreement_policy(NoReadability([words(20)], LONG))  # trafilatura failed: readability next
+
+
 def test_agreement_needs_a_credible_second_opinion():
     c = BlockCandidates(["Share on Twitter", *LONG], [LONG[0]])  # readability < half of trafilatura
     assert cascade.agreement_policy(c)[0] == "trafilatura" and "agreement" not in c.derived
@@ -190,6 +214,18 @@ def test_extractors_leave_the_page_tree_as_it_was():
     assert lxml.html.tostring(tree.tree) == before
     Candidates(tree).get("trafilatura")
     assert lxml.html.tostring(tree.tree) == before
+
+
+def test_readability_reads_a_copy_without_nav_and_footer():
+    nav = "<nav><p>" + words(80) + " navigation</p></nav>"
+    footer = "<footer><p>" + words(80) + " footer</p></footer>"
+    # inside the content's own container, where readability would otherwise keep them
+    tree = page(html(f"<div class='content'>{nav}{paragraphs(6, 50)}{footer}</div>")).tree
+    before = lxml.html.tostring(tree)
+    element = cascade.readability_element(tree)
+    assert lxml.html.tostring(tree) == before  # the page's tree is untouched
+    text = element.text_content()
+    assert "navigation" not in text and "footer" not in text and len(text.split()) >= 250
 
 
 def test_trafilatura_body_keeps_block_structure():

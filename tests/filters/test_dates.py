@@ -55,3 +55,13 @@ def test_gate_never_hides_a_date_dateparser_reads(readable):
 def test_gate_keeps_away_what_has_no_day(text):
     assert not may_be_full_date(text)
     assert _parse_with_dateparser(text) is None  # ... which dateparser could not read either
+
+
+def test_dateparser_reads_a_date_in_the_page_language():
+    assert _parse_with_dateparser("25 janvier 2024", "fr").date().isoformat() == "2024-01-25"
+    assert _parse_with_dateparser("25 January 2024", "fr").date().isoformat() == "2024-01-25"  # English too
+    assert _parse_with_dateparser("25 janvier 2024", "zh") is None  # not read in a language the page is not in
+
+
+def test_a_language_dateparser_does_not_know_falls_back_to_detection():
+    assert _parse_with_dateparser("25 janvier 2024", "xx").date().isoformat() == "2024-01-25"

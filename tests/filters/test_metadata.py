@@ -365,7 +365,7 @@ def test_parse_date_invalid(value):
 
 def test_dateparser_calls_are_budgeted_per_page(monkeypatch):
     calls = []
-    monkeypatch.setattr(dates_module, "_parse_with_dateparser", lambda text: calls.append(text))
+    monkeypatch.setattr(dates_module, "_parse_with_dateparser", lambda text, _language=None: calls.append(text))
     head = "".join(meta(key, f"someday 3 in {1999 + i}") for i, key in enumerate(("date", "dc.date", "pubdate")))
     assert extract_metadata(make(head)).published is None
     assert len(calls) == dates_module.SLOW_DATE_PARSES_PER_PAGE
@@ -481,3 +481,12 @@ def test_odd_pages_never_raise(head, body):
 def test_page_from_a_fragment_root():
     page = Page(lxml.html.fromstring('<div><h1 itemprop="headline">Only a div</h1></div>'), None)
     assert extract_metadata(page).title == "Only a div"
+
+
+def test_dates_are_read_in_the_declared_language(monkeypatch):
+    seen = []
+    monkeypatch.setattr(dates_module, "_parse_with_dateparser", lambda text, language=None: seen.append(language))
+    page = make(meta("date", "25 janvier 2024 à 10h"))
+    page.tree.getroottree().getroot().set("lang", "fr-FR")
+    extract_metadata(page)
+    assert seen == ["fr"]
