@@ -10,7 +10,9 @@ must be fetched separately.
 
 Readings:
 * Only the first `MAX_CHARS` characters are classified: a few paragraphs decide the language
-  as well as a whole page, and the cost grows with length.
+  as well as a whole page, and the cost grows with length. Measured on the extracted texts of
+  trafilatura-eval and wcxb-dev (2,325 pages): 3,000 characters give the language of 10,000 on
+  all pages but one, in half the time (1.2 ms against 2.6 ms a page).
 * The confidence is py3langid's normalised probability (`norm_probs=True`, a softmax over the
   languages), 0..1.
 * Codes are the model's labels: ISO 639-1 where the language has one (`en`, `de`, `ja`), else
@@ -25,7 +27,7 @@ import re
 
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-MAX_CHARS = 10_000
+MAX_CHARS = 3_000
 NO_LINGUISTIC_CONTENT = "zxx"
 _LETTER = re.compile(r"[^\W\d_]")
 
