@@ -1,6 +1,10 @@
 """Extraction quality and speed on trafilatura's evaluation pages, in one run.
 
-    python benchmarks/extraction.py [--limit N] [--policy NAME]
+    python benchmarks/extraction.py [--corpus trafilatura-eval|wcxb-dev] [--limit N] [--policy NAME]
+
+Corpora: `trafilatura-eval` (980 pages with snippets, mostly 2010s news and blogs; the default) or
+`wcxb-dev` (1,353 pages of seven types collected in 2025, whose labels carry `with` / `without`
+snippets too).
 
 Quality: for every page, the share of its `with` snippets found in the extracted text and the
 share of its `without` snippets absent (whitespace-normalised substring match); the table
@@ -43,9 +47,12 @@ from pipeline.readers import FileReport, read_file  # noqa: E402
 CORPORA = ROOT.parent / "shared" / "corpora"
 
 
-def load(limit: int | None) -> list[tuple[str, str, dict]]:
-    snippets = json.loads((CORPORA / "trafilatura-eval.snippets.json").read_text(encoding="utf-8"))
-    path = CORPORA / "trafilatura-eval.warc.gz"
+SNIPPETS = {"trafilatura-eval": "trafilatura-eval.snippets.json", "wcxb-dev": "wcxb-dev.labels.json"}
+
+
+def load(corpus: str, limit: int | None) -> list[tuple[str, str, dict]]:
+    snippets = json.loads((CORPORA / SNIPPETS[corpus]).read_text(encoding="utf-8"))
+    path = CORPORA / f"{corpus}.warc.gz"
     pages = []
     for raw in read_file(str(path), 5_000_000, FileReport(str(path))):
         if raw.payload is None or raw.url not in snippets:
@@ -115,13 +122,14 @@ def timed(fn, *args) -> tuple[float, object]:  # type: ignore[no-untyped-def]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", choices=sorted(SNIPPETS), default="trafilatura-eval")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--policy", default=Params().extract.cascade.selection)
     args = parser.parse_args()
-    if not (CORPORA / "trafilatura-eval.warc.gz").is_file():
+    if not (CORPORA / f"{args.corpus}.warc.gz").is_file():
         print("skipped: ../shared/corpora is not present")
         return
-    pages = load(args.limit)
+    pages = load(args.corpus, args.limit)
     systems = ["readability", "trafilatura", "trafilatura_precision", *(f"cascade:{p}" for p in POLICIES)]
     scores: dict[str, list[tuple[float | None, float | None]]] = {s: [] for s in systems}
     seconds = {"readability": 0.0, "trafilatura": 0.0, "cascade": 0.0}
@@ -138,7 +146,7 @@ def main() -> None:
         scores["trafilatura_precision"].append(snippet_scores(trafilatura_alone(html, url, True), expected))
         for policy, text in all_policies(decoded, url).items():
             scores[f"cascade:{policy}"].append(snippet_scores(text, expected))
-    print(f"pages: {len(pages)} (trafilatura-eval), default policy: {args.policy}")
+    print(f"pages: {len(pages)} ({args.corpus}), default policy: {args.policy}")
     print(f"{'system':32} {'with found':>10} {'without absent':>15} {'harmonic':>9}")
     for system in systems:
         with_scores = [w for w, _ in scores[system] if w is not None]

@@ -276,9 +276,7 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
     with _step(row, timings, "page_signals"):
         signals.update(classify(page))
         signals.update(needs_js(page))
-    # A record failing a pre-extraction group is not extracted by default (seed 000: score >= 35
-    # -> extract, else skip), and with --extract-all its reasons stay these (`applicable`).
-    gated = _fires(row, params, decisions.PRE_EXTRACTION_GROUPS)
+    gated = extraction_gated(row, params)
     signals["extraction_gated"] = gated
     if gated and not extract_all:
         return _finish(row, params)
@@ -304,6 +302,19 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
             signals.update(quality_signals(result.blocks, len(decoded.data), row["title"], row["author"],
                                            row["published"]))
     return _finish(row, params)
+
+
+def extraction_gated(row: Row, params: Params) -> bool:
+    """Whether the page is left unextracted: a rule of a pre-extraction group fires on the signals
+    computed so far (record, URL, and the article score: score >= 35 -> extract, else skip).
+
+    Extraction (trafilatura and readability) is most of a page's time, so this is where clear
+    non-articles are to be turned away. A page-level classifier belongs here as one more
+    pre-extraction signal and rule (its probability in `signals`, its threshold in params), so
+    that its decision is a reason code like the others. With `--extract-all` gated pages are
+    extracted too, and their reasons stay these (`decisions.applicable`).
+    """
+    return _fires(row, params, decisions.PRE_EXTRACTION_GROUPS)
 
 
 # Gopher's own lower bound on document length: statistics of fewer words say nothing about a page.
