@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from filters import dataset, product
+from filters import dataset, page_structure, product
 from filters.article_score import WEIGHTS
 from filters.declarations import Signal
 
@@ -60,6 +60,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("needs_js_heavy_scripts", pa.bool_(), "> 8 external scripts and < 50 words"),
     Signal("needs_js_noscript", pa.bool_(), "<noscript> with > 20 words"),
     *product.SIGNALS,  # shop / product pages
+    *page_structure.SIGNALS,  # structural counts read by the page-type model
     Signal("extraction_gated", pa.bool_(), "a pre-extraction rule (url, article score) rejected the page"),
     # extraction cascade trace (seed 004) and block structure (seed 002)
     Signal("cookie_overlays_removed_count", pa.int32(), "consent overlays removed before extraction (seed 000 §4)"),

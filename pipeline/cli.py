@@ -1,4 +1,4 @@
-"""Command line: `pipeline run | extract | select | sample` (see CONTRACT.md).
+"""Command line: `pipeline run | extract | select | report | explain | train | sample`.
 
 Exit status: 0 done (damaged records and files inside the input are rejected rows, not
 failures); 2 usage error (one clear line on stderr, no traceback); 1 anything else.
@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 import traceback
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -82,6 +83,14 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--url", help="the record's target URI (required for WARC/ARC input)")
     explain.add_argument("--params", type=Path, metavar="FILE")
     explain.add_argument("--json", action="store_true", help="print the row as JSON")
+
+    train = commands.add_parser("train", help="fit the page-type model on labelled pages (writes MODEL and its card)")
+    train.add_argument("labels", nargs="+", metavar="LABELS",
+                       help="NAME.labels.json (URL -> page type; labels NAME.warc.gz beside it) or WARC=TYPE")
+    train.add_argument("--out", required=True, type=Path, metavar="MODEL", help="the model file to write (JSON)")
+    train.add_argument("--params", type=Path, metavar="FILE")
+    train.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                       help="processes extracting the labelled WARCs (default 1)")
 
     sample = commands.add_parser("sample", help="write the bundled sample (WARC + HTML + manifest)")
     sample.add_argument("--out", required=True, metavar="DIR")
@@ -218,6 +227,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     params = load_params(args.params)
     if args.command == "explain":
         return _explain(args, params)
+    if args.command == "train":
+        return _train(args, params)
     if args.command == "select":
         _require_dir(args.workdir)
         _require_writable_dir(args.out)
@@ -360,6 +371,70 @@ def _explain(args: argparse.Namespace, params: Params) -> int:
     row, timings = explain_row(raw, params)
     print_explanation(row, timings, sys.stdout, as_json=args.json)
     return 0
+
+
+def _train(args: argparse.Namespace, params: Params) -> int:
+    import numpy as np
+
+    from pipeline.stages.train import (
+        ATTRIBUTION,
+        LabelError,
+        code_version,
+        label_sources,
+        labelled_rows,
+        model_card,
+        read_rows,
+        scratch_directory,
+        train_model,
+    )
+
+    try:
+        sources = label_sources(args.labels)
+    except LabelError as exc:
+        raise UsageError(str(exc)) from None
+    out: Path = args.out
+    if out.exists() and out.is_dir():
+        raise UsageError(f"--out must be a file path, not a directory: {out}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+
+    def say(message: str) -> None:
+        sys.stderr.write(f"pipeline train: {message}\n")
+
+    with scratch_directory() as scratch, LocalExecutor(args.workers, preload=("pipeline.stages.extract",)) as pool:
+        workdir = str(Path(scratch) / "work")
+        say(f"extracting {len(sources)} labelled WARC(s), every page")
+        prepare_workdir(workdir)
+        template = ExtractTask("", workdir, params, True, False, False)
+        inputs = [str(source.warc) for source in sources]
+        run_extract(inputs, template, pool)
+        write_manifest(workdir, inputs, [], params, True)
+        say("select with the other rules, to know what they reject")
+        selected = Path(scratch) / "selected"
+        select(workdir, str(selected), params)
+        rows, labels, left_out = labelled_rows(read_rows(selected), sources)
+    if len(set(labels)) < 2 or labels.count("article") < 2:
+        raise UsageError(f"too few labelled pages to train on: {dict(sorted(Counter(labels).items()))} "
+                         f"(needs articles and at least one other type)")
+    # the article-score gate (`article.*`) is what the pre-extraction model replaces: not counted
+    other_rules_keep = np.array([not [r for r in row["reasons"] if not r.startswith("article.")] for row in rows],
+                                dtype=bool)
+    describe = {"version": code_version(), "inputs": [_label_argument(a) for a in args.labels],
+                "left_out": left_out, "attribution": ATTRIBUTION}
+    text, summary = train_model(rows, labels, other_rules_keep, describe, say)
+    out.write_text(text, encoding="utf-8")
+    card = out.with_name(out.name.removesuffix(".json") + ".card.md")
+    card.write_text(model_card(summary, out.name), encoding="utf-8")
+    print(f"model: {out}  ({len(rows)} pages; card: {card})")
+    print("kept in cross-validation (whole pipeline): "
+          + ", ".join(f"{k} {v:.3f}" for k, v in summary["full_keep_rates"].items()))
+    return 0
+
+
+def _label_argument(argument: str) -> str:
+    """A LABELS argument as the model card names it: the file name, not the machine's path."""
+    path, _, page_type = argument.rpartition("=") if "=" in argument and not argument.endswith(".json") \
+        else (argument, "", "")
+    return f"{Path(path).name}={page_type}" if page_type else Path(path).name
 
 
 def _require_dir(path: str, what: str = "work directory") -> None:

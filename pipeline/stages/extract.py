@@ -41,6 +41,7 @@ from filters.language_id import language_signals, load_model
 from filters.metadata import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
 from filters.page import Page
 from filters.page_signals import classify, needs_js
+from filters.page_structure import structure_signals
 from filters.product import product_signals
 from filters.quality import quality_signals
 from filters.signals import check_signal_names
@@ -276,15 +277,16 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
     with _step(row, timings, "page_signals"):
         signals.update(classify(page))
         signals.update(needs_js(page))
+    # Product and structure signals describe the page before extraction: the page-type model
+    # reads them, so they are known before the gate decides.
+    with _step(row, timings, "product"):
+        signals.update(product_signals(page))
+    with _step(row, timings, "structure"):
+        signals.update(structure_signals(page))
     gated = extraction_gated(row, params)
     signals["extraction_gated"] = gated
     if gated and not extract_all:
         return _finish(row, params)
-
-    # page.product is a select-stage rule, and select-stage rules skip gated pages: computed
-    # here, it costs nothing on the pages the gate already rejected (most shop pages among them).
-    with _step(row, timings, "product"):
-        signals.update(product_signals(page))
 
     with _step(row, timings, "extract", reason="error.extract"):
         signals["cookie_overlays_removed_count"] = remove_cookie_overlays(page.tree)

@@ -1,0 +1,188 @@
+"""Features of the page-type model: one function for training and for the pipeline alike.
+
+The model tells articles (news, blog posts, essays) from the six other page types of the labelled
+training data (service/marketing, product, collection grid, listing, forum, documentation). Its
+inputs are numbers read from a row as the pipeline stores it: the registered signals (page, URL,
+article-score components, product, structure, block, cascade, Gopher, C4, quality), whether the
+metadata found a title, author, date and description, and features of the URL and the title that
+web conventions make telling (`/blog/`, `/product/`, `/tag/`, `/forum/`, `/docs/`, a long
+hyphenated slug, a date in the path). Nothing is site-specific: the vocabularies below are the
+words sites of every kind use, not the sites of the training data.
+
+Two feature sets:
+* `PAGE_FEATURES`: what is known before extraction (URL, title, metadata, page, product and
+  structure signals). The pre-extraction model reads only these, so it can decide to skip
+  trafilatura and readability on a page.
+* `FULL_FEATURES`: those plus what extraction measures (text length, blocks, Gopher, C4, cascade).
+  The select-stage model reads these, from stored signals, so a new model never re-extracts.
+
+Missing values (a signal not computed for a page) are NaN, which gradient-boosted trees route
+on their own.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+PAGE_TYPES: tuple[str, ...] = ("article", "collection", "documentation", "forum", "listing", "product", "service")
+
+# Words of URL paths, by what they usually announce. A feature per group: how many of its words
+# stand as a path segment, or as a hyphen/underscore-separated part of one (single words are too
+# rare in any training set for trees to learn each on its own).
+URL_WORDS: dict[str, tuple[str, ...]] = {
+    "article": ("blog", "blogs", "news", "article", "articles", "story", "stories", "post", "posts", "opinion",
+                "insights", "magazine", "journal", "column", "columns", "editorial", "press", "features", "feature"),
+    "product": ("product", "products", "p", "dp", "item", "items", "shop", "store", "buy", "sku", "pd", "prod"),
+    "collection": ("category", "categories", "collection", "collections", "c", "catalog", "catalogue", "department",
+                   "brand", "brands", "sale", "deals"),
+    "listing": ("tag", "tags", "archive", "archives", "page", "search", "topics", "topic", "section", "author",
+                "authors", "index", "list", "all", "latest", "events"),
+    "forum": ("forum", "forums", "thread", "threads", "t", "viewtopic", "showthread", "community", "discussion",
+              "discussions", "questions", "question", "q", "board", "boards", "comments", "answers", "r"),
+    "documentation": ("docs", "doc", "documentation", "guide", "guides", "api", "reference", "manual", "help", "kb",
+                      "support", "wiki", "learn", "tutorial", "tutorials", "howto", "faq", "developers", "sdk"),
+    "service": ("pricing", "solutions", "solution", "services", "service", "platform", "about", "contact", "demo",
+                "enterprise", "customers", "integrations", "plans", "signup", "login", "company", "careers",
+                "features", "use-cases", "industries", "partners"),
+}
+_URL_WORD_FEATURES: tuple[str, ...] = tuple(f"url_words_{group}" for group in URL_WORDS)
+_URL_GROUPS_OF: dict[str, list[str]] = {}
+for _group, _words in URL_WORDS.items():
+    for _word in _words:
+        _URL_GROUPS_OF.setdefault(_word, []).append(f"url_words_{_group}")
+# schema.org types (JSON-LD), grouped by the page type they usually describe
+SCHEMA_GROUPS: dict[str, tuple[str, ...]] = {
+    "article": ("article", "newsarticle", "blogposting", "reportagenewsarticle", "opinionnewsarticle",
+                "analysisnewsarticle", "scholarlyarticle", "liveblogposting", "socialmediaposting"),
+    "product": ("product", "offer", "aggregateoffer", "productgroup", "individualproduct", "productmodel"),
+    "collection": ("collectionpage", "itemlist", "offercatalog", "searchresultspage"),
+    "forum": ("discussionforumposting", "qapage", "question", "answer", "comment"),
+    "documentation": ("techarticle", "apireference", "howto", "faqpage"),
+    "service": ("softwareapplication", "webapplication", "service", "organization", "corporation",
+                "localbusiness", "event"),
+}
+_SCHEMA_FEATURES = tuple(f"schema_{group}" for group in SCHEMA_GROUPS)
+
+_URL_SHAPE = ("url_path_depth", "url_slug_words", "url_slug_chars", "url_has_year", "url_has_long_number",
+              "url_has_query", "url_is_root", "url_ends_html")
+_TEXT_SHAPE = ("title_words", "title_has_separator", "has_title", "has_author", "has_published",
+               "has_description", "article_score")
+
+# Registered signals read as numbers. Left out: what select computes (duplicates, dataset
+# balance), what depends on params (extraction_gated), identifiers and hashes.
+PAGE_SIGNALS: tuple[str, ...] = (
+    "html_bytes", "url_hard_excluded", "url_excluded_extension",
+    "article_score_url_article_path", "article_score_url_date", "article_score_url_long_slug",
+    "article_score_url_shallow", "article_score_url_excluded", "article_score_url_paginated",
+    "article_score_url_author_listing", "article_score_words_over_300", "article_score_words_150_300",
+    "article_score_one_h1", "article_score_author_metadata", "article_score_date_metadata",
+    "article_score_jsonld_article", "article_score_og_article", "article_score_paragraphs_over_3",
+    "article_score_many_outbound_links", "article_score_rel_next_prev", "article_score_very_short_text",
+    "body_word_count", "h1_count", "paragraph_count", "outbound_link_count",
+    "page_is_js_spa", "page_is_cookie_walled", "page_is_paywalled", "page_has_amp_url", "page_has_feed_url",
+    "external_script_count", "needs_js",
+    "product_schema_offer_item_count", "product_schema_item_count", "product_og", "product_cart_control_count",
+    "product_quantity_selector_count", "product_price_count", "product_price_label_count",
+    "product_identifier_label_count", "product_availability_phrase_count", "product_cart_link_count",
+    "product_article_declared", "product_score",
+    "structure_form_count", "structure_input_count", "structure_button_count", "structure_image_count",
+    "structure_list_item_count", "structure_heading_count", "structure_table_count",
+    "structure_article_element_count", "structure_time_element_count", "structure_nav_count",
+    "structure_aside_count", "structure_iframe_count", "structure_link_count", "structure_link_word_fraction",
+)
+TEXT_SIGNALS: tuple[str, ...] = (
+    "cascade_trafilatura_words", "cascade_readability_words", "cascade_jsonld_words",
+    "cascade_trafilatura_link_code_fraction", "headline_block_count", "boilerplate_blocks_removed_count",
+    "text_chars", "block_count", "longest_block_chars", "link_code_char_fraction", "large_block_char_fraction",
+    "short_list_table_char_fraction", "token_count", "c4_line_count", "c4_removed_line_fraction",
+    "c4_removed_word_fraction", "gopher_word_count", "gopher_median_word_length", "gopher_symbol_word_ratio",
+    "gopher_alpha_word_fraction", "gopher_bullet_line_fraction", "gopher_ellipsis_line_fraction",
+    "gopher_dup_line_fraction", "gopher_dup_line_char_fraction", "gopher_top_2gram_char_fraction",
+    "text_language_confidence", "quality_paragraph_count", "quality_text_html_ratio", "quality_link_density",
+)
+_TEXT_DERIVED = ("word_count", "words_per_block", "text_word_fraction_of_page")
+
+PAGE_FEATURES: tuple[str, ...] = (*_URL_SHAPE, *_URL_WORD_FEATURES, *_TEXT_SHAPE, *_SCHEMA_FEATURES, *PAGE_SIGNALS)
+FULL_FEATURES: tuple[str, ...] = (*PAGE_FEATURES, *TEXT_SIGNALS, *_TEXT_DERIVED)
+
+_YEAR = re.compile(r"^(19|20)\d\d$")
+_LONG_NUMBER = re.compile(r"\d{4,}")
+_WORD_SPLIT = re.compile(r"[-_.+]")
+_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ")
+
+
+def page_features(row: Mapping[str, Any], names: tuple[str, ...] = FULL_FEATURES) -> list[float]:
+    """The model's input for one row (a mapping with `url`, `title`, `author`, `published`,
+    `description`, `article_score`, `word_count` and the `signals` mapping), in the order of
+    `names`; NaN where a value is missing."""
+    signals = row.get("signals") or {}
+    values = {**_url_features(row.get("url")), **_text_shape(row), **_schema_features(signals)}
+    values.update(_text_derived(row, signals))
+    return [_number(values[name] if name in values else signals.get(name)) for name in names]
+
+
+def _number(value: Any) -> float:
+    if value is None:
+        return math.nan
+    return float(value)
+
+
+def _url_features(url: Any) -> dict[str, float]:
+    values: dict[str, float] = dict.fromkeys(_URL_WORD_FEATURES, 0.0)
+    try:
+        parts = urlsplit(url) if isinstance(url, str) else None
+    except ValueError:
+        parts = None
+    if parts is None:
+        return {**values, **dict.fromkeys(_URL_SHAPE, math.nan)}
+    segments = [segment for segment in parts.path.lower().split("/") if segment]
+    slug = segments[-1] if segments else ""
+    stem = slug.rsplit(".", 1)[0] if "." in slug else slug
+    words = {word for segment in segments for word in (segment, *_WORD_SPLIT.split(segment))}
+    for word in words:
+        for key in _URL_GROUPS_OF.get(word, ()):
+            values[key] += 1.0
+    values.update(
+        url_path_depth=float(len(segments)),
+        url_slug_words=float(len([word for word in _WORD_SPLIT.split(stem) if word])),
+        url_slug_chars=float(len(stem)),
+        url_has_year=float(any(_YEAR.match(segment) for segment in segments)),
+        url_has_long_number=float(bool(_LONG_NUMBER.search(parts.path))),
+        url_has_query=float(bool(parts.query)),
+        url_is_root=float(not segments),
+        url_ends_html=float(slug.endswith((".html", ".htm", ".php", ".aspx", ".asp", ".shtml"))),
+    )
+    return values
+
+
+def _text_shape(row: Mapping[str, Any]) -> dict[str, float]:
+    title = row.get("title") or ""
+    return {
+        "title_words": float(len(title.split())),
+        "title_has_separator": float(any(separator in title for separator in _SEPARATORS)),
+        "has_title": float(bool(title)),
+        "has_author": float(bool(row.get("author"))),
+        "has_published": float(row.get("published") is not None),
+        "has_description": float(bool(row.get("description"))),
+        "article_score": _number(row.get("article_score")),
+    }
+
+
+def _schema_features(signals: Mapping[str, Any]) -> dict[str, float]:
+    declared = set((signals.get("structure_schema_types") or "").split(","))
+    return {f"schema_{group}": float(bool(declared & set(types))) for group, types in SCHEMA_GROUPS.items()}
+
+
+def _text_derived(row: Mapping[str, Any], signals: Mapping[str, Any]) -> dict[str, float]:
+    words = row.get("word_count")
+    blocks = signals.get("block_count")
+    page_words = signals.get("body_word_count")
+    return {
+        "word_count": _number(words),
+        "words_per_block": words / blocks if words is not None and blocks else math.nan,
+        "text_word_fraction_of_page": words / page_words if words is not None and page_words else math.nan,
+    }

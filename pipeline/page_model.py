@@ -1,0 +1,106 @@
+"""The page-type model file: gradient-boosted trees (LightGBM) over `filters.page_type` features.
+
+The file is JSON, read without pickle (a model file is input, and unpickling runs code): the
+class names, and for each of the two models (`page`: before extraction, `full`: in select) its
+feature names, LightGBM's own text dump of the trees (`Booster.model_to_string`, loaded with
+`Booster(model_str=...)`) and its threshold. `training` records what it was fitted on and how it
+measured in cross-validation; the model card (`pipeline train` writes it beside the file) is the
+same facts for people.
+
+A model is loaded once per process (`load_model`, cached by path) and predicts many rows at once
+(select) or one row (extract).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from filters.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
+
+MODEL_FORMAT = "corpus-filter/page-type-model/1"
+# Shipped with the package: trained by `pipeline train` on the labelled pages (see its card).
+DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "page_type.json"
+ARTICLE = PAGE_TYPES.index("article")
+
+
+class ModelError(ValueError):
+    """The model file is missing, unreadable or not a page-type model."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One of the two models: its features, its trees and its article-probability threshold."""
+
+    features: tuple[str, ...]
+    booster: Any  # lightgbm.Booster
+    min_article_probability: float
+
+    def probabilities(self, rows: Sequence[Mapping[str, Any]]) -> np.ndarray:
+        """Class probabilities, one row per input row, columns in `PAGE_TYPES` order."""
+        if not rows:
+            return np.zeros((0, len(PAGE_TYPES)))
+        matrix = np.array([page_features(row, self.features) for row in rows], dtype=np.float64)
+        return np.asarray(self.booster.predict(matrix, num_threads=1)).reshape(len(rows), len(PAGE_TYPES))
+
+    def contributions(self, row: Mapping[str, Any], top: int = 5) -> list[tuple[str, float]]:
+        """The features that moved the article class's raw score most for `row` (LightGBM's tree
+        contributions, SHAP values in log-odds), largest effect first."""
+        matrix = np.array([page_features(row, self.features)], dtype=np.float64)
+        values = np.asarray(self.booster.predict(matrix, pred_contrib=True, num_threads=1)).reshape(-1)
+        width = len(self.features) + 1  # each class: one value per feature, then the bias
+        article = values[ARTICLE * width: ARTICLE * width + len(self.features)]
+        order = np.argsort(-np.abs(article), kind="stable")[:top]
+        return [(self.features[i], round(float(article[i]), 4)) for i in order]
+
+
+@dataclass(frozen=True)
+class PageTypeModel:
+    page: Stage
+    full: Stage
+    training: dict[str, Any]
+    path: str
+
+    @property
+    def version(self) -> str:
+        return str(self.training.get("version", "unknown"))
+
+
+def model_document(page: dict[str, Any], full: dict[str, Any], training: dict[str, Any]) -> str:
+    """The model file's text: `page` and `full` each {"features", "booster" (model string),
+    "min_article_probability"}."""
+    document = {"format": MODEL_FORMAT, "classes": list(PAGE_TYPES), "page": page, "full": full,
+                "training": training}
+    return json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+@functools.lru_cache(maxsize=4)
+def load_model(path: str | None = None) -> PageTypeModel:
+    """The model at `path` (default: the one shipped with the package), loaded once per process."""
+    import lightgbm  # imported here: only processes that use the model pay for it
+
+    where = Path(path) if path else DEFAULT_MODEL
+    try:
+        document = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot read the page-type model {where}: {exc}") from None
+    if not isinstance(document, dict) or document.get("format") != MODEL_FORMAT:
+        raise ModelError(f"{where} is not a page-type model (format {MODEL_FORMAT!r} expected)")
+    if tuple(document.get("classes") or ()) != PAGE_TYPES:
+        raise ModelError(f"{where}: classes {document.get('classes')} differ from {list(PAGE_TYPES)}")
+    stages = {}
+    for name, known in (("page", PAGE_FEATURES), ("full", FULL_FEATURES)):
+        part = document.get(name) or {}
+        features = tuple(part.get("features") or ())
+        unknown = sorted(set(features) - set(known))
+        if not features or unknown:
+            raise ModelError(f"{where}: the {name} model's features are missing or unknown: {unknown}")
+        booster = lightgbm.Booster(model_str=part["booster"])
+        stages[name] = Stage(features, booster, float(part["min_article_probability"]))
+    return PageTypeModel(stages["page"], stages["full"], document.get("training") or {}, str(where))

@@ -1,0 +1,333 @@
+"""`pipeline train LABELS... --out MODEL`: fit the page-type model on labelled pages.
+
+A LABELS argument is either
+* a JSON label file: an object mapping each page's URL (the WARC-Target-URI) to its page type,
+  given as a string (`"https://example.org/a": "article"`) or as an object with a `page_type`
+  field (the WCXB labels format). The WARC it labels lies beside it: `NAME.labels.json` (or
+  `NAME.json`) labels `NAME.warc.gz` (or `NAME.warc`);
+* `WARC=TYPE`: every HTML page of that WARC has that type (a crawl of shop pages, say).
+Types are those of `filters.page_type.PAGE_TYPES`. Pages the labels name but the WARC lacks, and
+HTML pages of the WARC without a label, are counted and left out.
+
+The labelled WARCs are extracted with every page extracted (`--extract-all`), and select runs
+with the model's rule off, so each page has every signal and the reasons of the other rules.
+The model is then measured by 5-fold cross-validation grouped by registered domain (the pages of
+one site are never on both sides), its thresholds are chosen on the out-of-fold probabilities,
+and it is fitted again on all pages. Same inputs and params give a byte-identical model file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import subprocess
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from filters.domains import registered_domain
+from filters.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
+from pipeline.page_model import model_document
+
+FOLDS = 5
+ARTICLE = PAGE_TYPES.index("article")
+# LightGBM on a few thousand pages: one thread and `deterministic` make the trees the same on
+# every machine and run.
+BOOSTER_PARAMS: dict[str, Any] = {
+    "objective": "multiclass", "num_class": len(PAGE_TYPES), "learning_rate": 0.1, "num_leaves": 15,
+    "min_data_in_leaf": 10, "feature_fraction": 0.8, "lambda_l2": 1.0, "deterministic": True,
+    "num_threads": 1, "seed": 7, "verbose": -1, "force_col_wise": True,
+}
+# 150 rounds at 0.1 measured as 300 at 0.05 in cross-validation, in half the file (1.9 MB a model).
+ROUNDS = 150
+# The pre-extraction model only saves time: its threshold keeps this share of the training
+# articles in cross-validation.
+PAGE_ARTICLE_RECALL = 0.99
+LABEL_SUFFIXES = (".labels.json", ".json")
+WARC_SUFFIXES = (".warc.gz", ".warc")
+ATTRIBUTION = (
+    "WCXB, the Web Content Extraction Benchmark, by Murrough Foley (CC-BY-4.0, "
+    "https://creativecommons.org/licenses/by/4.0/); scrapinghub/product-extraction-benchmark (MIT)"
+)
+
+
+class LabelError(ValueError):
+    """A label file or LABELS argument that cannot be used (one line for the user)."""
+
+
+@dataclass(frozen=True)
+class LabelSource:
+    warc: Path
+    labels: dict[str, str] | None  # URL -> type; None: every HTML page has `fixed_type`
+    fixed_type: str | None = None
+
+
+def label_sources(arguments: Sequence[str]) -> list[LabelSource]:
+    """The WARCs and labels that LABELS arguments name (see the module docstring)."""
+    return [_source(argument) for argument in arguments]
+
+
+def _source(argument: str) -> LabelSource:
+    if "=" in argument and not argument.endswith(".json"):
+        path, page_type = argument.rsplit("=", 1)
+        _check_type(page_type, argument)
+        warc = Path(path)
+        if not warc.is_file():
+            raise LabelError(f"{argument}: no such WARC: {path}")
+        return LabelSource(warc, None, page_type)
+    label_file = Path(argument)
+    if not label_file.is_file():
+        raise LabelError(f"label file not found: {argument}")
+    return LabelSource(_warc_beside(label_file), read_labels(label_file))
+
+
+def _warc_beside(label_file: Path) -> Path:
+    name = label_file.name
+    stem = next((name[: -len(suffix)] for suffix in LABEL_SUFFIXES if name.endswith(suffix)), name)
+    for suffix in WARC_SUFFIXES:
+        candidate = label_file.with_name(stem + suffix)
+        if candidate.is_file():
+            return candidate
+    raise LabelError(f"{label_file}: no WARC beside it ({stem}.warc.gz or {stem}.warc)")
+
+
+def read_labels(path: Path) -> dict[str, str]:
+    """URL -> page type from a JSON label file; a clear error for anything else."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise LabelError(f"{path}: not a JSON label file ({exc})") from None
+    if not isinstance(data, dict) or not data:
+        raise LabelError(f"{path}: expected a JSON object mapping URLs to page types")
+    labels = {}
+    for url, value in data.items():
+        page_type = value.get("page_type") if isinstance(value, dict) else value
+        _check_type(page_type, f"{path}: {url}")
+        labels[url] = page_type
+    return labels
+
+
+def _check_type(page_type: Any, where: str) -> None:
+    if page_type not in PAGE_TYPES:
+        raise LabelError(f"{where}: page type {page_type!r} is not one of {', '.join(PAGE_TYPES)}")
+
+
+def labelled_rows(rows: Sequence[dict[str, Any]], sources: Sequence[LabelSource]) -> tuple[list[dict[str, Any]],
+                                                                                            list[str], dict[str, int]]:
+    """The HTML rows that have a label, their labels, and counts of what was left out."""
+    by_warc = {str(source.warc.resolve()): source for source in sources}
+    kept, labels = [], []
+    left_out: Counter[str] = Counter()
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        source = by_warc.get(str(Path(row["source_file"]).resolve()))
+        signals = row.get("signals") or {}
+        if source is None or not signals.get("is_html") or not signals.get("html_bytes"):
+            continue
+        page_type = source.fixed_type if source.labels is None else source.labels.get(row["url"])
+        if page_type is None:
+            left_out["html pages without a label"] += 1
+            continue
+        if (str(source.warc), row["url"]) in seen:
+            left_out["repeated records of a labelled URL"] += 1
+            continue
+        seen.add((str(source.warc), row["url"]))
+        kept.append(row)
+        labels.append(page_type)
+    for source in sources:
+        if source.labels is not None:
+            found = {url for warc, url in seen if warc == str(source.warc)}
+            left_out["labelled URLs not in the WARC"] += len(set(source.labels) - found)
+    return kept, labels, dict(left_out)
+
+
+def fold_of(host: str | None) -> int:
+    """The cross-validation fold of a page: by its registered domain, so one site is one fold."""
+    site = registered_domain(host or "") or host or ""
+    return int(hashlib.sha256(site.encode("utf-8")).hexdigest()[:8], 16) % FOLDS
+
+
+def fit(matrix: np.ndarray, labels: np.ndarray) -> Any:
+    import lightgbm
+
+    return lightgbm.train(BOOSTER_PARAMS, lightgbm.Dataset(matrix, labels), num_boost_round=ROUNDS)
+
+
+def out_of_fold(matrix: np.ndarray, labels: np.ndarray, folds: np.ndarray) -> np.ndarray:
+    """Each page's class probabilities from the model fitted without its fold."""
+    probabilities = np.zeros((len(labels), len(PAGE_TYPES)))
+    for fold in range(FOLDS):
+        held_out = folds == fold
+        if held_out.all() or not held_out.any():
+            continue
+        booster = fit(matrix[~held_out], labels[~held_out])
+        probabilities[held_out] = booster.predict(matrix[held_out], num_threads=1)
+    return probabilities
+
+
+def recall_threshold(article_probability: np.ndarray, is_article: np.ndarray, recall: float) -> float:
+    """The highest threshold that keeps at least `recall` of the articles (probability >= it)."""
+    scores = np.sort(article_probability[is_article])
+    if not len(scores):
+        return 0.0
+    index = int(np.floor((1 - recall) * len(scores)))
+    return math.floor(float(scores[min(index, len(scores) - 1)]) * 10_000) / 10_000  # 4 decimals, rounded down
+
+
+def keep_rates(article_probability: np.ndarray, labels: Sequence[str], threshold: float,
+               other_rules_keep: np.ndarray | None = None) -> dict[str, float]:
+    """Share of the pages of each type kept at `threshold` (and by the other rules, if given)."""
+    kept = article_probability >= threshold
+    if other_rules_keep is not None:
+        kept &= other_rules_keep
+    types = np.asarray(labels)
+    return {page_type: round(float(kept[types == page_type].mean()), 4)
+            for page_type in PAGE_TYPES if (types == page_type).any()}
+
+
+def best_threshold(article_probability: np.ndarray, labels: Sequence[str], other_rules_keep: np.ndarray) -> float:
+    """The select threshold: the one that maximises the share of articles kept minus the mean
+    share kept of the other types (each type weighs the same, however many pages it has), over
+    thresholds 0.05, 0.10, ..., 0.95, on out-of-fold probabilities."""
+    best, best_score = 0.5, -np.inf
+    for threshold in np.round(np.arange(0.05, 0.96, 0.05), 2):
+        rates = keep_rates(article_probability, labels, float(threshold), other_rules_keep)
+        others = [rate for page_type, rate in rates.items() if page_type != "article"]
+        score = rates.get("article", 0.0) - (float(np.mean(others)) if others else 0.0)
+        if score > best_score + 1e-12:
+            best, best_score = float(threshold), score
+    return best
+
+
+def confusion(probabilities: np.ndarray, labels: Sequence[str]) -> dict[str, dict[str, int]]:
+    """Rows: true type; columns: the type with the highest probability."""
+    predicted = probabilities.argmax(axis=1)
+    table = {true: dict.fromkeys(PAGE_TYPES, 0) for true in PAGE_TYPES}
+    for true, guess in zip(labels, predicted, strict=True):
+        table[true][PAGE_TYPES[int(guess)]] += 1
+    return {true: counts for true, counts in table.items() if sum(counts.values())}
+
+
+def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rules_keep: np.ndarray,
+                describe: dict[str, Any], progress: Callable[[str], None] = lambda _: None) -> tuple[str, dict]:
+    """(model file text, training summary) from labelled rows in a fixed order."""
+    y = np.array([PAGE_TYPES.index(label) for label in labels])
+    folds = np.array([fold_of(row.get("host")) for row in rows])
+    is_article = y == ARTICLE
+    parts: dict[str, dict[str, Any]] = {}
+    summary: dict[str, Any] = {**describe, "pages": dict(sorted(Counter(labels).items())), "folds": FOLDS,
+                               "rounds": ROUNDS, "booster_params": BOOSTER_PARAMS}
+    for name, features in (("page", PAGE_FEATURES), ("full", FULL_FEATURES)):
+        progress(f"{name} model: cross-validation")
+        matrix = np.array([page_features(row, features) for row in rows], dtype=np.float64)
+        oof = out_of_fold(matrix, y, folds)
+        if name == "page":
+            threshold = recall_threshold(oof[:, ARTICLE], is_article, PAGE_ARTICLE_RECALL)
+            rates = keep_rates(oof[:, ARTICLE], labels, threshold)
+            # the pipeline: what the pre-extraction model turns away never reaches select
+            other_rules_keep = other_rules_keep & (oof[:, ARTICLE] >= threshold)
+        else:
+            threshold = best_threshold(oof[:, ARTICLE], labels, other_rules_keep)
+            rates = keep_rates(oof[:, ARTICLE], labels, threshold, other_rules_keep)
+            summary["full_model_alone_keep_rates"] = keep_rates(oof[:, ARTICLE], labels, threshold)
+            summary["other_rules_and_page_model_keep_rates"] = keep_rates(np.ones(len(y)), labels, 0.0,
+                                                                          other_rules_keep)
+        summary[f"{name}_threshold"] = threshold
+        summary[f"{name}_keep_rates"] = rates
+        summary[f"{name}_confusion"] = confusion(oof, labels)
+        summary[f"{name}_accuracy"] = round(float((oof.argmax(axis=1) == y).mean()), 4)
+        progress(f"{name} model: fitting on all {len(y)} pages")
+        booster = fit(matrix, y)
+        parts[name] = {"features": list(features), "booster": booster.model_to_string(),
+                       "min_article_probability": threshold}
+    return model_document(parts["page"], parts["full"], summary), summary
+
+
+def code_version() -> str:
+    """The git commit of the code that trained the model, or the package version outside a checkout."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        done = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"], capture_output=True,
+                              text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        done = None
+    if done is not None and done.returncode == 0 and done.stdout.strip():
+        return done.stdout.strip()
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"corpus-filter {version('corpus-filter')}"
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def scratch_directory() -> tempfile.TemporaryDirectory[str]:
+    return tempfile.TemporaryDirectory(prefix="pipeline-train-")
+
+
+def read_rows(directory: Path) -> list[dict[str, Any]]:
+    """The rows select wrote (accepted and rejected), in a fixed order."""
+    files = sorted(directory.glob("accepted/*.parquet")) + sorted(directory.glob("rejected/*.parquet"))
+    if not files:
+        return []
+    frame = pl.concat([pl.read_parquet(path) for path in files], how="diagonal_relaxed")
+    return frame.sort(["source_file", "source_offset", "id"]).to_dicts()
+
+
+def model_card(summary: dict[str, Any], model_path: str) -> str:
+    """The model card: what the model is, what it was trained on (licences, attribution), how it
+    measured in cross-validation, its thresholds and the code that trained it."""
+    lines = [
+        "# Page-type model card",
+        "",
+        f"Model file: `{model_path}` (JSON; LightGBM text models inside, loaded without pickle).",
+        f"Code version: {summary.get('version', 'unknown')}.",
+        "",
+        "Gradient-boosted trees (LightGBM, multiclass) that tell articles from six other page types:",
+        f"{', '.join(PAGE_TYPES)}. Two models: `page` reads what is known before extraction (URL, title,",
+        "metadata, page, product and structure signals) and decides whether a page is worth extracting;",
+        "`full` adds what extraction measures and decides `page_type` and `article_probability` in select.",
+        "",
+        "## Training data",
+        "",
+        *(f"- `{name}`" for name in summary.get("inputs", [])),
+        "",
+        "Pages by type: " + ", ".join(f"{k} {v}" for k, v in summary.get("pages", {}).items()) + ".",
+        "Left out: " + (", ".join(f"{k} {v}" for k, v in summary.get("left_out", {}).items()) or "nothing") + ".",
+        "",
+        f"Attribution: {summary.get('attribution', ATTRIBUTION)}.",
+        "",
+        "## Cross-validation",
+        "",
+        f"{summary.get('folds', FOLDS)} folds grouped by registered domain (one site is never on both sides); "
+        f"{summary.get('rounds', ROUNDS)} boosting rounds.",
+        "",
+    ]
+    for name, title in (("page", "Pre-extraction model (`page`)"), ("full", "Select model (`full`)")):
+        lines += [f"### {title}", "",
+                  f"Threshold on `article_probability`: {summary.get(f'{name}_threshold')}; "
+                  f"type accuracy (highest probability): {summary.get(f'{name}_accuracy')}.", ""]
+        rates = summary.get(f"{name}_keep_rates", {})
+        what = ("share of each type passed on to extraction" if name == "page"
+                else "share of each type kept by the whole pipeline (this model, the pre-extraction model "
+                     "and every other rule)")
+        lines += [f"Kept, out of fold ({what}):", "", "| type | kept |", "|---|---|"]
+        lines += [f"| {page_type} | {rate:.3f} |" for page_type, rate in rates.items()]
+        lines += ["", "Confusion matrix (rows: true type; columns: predicted type):", "",
+                  "| true \\ predicted | " + " | ".join(PAGE_TYPES) + " |",
+                  "|---|" + "---|" * len(PAGE_TYPES)]
+        for true, counts in summary.get(f"{name}_confusion", {}).items():
+            lines.append(f"| {true} | " + " | ".join(str(counts[p]) for p in PAGE_TYPES) + " |")
+        lines.append("")
+    lines += ["## Use", "",
+              "`select.page.min_article_probability` and `extract.gate.min_page_article_probability` in",
+              "params.yaml override the thresholds above; `select.page.keep_types` chooses which types are kept.",
+              "Retrain with `pipeline train LABELS... --out MODEL` (docs in README, \"Page types\").", ""]
+    return "\n".join(lines)

@@ -1,0 +1,115 @@
+"""`pipeline train` and the page-type model file (pipeline/stages/train.py, pipeline/page_model.py)."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import article_html, cli, write_warc
+from pipeline.page_model import ModelError, load_model
+from pipeline.stages import train
+
+SHOP = ("<html><head><title>Kettle 1.7 l | Shop</title></head><body><nav><a href='/'>Home</a></nav>"
+        "<h1>Kettle 1.7 l</h1><p>€ 39.99</p><form action='/cart/add'><input name='quantity' value='1'>"
+        "<button>Add to cart</button></form><ul>" + "".join(f"<li><a href='/p/{i}'>Kettle {i}</a></li>"
+                                                            for i in range(20)) + "</ul></body></html>")
+
+
+def labelled_warc(directory: Path, pages: int = 10) -> Path:
+    records, labels = [], {}
+    for i in range(pages):
+        url = f"https://news{i}.example.org/2024/05/council-story-number-{i}"
+        records.append((url, article_html(f"Council story {i}", paragraphs=8), {}))
+        labels[url] = "article"
+        url = f"https://shop{i}.example.com/product/kettle-{i}"
+        records.append((url, SHOP.encode(), {}))
+        labels[url] = {"page_type": "product"}  # the WCXB form of a label
+    write_warc(directory / "tiny.warc.gz", records)
+    (directory / "tiny.labels.json").write_text(json.dumps(labels), encoding="utf-8")
+    return directory / "tiny.labels.json"
+
+
+def test_train_end_to_end_is_deterministic_and_writes_a_loadable_model(tmp_path: Path):
+    labels = labelled_warc(tmp_path)
+    assert cli("train", labels, "--out", tmp_path / "a" / "model.json") == 0
+    assert cli("train", labels, "--out", tmp_path / "b" / "model.json") == 0
+    first = (tmp_path / "a" / "model.json").read_bytes()
+    assert first == (tmp_path / "b" / "model.json").read_bytes()
+    card = (tmp_path / "a" / "model.card.md").read_text(encoding="utf-8")
+    assert "tiny.labels.json" in card and "CC-BY-4.0" in card and "| article |" in card
+    model = load_model(str(tmp_path / "a" / "model.json"))
+    assert model.training["pages"] == {"article": 10, "product": 10}
+    article = {"url": "https://news.example.org/2024/05/another-council-story-about-lanes", "title": "Lanes",
+               "word_count": 600, "signals": {"paragraph_count": 8, "product_score": 0, "body_word_count": 650}}
+    shop = {"url": "https://shop.example.com/product/kettle-99", "title": "Kettle | Shop", "word_count": 40,
+            "signals": {"paragraph_count": 1, "product_score": 8, "body_word_count": 90}}
+    probabilities = model.full.probabilities([article, shop])
+    assert probabilities.shape == (2, 7) and np.allclose(probabilities.sum(axis=1), 1)
+    assert probabilities[0, 0] > probabilities[1, 0]  # the article is likelier an article than the shop page
+    assert model.full.contributions(article)[0][0] in model.full.features
+
+
+def test_labels_name_types_the_model_knows(tmp_path: Path, capsys):
+    (tmp_path / "bad.labels.json").write_text(json.dumps({"https://e.org/": "recipe"}), encoding="utf-8")
+    (tmp_path / "bad.warc.gz").write_bytes(b"")
+    assert cli("train", tmp_path / "bad.labels.json", "--out", tmp_path / "m.json") == 2
+    assert "'recipe' is not one of" in capsys.readouterr().err
+    (tmp_path / "alone.labels.json").write_text(json.dumps({"https://e.org/": "article"}), encoding="utf-8")
+    assert cli("train", tmp_path / "alone.labels.json", "--out", tmp_path / "m.json") == 2
+    assert "no WARC beside it" in capsys.readouterr().err
+    assert cli("train", f"{tmp_path / 'none.warc.gz'}=product", "--out", tmp_path / "m.json") == 2
+
+
+def test_read_labels_accepts_both_forms(tmp_path: Path):
+    path = tmp_path / "x.labels.json"
+    path.write_text(json.dumps({"https://a.org/1": "forum", "https://a.org/2": {"page_type": "listing"}}))
+    assert train.read_labels(path) == {"https://a.org/1": "forum", "https://a.org/2": "listing"}
+    path.write_text("[1, 2]")
+    with pytest.raises(train.LabelError, match="JSON object"):
+        train.read_labels(path)
+
+
+def test_folds_keep_a_site_together():
+    assert train.fold_of("www.example.co.uk") == train.fold_of("shop.example.co.uk")
+    assert {train.fold_of(f"site{i}.example{i}.org") for i in range(200)} == set(range(train.FOLDS))
+
+
+def test_recall_threshold_keeps_the_asked_share_of_articles():
+    probability = np.linspace(0.01, 1.0, 100)
+    is_article = np.ones(100, dtype=bool)
+    threshold = train.recall_threshold(probability, is_article, 0.99)
+    assert (probability >= threshold).mean() == pytest.approx(0.99, abs=0.011)
+    assert (probability >= threshold + 0.02).mean() < 0.99
+
+
+def test_best_threshold_weighs_each_type_the_same():
+    labels = ["article"] * 4 + ["product"] * 2 + ["listing"] * 2
+    probability = np.array([0.9, 0.8, 0.7, 0.3, 0.2, 0.1, 0.6, 0.5])
+    everything = np.ones(len(labels), dtype=bool)
+    assert train.keep_rates(probability, labels, 0.65, everything) == {"article": 0.75, "listing": 0.0,
+                                                                        "product": 0.0}
+    assert train.best_threshold(probability, labels, everything) == pytest.approx(0.65)
+
+
+def test_the_model_loads_without_the_network(tmp_path: Path, monkeypatch):
+    labels = labelled_warc(tmp_path, pages=6)
+    assert cli("train", labels, "--out", tmp_path / "model.json") == 0
+
+    def refuse(*_args, **_kwargs):
+        raise OSError("network access attempted")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    load_model.cache_clear()
+    assert load_model(str(tmp_path / "model.json")).full.features
+
+
+def test_a_file_that_is_not_a_model_is_refused(tmp_path: Path):
+    (tmp_path / "x.json").write_text(json.dumps({"format": "something else"}))
+    with pytest.raises(ModelError, match="not a page-type model"):
+        load_model(str(tmp_path / "x.json"))
+    with pytest.raises(ModelError, match="cannot read"):
+        load_model(str(tmp_path / "missing.json"))
