@@ -53,6 +53,9 @@ RULES: tuple[Rule, ...] = (
          "url_exclude_regex_matched", "is_true", "extract"),
     Rule("article.score", "article score below the threshold (seed 000 §1); not extracted unless "
          "--extract-all", "article_score", "<", "extract", params_key="extract.gate.article_score_min"),
+    Rule("article.page_model", "the pre-extraction page-type model (URL, title, metadata, page, product and "
+         "structure signals) gives the page a low article probability: not extracted unless --extract-all",
+         "page_article_probability", "<", "extract", params_key="extract.gate.min_page_article_probability"),
     Rule("extract.empty", "the extractor found no main text", "word_count", "==", "extract",
          constant=0),
     Rule("page.js_shell", "JS-only shell (seed 000 §2 SPA or §3 needs_js) and the extraction found too "
@@ -64,6 +67,9 @@ RULES: tuple[Rule, ...] = (
          "paywall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
     # ---- select stage: thresholds on stored signals, re-tunable without re-extracting
     *product.RULES,
+    Rule("page.not_article", "the page-type model gives the kept page types (select.page.keep_types, by default "
+         "article) a probability below the threshold: a shop, category, listing, forum, documentation or "
+         "marketing page", "kept_type_probability", "<", "select", params_key="select.page.min_article_probability"),
     Rule("lang.not_allowed", "text language (language ID of the extracted text) not in the allow-list",
          "text_language", "not_in", "select", params_key="select.lang.allowed"),
     Rule("length.tokens", "fewer tokens than the minimum (seed 002: 200); a token is a word, or one CJK "

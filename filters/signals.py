@@ -61,6 +61,8 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("needs_js_noscript", pa.bool_(), "<noscript> with > 20 words"),
     *product.SIGNALS,  # shop / product pages
     *page_structure.SIGNALS,  # structural counts read by the page-type model
+    Signal("page_article_probability", pa.float64(), "pre-extraction page-type model: probability that the page "
+           "is an article (null: model not run)"),
     Signal("extraction_gated", pa.bool_(), "a pre-extraction rule (url, article score) rejected the page"),
     # extraction cascade trace (seed 004) and block structure (seed 002)
     Signal("cookie_overlays_removed_count", pa.int32(), "consent overlays removed before extraction (seed 000 §4)"),
@@ -118,6 +120,8 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("record_duplicate", pa.bool_(), "an earlier row (in output order) is a document with the same "
            "WARC-Record-ID (a copied or re-packed file, a duplicated member)"),
     Signal("near_duplicate_distance", pa.int32(), "Hamming distance to the earlier kept near-duplicate (null: none)"),
+    Signal("kept_type_probability", pa.float64(), "page-type model: probability that the page is of a kept type "
+           "(select.page.keep_types; select stage)"),
     *dataset.SIGNALS,  # per-site balance of the detector dataset (select stage, after dedup)
     Signal("reading_time_minutes", pa.int32(), "max(1, ceil(words / 200)) of the extracted text (seed 000 §7)"),
     Signal("js_shell_extracted_words", pa.int32(), "extracted words, set only for JS shells (page.js_shell)"),

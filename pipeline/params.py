@@ -49,6 +49,11 @@ class UrlParams:
 class GateParams:
     # Seed 000 §1: score >= 35 -> treat as article and extract; below -> article.score.
     article_score_min: int | None = 35
+    # article.page_model: the pre-extraction page-type model's article probability below this
+    # (URL and HTML signals only; README, "Page types"); null: that model is not run.
+    min_page_article_probability: float | None = None
+    # Its model file; null: the model shipped with the package.
+    model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,13 @@ class SelectPageParams:
     # identifier label / availability / cart link 1 each, declared article -3). 5 needs two
     # shop-only families, or one with two pieces of furniture an article rarely has together.
     min_product_score: int | None = 5
+    # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
+    # this; null: the model is not run in select (README, "Page types").
+    min_article_probability: float | None = None
+    # Page types kept by page.not_article: the probabilities of these types are added up.
+    keep_types: tuple[str, ...] = ("article",)
+    # The page-type model file; null: the model shipped with the package.
+    model: str | None = None
 
 
 @dataclass(frozen=True)

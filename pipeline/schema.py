@@ -58,6 +58,8 @@ COLUMNS: tuple[str, ...] = tuple(ROW_SCHEMA.names)
 # The shards of select: the rows, plus the detector-dataset columns (filters/dataset.py) that
 # select assigns at its end. `split` is null when params have `dataset.split_by: null`.
 DATASET_FIELDS: tuple[pa.Field, ...] = (
+    pa.field("page_type", pa.string()),  # the page-type model's most probable type (null: model not run)
+    pa.field("article_probability", pa.float64()),
     pa.field("split", pa.string()),
     pa.field("era", pa.string()),
     pa.field("era_date", _TS),

@@ -191,13 +191,18 @@ def _write_rows(task: ExtractTask, parquet_path: Location, to_row: RowMaker, str
 
 
 @functools.cache
-def warm_up() -> None:
+def warm_up(params: Params | None = None) -> None:
     """Load, once per process, what the first page would otherwise load inside its time budget:
-    the language model (~0.4 s), dateparser (~0.2 s) and the public suffix list. Under load that
-    cold start alone could exceed a short budget and time out an ordinary page."""
+    the language model (~0.4 s), dateparser (~0.2 s), the public suffix list, and the page-type
+    model when the gate uses it. Under load that cold start alone could exceed a short budget and
+    time out an ordinary page."""
     load_model()
     load_dateparser()
     registered_domain("www.example.co.uk")
+    if params is not None and params.extract.gate.min_page_article_probability is not None:
+        from pipeline.page_model import load_model as load_page_model
+
+        load_page_model(params.extract.gate.model)
 
 
 def record_to_row_within_budget(raw: RawRecord, params: Params, timings: Timings,
@@ -209,7 +214,7 @@ def record_to_row_within_budget(raw: RawRecord, params: Params, timings: Timings
     without a budget.
     """
     budget = params.extract.page_time_budget_seconds
-    warm_up()
+    warm_up(params)
     try:
         with time_budget(budget):
             return record_to_row(raw, params, timings, extract_all)
@@ -283,6 +288,9 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
         signals.update(product_signals(page))
     with _step(row, timings, "structure"):
         signals.update(structure_signals(page))
+    if params.extract.gate.min_page_article_probability is not None:
+        with _step(row, timings, "page_model"):
+            signals["page_article_probability"] = page_article_probability(row, params)
     gated = extraction_gated(row, params)
     signals["extraction_gated"] = gated
     if gated and not extract_all:
@@ -304,6 +312,15 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
             signals.update(quality_signals(result.blocks, len(decoded.data), row["title"], row["author"],
                                            row["published"]))
     return _finish(row, params)
+
+
+def page_article_probability(row: Row, params: Params) -> float:
+    """The pre-extraction page-type model's article probability for the row as computed so far
+    (URL, title, metadata, page, product and structure signals)."""
+    from pipeline.page_model import ARTICLE, load_model
+
+    model = load_model(params.extract.gate.model)
+    return round(float(model.page.probabilities([row])[0, ARTICLE]), 6)
 
 
 def extraction_gated(row: Row, params: Params) -> bool:

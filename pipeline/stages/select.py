@@ -30,6 +30,7 @@ from pipeline.dataset_card import CARD, dataset_card
 from pipeline.executors import Executor
 from pipeline.params import Params
 from pipeline.schema import OUTPUT_SCHEMA
+from pipeline.stages import page_types
 from pipeline.stages.dataset import DatasetCounts, site_balance, with_dataset_columns
 from pipeline.stages.dedup import compact_columns, find_duplicates, record_id_repeats, with_record_repeats
 from pipeline.storage import local_copies, location
@@ -86,7 +87,11 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     timings: dict[str, Any] = {}
 
     step = time.perf_counter()
-    compact = [compact_columns(apply_rules(_scan(path), rules, params), index).collect()
+    predicted = [page_types.predictions(path, params) for path in files]
+    timings["select.page_types"] = _since(step)
+    step = time.perf_counter()
+    compact = [compact_columns(apply_rules(page_types.attach(_scan(path), predicted[index]), rules, params),
+                               index).collect()
                for index, path in enumerate(files)]
     timings["select.rules"] = _since(step)
     step = time.perf_counter()
@@ -108,7 +113,8 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     for index, path in enumerate(files):
         signals = duplicates.filter(pl.col("file") == index)
         for start, stop in _slices(path):
-            lazy = apply_rules(_scan(path).slice(start, stop - start), rules, params)
+            lazy = apply_rules(page_types.attach(_scan(path).slice(start, stop - start), predicted[index]), rules,
+                               params)
             lazy = attach_duplicates(lazy, signals.filter(pl.col("row").is_between(start, stop, closed="left")),
                                      params)
             writers.write(with_dataset_columns(lazy, params).collect(), counts)

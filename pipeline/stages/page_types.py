@@ -1,0 +1,70 @@
+"""The page-type model in select: `page_type`, `article_probability` and the signal that
+`page.not_article` reads, for every HTML row of an extract file, from its stored signals.
+
+The model runs in select, not in extract, so a new model file, threshold or `keep_types` never
+re-extracts. Predictions are made one slice of rows at a time (memory stays flat) and joined to
+the rows by their index in the file, in both of select's passes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from filters.page_type import PAGE_TYPES
+from pipeline.page_model import load_model
+from pipeline.params import Params, ParamsError
+
+# What the model reads of a row (`filters.page_type.page_features`).
+ROW_FIELDS = ("url", "title", "author", "published", "description", "article_score", "word_count", "signals")
+COLUMNS = ("page_type", "article_probability", "kept_type_probability")
+SLICE_ROWS = 1_000
+_SCHEMA = {"row": pl.UInt32, "page_type": pl.String, "article_probability": pl.Float64,
+           "kept_type_probability": pl.Float64}
+
+
+def model_enabled(params: Params) -> bool:
+    return params.select.page.min_article_probability is not None
+
+
+def check_keep_types(params: Params) -> None:
+    unknown = sorted(set(params.select.page.keep_types) - set(PAGE_TYPES))
+    if unknown or not params.select.page.keep_types:
+        raise ParamsError(f"'select.page.keep_types' must name page types among {', '.join(PAGE_TYPES)}, "
+                          f"got {list(params.select.page.keep_types)}")
+
+
+def predictions(path: str, params: Params) -> pl.DataFrame:
+    """row, page_type, article_probability, kept_type_probability for the HTML rows of one extract file."""
+    if not model_enabled(params):
+        return pl.DataFrame(schema=_SCHEMA)
+    check_keep_types(params)
+    model = load_model(params.select.page.model)
+    kept = [PAGE_TYPES.index(name) for name in params.select.page.keep_types]
+    frames = []
+    scan = pl.scan_parquet(path).with_row_index("row")
+    html = pl.col("signals").struct.field("html_bytes").is_not_null()
+    total = scan.select(pl.len()).collect().item()
+    for start in range(0, total, SLICE_ROWS):
+        part = scan.slice(start, SLICE_ROWS).filter(html).select("row", *ROW_FIELDS).collect()
+        if part.is_empty():
+            continue
+        rows: list[dict[str, Any]] = part.to_dicts()
+        probabilities = model.full.probabilities(rows)
+        frames.append(pl.DataFrame({
+            "row": part["row"],
+            "page_type": [PAGE_TYPES[int(i)] for i in probabilities.argmax(axis=1)],
+            "article_probability": np.round(probabilities[:, PAGE_TYPES.index("article")], 6),
+            "kept_type_probability": np.round(probabilities[:, kept].sum(axis=1), 6),
+        }, schema=_SCHEMA))
+    return pl.concat(frames) if frames else pl.DataFrame(schema=_SCHEMA)
+
+
+def attach(frame: pl.LazyFrame, predicted: pl.DataFrame) -> pl.LazyFrame:
+    """`frame` (with its `row` index) with the model's columns, and `kept_type_probability` in
+    `signals` (null where the model did not run)."""
+    joined = frame.join(predicted.lazy(), on="row", how="left", maintain_order="left")
+    return joined.with_columns(
+        pl.col("signals").struct.with_fields(pl.col("kept_type_probability"))).drop("kept_type_probability")

@@ -1,0 +1,97 @@
+"""The page-type model in the pipeline: `page.not_article` (select) and `article.page_model`
+(before extraction), the `page_type` / `article_probability` columns, and the seed preset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from conftest import cli
+from filters import reasons
+from pipeline.page_model import DEFAULT_MODEL, load_model
+from pipeline.params import Params, load_params, params_from_dict
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "data" / "sample"
+
+
+def test_not_article_fires_below_the_threshold_only():
+    rule = reasons.RULES_BY_CODE["page.not_article"]
+    params = params_from_dict({"select": {"page": {"min_article_probability": 0.4}}})
+    assert rule.fires(0.39, params) and not rule.fires(0.4, params) and not rule.fires(0.9, params)
+    assert not rule.fires(None, params)
+    assert not rule.fires(0.0, Params())  # off unless a threshold is set
+
+
+def test_page_model_gate_fires_below_the_threshold_only():
+    rule = reasons.RULES_BY_CODE["article.page_model"]
+    params = params_from_dict({"extract": {"gate": {"min_page_article_probability": 0.05}}})
+    assert rule.fires(0.049, params) and not rule.fires(0.05, params)
+    assert rule.stage == "extract" and rule.applies_to_gated
+
+
+def test_the_shipped_model_loads_and_is_small():
+    assert DEFAULT_MODEL.stat().st_size < 5_000_000
+    model = load_model()
+    assert model.page.features and model.full.features
+    assert 0 < model.page.min_article_probability < model.full.min_article_probability < 1
+
+
+def test_keep_types_must_be_page_types(tmp_path: Path):
+    (tmp_path / "p.yaml").write_text("select:\n  page:\n    min_article_probability: 0.5\n    keep_types: [recipe]\n")
+    assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "out", "--params", tmp_path / "p.yaml") == 2
+
+
+def rows_of(out: Path) -> pl.DataFrame:
+    return pl.concat([pl.read_parquet(path) for path in sorted(out.glob("*ed/*.parquet"))], how="diagonal_relaxed")
+
+
+@pytest.fixture(scope="module")
+def model_run(tmp_path_factory) -> pl.DataFrame:
+    out = tmp_path_factory.mktemp("model-run")
+    (out / "p.yaml").write_text("extract:\n  gate:\n    min_page_article_probability: 0.02\n"
+                                "select:\n  page:\n    min_article_probability: 0.5\n")
+    assert cli("run", SAMPLE / "sample.warc.gz", "--out", out / "run", "--params", out / "p.yaml") in (0, 1)
+    return rows_of(out / "run")
+
+
+def test_select_writes_page_type_and_probability_for_html_rows(model_run: pl.DataFrame):
+    html = model_run.filter(pl.col("signals").struct.field("html_bytes").is_not_null())
+    assert html.height > 10
+    assert html["page_type"].null_count() == 0 and html["article_probability"].null_count() == 0
+    assert set(html["page_type"]) <= {"article", "collection", "documentation", "forum", "listing", "product",
+                                      "service"}
+    assert html["article_probability"].is_between(0, 1).all()
+
+
+def test_not_article_is_given_exactly_below_the_threshold(model_run: pl.DataFrame):
+    decided = model_run.filter(~pl.col("signals").struct.field("extraction_gated").fill_null(True))
+    probability = decided["signals"].struct.field("kept_type_probability")
+    has_reason = decided["reasons"].list.contains("page.not_article")
+    assert (has_reason == (probability < 0.5)).all()
+
+
+def test_page_model_gate_records_its_probability(model_run: pl.DataFrame):
+    # every page that reached the gate (a URL or record rule may reject a page before it)
+    html = model_run.filter(pl.col("signals").struct.field("structure_link_count").is_not_null())
+    assert html.height > 10
+    probability = html["signals"].struct.field("page_article_probability")
+    assert probability.null_count() == 0
+    gated = html["reasons"].list.contains("article.page_model")
+    assert (gated == (probability < 0.02)).all()
+
+
+def test_the_seed_preset_gives_the_default_decisions_of_before_the_model(tmp_path: Path):
+    preset = load_params(ROOT / "presets" / "seed.yaml")
+    assert preset.extract.gate.article_score_min == 35
+    assert preset.select.page.min_article_probability is None
+    assert preset.extract.gate.min_page_article_probability is None
+    assert preset.select.block.min_large_block_char_fraction == 0.75
+    assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "seed", "--params",
+               ROOT / "presets" / "seed.yaml") in (0, 1)
+    assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "default") in (0, 1)
+    seed, default = rows_of(tmp_path / "seed"), rows_of(tmp_path / "default")
+    key = ["source_offset", "id"]
+    assert seed.sort(key)["reasons"].to_list() == default.sort(key)["reasons"].to_list()
