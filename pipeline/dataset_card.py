@@ -67,12 +67,37 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         "## Pages per split, era and language\n\n" + _cells_table(dataset),
         "## Era\n\n" + _era_text(dataset),
         "## Funnel\n\nRecords remaining after each group of rules, in pipeline order.\n\n" + _funnel_table(stats),
+        "## Page-type model\n\n" + _model_text(params),
         "## Thresholds\n\n" + _params_text(params),
         "## Input files\n\n" + _inputs_table(manifest),
         "## How it was made\n\n" + _how_text(stats),
         "## Known limits\n\n" + "\n".join(f"- {limit}" for limit in KNOWN_LIMITS),
     ]
     return "\n\n".join(parts) + "\n"
+
+
+def _model_text(params: Params) -> str:
+    """Which page-type model decided, in which version, with which thresholds (or that none did)."""
+    uses = []
+    if params.extract.gate.min_page_article_probability is not None:
+        uses.append(("before extraction (`article.page_model`)", params.extract.gate.model,
+                     params.extract.gate.min_page_article_probability))
+    if params.select.page.min_article_probability is not None:
+        uses.append((f"in select (`page.not_article`, kept types: {', '.join(params.select.page.keep_types)})",
+                     params.select.page.model, params.select.page.min_article_probability))
+    if not uses:
+        return "No page-type model was used: articles were told from other pages by the rules alone."
+    from pipeline.page_model import load_model
+
+    lines = []
+    for where, path, threshold in uses:
+        model = load_model(path)
+        lines.append(f"- {where}: `{Path(model.path).name}`, trained by code version {model.version} on "
+                     f"{sum(model.training.get('pages', {}).values())} labelled pages; threshold {threshold}. "
+                     f"Training data: {model.training.get('attribution', 'see the model card')}.")
+    lines.append("\nThe shipped model's card, with its training data, licences and cross-validated figures, is "
+                 "`pipeline/models/page_type.card.md` in corpus-filter.")
+    return "\n".join(lines)
 
 
 def params_hash(params: Params) -> str:

@@ -95,3 +95,12 @@ def test_the_seed_preset_gives_the_default_decisions_of_before_the_model(tmp_pat
     seed, default = rows_of(tmp_path / "seed"), rows_of(tmp_path / "default")
     key = ["source_offset", "id"]
     assert seed.sort(key)["reasons"].to_list() == default.sort(key)["reasons"].to_list()
+
+
+def test_the_dataset_card_names_the_model_when_it_decides(tmp_path: Path):
+    (tmp_path / "p.yaml").write_text("select:\n  page:\n    min_article_probability: 0.5\n")
+    assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "m", "--params", tmp_path / "p.yaml") in (0, 1)
+    card = (tmp_path / "m" / "README.md").read_text(encoding="utf-8")
+    assert "page_type.json" in card and "threshold 0.5" in card and "CC-BY-4.0" in card
+    assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "d") in (0, 1)
+    assert "No page-type model was used" in (tmp_path / "d" / "README.md").read_text(encoding="utf-8")
