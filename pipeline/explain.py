@@ -12,6 +12,7 @@ import textwrap
 from typing import Any, TextIO
 
 from filters import reasons as decisions
+from filters.page_type import PAGE_TYPES
 from filters.signals import SIGNALS
 from pipeline.params import Params
 from pipeline.readers import FileReport, RawRecord, discover_inputs, read_file
@@ -39,11 +40,31 @@ def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tup
     """The row the pipeline would write, with select-stage reasons (no dedup) appended."""
     timings = Timings()
     row = record_to_row_within_budget(raw, params, timings, extract_all)
+    _add_page_type(row, params.select.page.model)
+    if params.select.page.min_article_probability is not None and row["page_type"] is not None:
+        kept = [PAGE_TYPES.index(name) for name in params.select.page.keep_types]
+        row["signals"]["kept_type_probability"] = round(float(sum(row["page_type_probabilities"][i] for i in kept)), 6)
     rules = decisions.applicable(decisions.rules_for("select"), bool(row["signals"].get("extraction_gated")))
     values = {**row, **row["signals"]}
     row["reasons"] = decisions.in_pipeline_order([*row["reasons"], *decisions.decide(rules, values, params)])
     row["kept"] = not row["reasons"]
     return row, timings
+
+
+def _add_page_type(row: dict[str, Any], model_path: str | None = None) -> None:
+    """The page-type model's view of the row, whatever the params: its type, the probability of each
+    type, and the features that moved the article probability most (tree contributions)."""
+    from pipeline.page_model import load_model
+
+    row.update(page_type=None, article_probability=None, page_type_probabilities=None, page_type_features=None)
+    if row["signals"].get("html_bytes") is None:
+        return
+    model = load_model(model_path)
+    probabilities = model.full.probabilities([row])[0]
+    row["page_type"] = PAGE_TYPES[int(probabilities.argmax())]
+    row["article_probability"] = round(float(probabilities[PAGE_TYPES.index("article")]), 6)
+    row["page_type_probabilities"] = [round(float(value), 6) for value in probabilities]
+    row["page_type_features"] = model.full.contributions(row)
 
 
 def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_json: bool = False) -> None:
@@ -69,6 +90,13 @@ def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_jso
     signals = row["signals"]
     for name in sorted(k for k in signals if k.startswith("article_score_") and signals[k]):
         line(f"  {name.removeprefix('article_score_'):24} {signals[name]:+d}\n")
+    if row.get("page_type") is not None:
+        shares = ", ".join(f"{name} {value:.3f}" for name, value in zip(PAGE_TYPES, row["page_type_probabilities"],
+                                                                        strict=True))
+        line(f"\npage type:    {row['page_type']} (article probability {row['article_probability']:.3f}; {shares})\n")
+        line("  moved most (article log-odds):\n")
+        for name, effect in row["page_type_features"]:
+            line(f"    {name:36} {effect:+.3f}\n")
     line(f"\nextraction:   {row['extractor']} ({row['word_count']} words)\n")
     if signals.get("cascade_reason"):
         line(f"  why:        {signals['cascade_reason']}\n")

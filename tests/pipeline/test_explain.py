@@ -35,3 +35,18 @@ def test_unknown_url_is_a_usage_error(capsys):
     assert cli("explain", SAMPLE / "sample.warc.gz", "--url", "https://nowhere.example/") == 2
     err = capsys.readouterr().err
     assert "no record with URL" in err and len(err.strip().splitlines()) == 1
+
+
+def test_explain_shows_the_page_type_and_what_moved_it(tmp_path, capsys):
+    page = tmp_path / "post.html"
+    page.write_bytes(article_html("A walk along the river", paragraphs=14))
+    (tmp_path / "p.yaml").write_text("select:\n  page:\n    min_article_probability: 0.999999\n")
+    assert cli("explain", page, "--params", tmp_path / "p.yaml") == 0
+    out = capsys.readouterr().out
+    assert "page type:" in out and "moved most (article log-odds):" in out
+    # at a threshold no page reaches, page.not_article is among the reasons, with its meaning
+    assert "page.not_article" in out
+    assert cli("explain", page, "--json") == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["page_type"] in ("article", "collection", "documentation", "forum", "listing", "product", "service")
+    assert len(row["page_type_features"]) == 5 and abs(sum(row["page_type_probabilities"]) - 1) < 1e-3
