@@ -76,6 +76,8 @@ SIGNAL_PLOTS: tuple[SignalPlot, ...] = (
                "duplicated bytes ÷ text bytes", "dup.cdc", True),
     SignalPlot("gopher_alpha_word_fraction", "Words with an alphabetic character (Gopher)",
                "alphabetic words ÷ words", "gopher.alpha_words", True),
+    SignalPlot("kept_type_probability", "Page-type model: probability of the kept types",
+               "probability (select.page.keep_types)", "page.not_article", True),
 )
 TOP_LEVEL_COLUMNS: dict[str, pl.DataType] = {
     "kept": pl.Boolean(), "reasons": pl.List(pl.String()), "host": pl.String(), "language": pl.String(),
@@ -85,7 +87,7 @@ TOP_LEVEL_COLUMNS: dict[str, pl.DataType] = {
 SIGNAL_FIELDS: dict[str, pl.DataType] = {
     "link_code_char_fraction": pl.Float64(), "large_block_char_fraction": pl.Float64(),
     "cdc_duplicated_fraction": pl.Float64(), "gopher_alpha_word_fraction": pl.Float64(),
-    "product_score": pl.Int32(), "text_language": pl.String(),
+    "product_score": pl.Int32(), "text_language": pl.String(), "kept_type_probability": pl.Float64(),
 }
 
 

@@ -49,12 +49,24 @@ def rows_of(out: Path) -> pl.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def model_run(tmp_path_factory) -> pl.DataFrame:
+def model_run_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("model-run")
     (out / "p.yaml").write_text("extract:\n  gate:\n    min_page_article_probability: 0.02\n"
                                 "select:\n  page:\n    min_article_probability: 0.5\n")
     assert cli("run", SAMPLE / "sample.warc.gz", "--out", out / "run", "--params", out / "p.yaml") in (0, 1)
-    return rows_of(out / "run")
+    return out / "run"
+
+
+@pytest.fixture(scope="module")
+def model_run(model_run_dir: Path) -> pl.DataFrame:
+    return rows_of(model_run_dir)
+
+
+def test_the_report_draws_the_probability_histogram(model_run_dir: Path, model_run: pl.DataFrame):
+    table = pl.read_csv(model_run_dir / "report" / "signal_kept_type_probability.csv")
+    measured = model_run["signals"].struct.field("kept_type_probability").drop_nulls()
+    assert table["accepted"].sum() + table["rejected"].sum() == measured.len() > 10
+    assert (model_run_dir / "report" / "signal_kept_type_probability.png").stat().st_size > 0
 
 
 def test_select_writes_page_type_and_probability_for_html_rows(model_run: pl.DataFrame):

@@ -222,7 +222,8 @@ def test_output_file_names_never_come_from_urls_or_pages(hostile_run):
     report = {"cooccurrence", "funnel", "hosts", "languages", "reasons", "years", "split_era",
               *(f"signal_{name}" for name in ("article_score", "word_count", "link_code_char_fraction",
                                              "large_block_char_fraction", "product_score",
-                                             "cdc_duplicated_fraction", "gopher_alpha_word_fraction"))}
+                                             "cdc_duplicated_fraction", "gopher_alpha_word_fraction",
+                                             "kept_type_probability"))}
     keys = {file_key(str(inputs / "hostile.warc.gz")), file_key(str(inputs / "page.html"))}
     expected = {*(f"accepted/{name}-00000-of-00001.parquet" for name in SPLITS), "rejected/part-00000.parquet",
                 "stats.json", "README.md", "work/manifest.json",
