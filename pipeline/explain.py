@@ -57,7 +57,7 @@ def _add_page_type(row: dict[str, Any], model_path: str | None = None) -> None:
     from pipeline.page_model import load_model
 
     row.update(page_type=None, article_probability=None, page_type_probabilities=None, page_type_features=None)
-    if row["signals"].get("html_bytes") is None:
+    if row["signals"].get("structure_link_count") is None:  # the page was never parsed
         return
     model = load_model(model_path)
     probabilities = model.full.probabilities([row])[0]

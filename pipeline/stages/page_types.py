@@ -37,7 +37,7 @@ def check_keep_types(params: Params) -> None:
 
 
 def predictions(path: str, params: Params) -> pl.DataFrame:
-    """row, page_type, article_probability, kept_type_probability for the HTML rows of one extract file."""
+    """row, page_type, article_probability, kept_type_probability for the parsed pages of one extract file."""
     if not model_enabled(params):
         return pl.DataFrame(schema=_SCHEMA)
     check_keep_types(params)
@@ -45,7 +45,9 @@ def predictions(path: str, params: Params) -> pl.DataFrame:
     kept = [PAGE_TYPES.index(name) for name in params.select.page.keep_types]
     frames = []
     scan = pl.scan_parquet(path).with_row_index("row")
-    html = pl.col("signals").struct.field("html_bytes").is_not_null()
+    # pages that were parsed (the structure signals exist): not a record the decoder or a record,
+    # URL or input rule turned away before the page was read
+    html = pl.col("signals").struct.field("structure_link_count").is_not_null()
     total = scan.select(pl.len()).collect().item()
     for start in range(0, total, SLICE_ROWS):
         part = scan.slice(start, SLICE_ROWS).filter(html).select("row", *ROW_FIELDS).collect()

@@ -69,8 +69,15 @@ def test_the_report_draws_the_probability_histogram(model_run_dir: Path, model_r
     assert (model_run_dir / "report" / "signal_kept_type_probability.png").stat().st_size > 0
 
 
+def test_pages_never_parsed_get_no_page_type(model_run: pl.DataFrame):
+    unparsed = model_run.filter(pl.col("signals").struct.field("structure_link_count").is_null())
+    assert unparsed.height > 0  # the sample has damaged, undecodable and non-HTML records
+    assert unparsed["page_type"].null_count() == unparsed.height
+    assert not unparsed["reasons"].list.contains("page.not_article").any()
+
+
 def test_select_writes_page_type_and_probability_for_html_rows(model_run: pl.DataFrame):
-    html = model_run.filter(pl.col("signals").struct.field("html_bytes").is_not_null())
+    html = model_run.filter(pl.col("signals").struct.field("structure_link_count").is_not_null())
     assert html.height > 10
     assert html["page_type"].null_count() == 0 and html["article_probability"].null_count() == 0
     assert set(html["page_type"]) <= {"article", "collection", "documentation", "forum", "listing", "product",
