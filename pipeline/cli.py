@@ -386,8 +386,10 @@ def _train(args: argparse.Namespace, params: Params) -> int:
         read_rows,
         scratch_directory,
         train_model,
+        without_model,
     )
 
+    params = without_model(params)
     try:
         sources = label_sources(args.labels)
     except LabelError as exc:

@@ -48,10 +48,10 @@ class UrlParams:
 @dataclass(frozen=True)
 class GateParams:
     # Seed 000 §1: score >= 35 -> treat as article and extract; below -> article.score.
-    article_score_min: int | None = 35
+    article_score_min: int | None = None  # seed 000 §1: 35 (presets/seed.yaml)
     # article.page_model: the pre-extraction page-type model's article probability below this
     # (URL and HTML signals only; README, "Page types"); null: that model is not run.
-    min_page_article_probability: float | None = None
+    min_page_article_probability: float | None = 0.0462
     # Its model file; null: the model shipped with the package.
     model: str | None = None
 
@@ -107,7 +107,7 @@ class SelectPageParams:
     min_product_score: int | None = 5
     # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
     # this; null: the model is not run in select (README, "Page types").
-    min_article_probability: float | None = None
+    min_article_probability: float | None = 0.7
     # Page types kept by page.not_article: the probabilities of these types are added up.
     keep_types: tuple[str, ...] = ("article",)
     # The page-type model file; null: the model shipped with the package.
@@ -128,10 +128,10 @@ class LengthParams:
 @dataclass(frozen=True)
 class BlockParams:
     # seed 002, on the block structure of the extracted content
-    max_link_code_char_fraction: float | None = 0.20
+    max_link_code_char_fraction: float | None = None  # seed 002: 0.20 (presets/seed.yaml)
     long_block_chars: int | None = 250  # rejected when no block is longer than this
-    min_large_block_char_fraction: float | None = 0.75
-    max_short_list_table_char_fraction: float | None = 0.20
+    min_large_block_char_fraction: float | None = None  # seed 002: 0.75 (presets/seed.yaml)
+    max_short_list_table_char_fraction: float | None = None  # seed 002: 0.20 (presets/seed.yaml)
 
 
 @dataclass(frozen=True)

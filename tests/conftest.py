@@ -19,6 +19,9 @@ from warcio.warcwriter import WARCWriter
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
+# The seed's rules without the page-type model: for tests of the seed rules and of accounting on
+# hand-written pages (too thin for a model of real pages to call them articles).
+SEED_PARAMS = ROOT / "presets" / "seed.yaml"
 
 
 @pytest.fixture

@@ -148,6 +148,16 @@ def labelled_rows(rows: Sequence[dict[str, Any]], sources: Sequence[LabelSource]
     return kept, labels, dict(left_out)
 
 
+def without_model(params: Any) -> Any:
+    """`params` with the page-type model's own rules off (`article.page_model` before extraction,
+    `page.not_article` in select): training must not be decided by the model it replaces."""
+    from dataclasses import replace
+
+    gate = replace(params.extract.gate, min_page_article_probability=None)
+    page = replace(params.select.page, min_article_probability=None)
+    return replace(params, extract=replace(params.extract, gate=gate), select=replace(params.select, page=page))
+
+
 def fold_of(host: str | None) -> int:
     """The cross-validation fold of a page: by its registered domain, so one site is one fold."""
     site = registered_domain(host or "") or host or ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT, article_html, cli
+from conftest import ROOT, SEED_PARAMS, article_html, cli
 
 SAMPLE = ROOT / "data" / "sample"
 
@@ -16,7 +16,7 @@ def sample_url(kind: str) -> str:
 
 def test_explains_a_rejected_page_from_a_warc(capsys):
     url = sample_url("login_page")
-    assert cli("explain", SAMPLE / "sample.warc.gz", "--url", url) == 0
+    assert cli("explain", SAMPLE / "sample.warc.gz", "--url", url, "--params", SEED_PARAMS) == 0
     out = capsys.readouterr().out
     assert "REJECTED" in out and "article.score" in out and "article_score < extract.gate.article_score_min" in out
     assert "url_excluded" in out  # the score component that sank it

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -22,7 +23,9 @@ def test_not_article_fires_below_the_threshold_only():
     params = params_from_dict({"select": {"page": {"min_article_probability": 0.4}}})
     assert rule.fires(0.39, params) and not rule.fires(0.4, params) and not rule.fires(0.9, params)
     assert not rule.fires(None, params)
-    assert not rule.fires(0.0, Params())  # off unless a threshold is set
+    off = params_from_dict({"select": {"page": {"min_article_probability": None}}})
+    assert not rule.fires(0.0, off)  # off without a threshold
+    assert Params().select.page.min_article_probability is not None  # on by default
 
 
 def test_page_model_gate_fires_below_the_threshold_only():
@@ -102,18 +105,20 @@ def test_page_model_gate_records_its_probability(model_run: pl.DataFrame):
     assert (gated == (probability < 0.02)).all()
 
 
-def test_the_seed_preset_gives_the_default_decisions_of_before_the_model(tmp_path: Path):
+def test_the_seed_preset_is_the_seed_and_the_default_keeps_the_same_sample_pages(tmp_path: Path):
+    # the manifest's decisions under the seed preset: tests/pipeline/test_sample_run.py
     preset = load_params(ROOT / "presets" / "seed.yaml")
     assert preset.extract.gate.article_score_min == 35
     assert preset.select.page.min_article_probability is None
     assert preset.extract.gate.min_page_article_probability is None
     assert preset.select.block.min_large_block_char_fraction == 0.75
-    assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "seed", "--params",
-               ROOT / "presets" / "seed.yaml") in (0, 1)
-    assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "default") in (0, 1)
-    seed, default = rows_of(tmp_path / "seed"), rows_of(tmp_path / "default")
-    key = ["source_offset", "id"]
-    assert seed.sort(key)["reasons"].to_list() == default.sort(key)["reasons"].to_list()
+    assert cli("run", SAMPLE, "--out", tmp_path / "default") in (0, 1)
+    default = rows_of(tmp_path / "default")
+    manifest = json.loads((SAMPLE / "manifest.json").read_text(encoding="utf-8"))
+    expected = {(entry["file"], entry["offset"]) for entry in manifest if entry["kept"]}
+    kept = {(Path(row["source_file"]).resolve().relative_to(SAMPLE.resolve()).as_posix(), row["source_offset"])
+            for row in default.filter(pl.col("kept")).to_dicts()}
+    assert kept == expected
 
 
 def test_the_dataset_card_names_the_model_when_it_decides(tmp_path: Path):
@@ -121,5 +126,6 @@ def test_the_dataset_card_names_the_model_when_it_decides(tmp_path: Path):
     assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "m", "--params", tmp_path / "p.yaml") in (0, 1)
     card = (tmp_path / "m" / "README.md").read_text(encoding="utf-8")
     assert "page_type.json" in card and "threshold 0.5" in card and "CC-BY-4.0" in card
-    assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "d") in (0, 1)
+    assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "d", "--params", ROOT / "presets" / "seed.yaml") \
+        in (0, 1)
     assert "No page-type model was used" in (tmp_path / "d" / "README.md").read_text(encoding="utf-8")
