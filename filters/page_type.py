@@ -6,14 +6,17 @@ inputs are numbers read from a row as the pipeline stores it: the registered sig
 article-score components, product, structure, block, cascade, Gopher, C4, quality), whether the
 metadata found a title, author, date and description, and features of the URL and the title that
 web conventions make telling (`/blog/`, `/product/`, `/tag/`, `/forum/`, `/docs/`, a long
-hyphenated slug, a date in the path). Nothing is site-specific: the vocabularies below are the
+hyphenated slug, a date in the path), words of the title (`how`, `pricing`, `archives`), and the
+shape of the extracted text (lines of sentences, or short lines, prices and calls to action;
+`_prose`). Nothing is site-specific: the vocabularies below are the
 words sites of every kind use, not the sites of the training data.
 
 Two feature sets:
 * `PAGE_FEATURES`: what is known before extraction (URL, title, metadata, page, product and
   structure signals). The pre-extraction model reads only these, so it can decide to skip
   trafilatura and readability on a page.
-* `FULL_FEATURES`: those plus what extraction measures (text length, blocks, Gopher, C4, cascade).
+* `FULL_FEATURES`: those plus what extraction measures (text length, blocks, Gopher, C4, cascade)
+  and the shape of the stored text.
   The select-stage model reads these, from stored signals, so a new model never re-extracts.
 
 Missing values (a signal not computed for a page) are NaN, which gradient-boosted trees route
@@ -67,6 +70,41 @@ SCHEMA_GROUPS: dict[str, tuple[str, ...]] = {
 }
 _SCHEMA_FEATURES = tuple(f"schema_{group}" for group in SCHEMA_GROUPS)
 
+# Words of titles, by what they usually announce (English: most of the labelled pages are; on
+# other languages these counts are 0 and the model leans on the rest). Counted once each.
+TITLE_WORDS: dict[str, tuple[str, ...]] = {
+    "article": ("how", "why", "what", "when", "guide", "tips", "ways", "best", "vs", "review", "explained",
+                "lessons", "story", "interview", "analysis", "opinion"),
+    "service": ("pricing", "platform", "software", "solutions", "solution", "services", "demo", "enterprise",
+                "features", "contact", "about", "careers", "plans", "free", "trial", "app"),
+    "listing": ("archives", "archive", "tag", "tags", "category", "posts", "page", "results", "search", "articles",
+                "news", "blog", "latest", "all", "topics"),
+    "shop": ("buy", "shop", "sale", "price", "cart", "store", "collection", "products", "deals"),
+    "forum": ("forum", "thread", "question", "reply", "discussion", "community", "re"),
+    "documentation": ("documentation", "docs", "api", "reference", "manual", "tutorial", "install", "installation",
+                      "configuration", "sdk", "guide"),
+}
+_TITLE_FEATURES: tuple[str, ...] = (*(f"title_words_{group}" for group in TITLE_WORDS), "title_is_question",
+                                    "title_has_number")
+
+# The shape of the extracted text, read from the stored `text` (its first TEXT_SHAPE_CHARS
+# characters): articles are lines of sentences; marketing pages talk to "you" and call to
+# action; listings, grids and docs are short lines, prices, numbers and labels.
+TEXT_SHAPE_CHARS = 5_000
+_PROSE_FEATURES: tuple[str, ...] = (
+    "prose_line_count", "prose_short_line_fraction", "prose_sentence_line_fraction", "prose_question_line_fraction",
+    "prose_colon_line_fraction", "prose_title_case_line_fraction", "prose_distinct_line_fraction",
+    "prose_words_per_line", "prose_words_per_sentence", "prose_digit_fraction", "prose_prices_per_1k_words",
+    "prose_first_person_per_1k_words", "prose_second_person_per_1k_words", "prose_call_to_action_per_1k_words",
+    "prose_byline_phrases_per_1k_words",
+)
+_FIRST_PERSON = frozenset(("i", "me", "my", "we", "our", "us"))
+_SECOND_PERSON = frozenset(("you", "your", "yours"))
+_CALLS_TO_ACTION = ("sign up", "get started", "free trial", "request a demo", "book a demo", "contact us",
+                    "contact sales", "learn more", "add to cart", "add to bag", "buy now", "shop now", "subscribe",
+                    "log in", "sign in", "download", "get a quote", "try it free", "start free")
+_BYLINE_PHRASES = ("min read", "posted", "published", "updated", "written by", "share this", "comments", "reply")
+
 _URL_SHAPE = ("url_path_depth", "url_slug_words", "url_slug_chars", "url_has_year", "url_has_long_number",
               "url_has_query", "url_is_root", "url_ends_html")
 _TEXT_SHAPE = ("title_words", "title_has_separator", "has_title", "has_author", "has_published",
@@ -106,22 +144,32 @@ TEXT_SIGNALS: tuple[str, ...] = (
 )
 _TEXT_DERIVED = ("word_count", "words_per_block", "text_word_fraction_of_page")
 
-PAGE_FEATURES: tuple[str, ...] = (*_URL_SHAPE, *_URL_WORD_FEATURES, *_TEXT_SHAPE, *_SCHEMA_FEATURES, *PAGE_SIGNALS)
-FULL_FEATURES: tuple[str, ...] = (*PAGE_FEATURES, *TEXT_SIGNALS, *_TEXT_DERIVED)
+PAGE_FEATURES: tuple[str, ...] = (*_URL_SHAPE, *_URL_WORD_FEATURES, *_TEXT_SHAPE, *_SCHEMA_FEATURES, *PAGE_SIGNALS,
+                                  *_TITLE_FEATURES)
+FULL_FEATURES: tuple[str, ...] = (*PAGE_FEATURES, *TEXT_SIGNALS, *_TEXT_DERIVED, *_PROSE_FEATURES)
 
 _YEAR = re.compile(r"^(19|20)\d\d$")
 _LONG_NUMBER = re.compile(r"\d{4,}")
 _WORD_SPLIT = re.compile(r"[-_.+]")
+_TITLE_WORD = re.compile(r"[^\W_]+")
+_WORD = re.compile(r"\w+")
+_DIGIT = re.compile(r"\d")
+_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?[$€£¥₹]|\b(?:USD|EUR|GBP)\b")
+_SENTENCE_END = re.compile(r"[.!?…。！？][\'\")\]”’]?$")
+_SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)")
 _SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ")
 
 
 def page_features(row: Mapping[str, Any], names: tuple[str, ...] = FULL_FEATURES) -> list[float]:
     """The model's input for one row (a mapping with `url`, `title`, `author`, `published`,
-    `description`, `article_score`, `word_count` and the `signals` mapping), in the order of
+    `description`, `article_score`, `word_count`, `text` and the `signals` mapping), in the order of
     `names`; NaN where a value is missing."""
     signals = row.get("signals") or {}
     values = {**_url_features(row.get("url")), **_text_shape(row), **_schema_features(signals)}
     values.update(_text_derived(row, signals))
+    values.update(_title_words(row.get("title")))
+    if any(name in _PROSE_FEATURES for name in names):
+        values.update(_prose(row.get("text")))
     return [_number(values[name] if name in values else signals.get(name)) for name in names]
 
 
@@ -185,4 +233,42 @@ def _text_derived(row: Mapping[str, Any], signals: Mapping[str, Any]) -> dict[st
         "word_count": _number(words),
         "words_per_block": words / blocks if words is not None and blocks else math.nan,
         "text_word_fraction_of_page": words / page_words if words is not None and page_words else math.nan,
+    }
+
+
+def _title_words(title: Any) -> dict[str, float]:
+    lowered = title.lower() if isinstance(title, str) else ""
+    words = set(_TITLE_WORD.findall(lowered))
+    values = {f"title_words_{group}": float(len(words.intersection(group_words)))
+              for group, group_words in TITLE_WORDS.items()}
+    values["title_is_question"] = float("?" in lowered)
+    values["title_has_number"] = float(bool(_DIGIT.search(lowered)))
+    return values
+
+
+def _prose(text: Any) -> dict[str, float]:
+    if not isinstance(text, str) or not text.strip():
+        return dict.fromkeys(_PROSE_FEATURES, math.nan)
+    text = text[:TEXT_SHAPE_CHARS]
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    lowered = text.lower()
+    words = _WORD.findall(lowered)
+    line_count, word_count = len(lines), max(1, len(words))
+    per_1k = 1000 / word_count
+    return {
+        "prose_line_count": float(line_count),
+        "prose_short_line_fraction": sum(len(line.split()) <= 6 for line in lines) / line_count,
+        "prose_sentence_line_fraction": sum(bool(_SENTENCE_END.search(line)) for line in lines) / line_count,
+        "prose_question_line_fraction": sum(line.endswith("?") for line in lines) / line_count,
+        "prose_colon_line_fraction": sum(line.endswith(":") for line in lines) / line_count,
+        "prose_title_case_line_fraction": sum(line.istitle() for line in lines) / line_count,
+        "prose_distinct_line_fraction": len(set(lines)) / line_count,
+        "prose_words_per_line": word_count / line_count,
+        "prose_words_per_sentence": word_count / max(1, len(_SENTENCE_BREAK.findall(text))),
+        "prose_digit_fraction": len(_DIGIT.findall(text)) / len(text),
+        "prose_prices_per_1k_words": len(_PRICE.findall(text)) * per_1k,
+        "prose_first_person_per_1k_words": sum(word in _FIRST_PERSON for word in words) * per_1k,
+        "prose_second_person_per_1k_words": sum(word in _SECOND_PERSON for word in words) * per_1k,
+        "prose_call_to_action_per_1k_words": sum(lowered.count(phrase) for phrase in _CALLS_TO_ACTION) * per_1k,
+        "prose_byline_phrases_per_1k_words": sum(lowered.count(phrase) for phrase in _BYLINE_PHRASES) * per_1k,
     }

@@ -104,7 +104,7 @@ class SelectPageParams:
     # add-to-cart control 3, og:type product 2, quantity selector 2, price / price label /
     # identifier label / availability / cart link 1 each, declared article -3). 5 needs two
     # shop-only families, or one with two pieces of furniture an article rarely has together.
-    min_product_score: int | None = 5
+    min_product_score: int | None = None  # 5 in presets/seed.yaml; the page-type model decides product pages
     # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
     # this; null: the model is not run in select (README, "Page types").
     min_article_probability: float | None = 0.7

@@ -82,7 +82,7 @@ SIGNAL_PLOTS: tuple[SignalPlot, ...] = (
 TOP_LEVEL_COLUMNS: dict[str, pl.DataType] = {
     "kept": pl.Boolean(), "reasons": pl.List(pl.String()), "host": pl.String(), "language": pl.String(),
     "published": pl.Datetime("us", "UTC"), "word_count": pl.Int32(), "article_score": pl.Int32(),
-    "split": pl.String(), "era": pl.String(),
+    "split": pl.String(), "era": pl.String(), "page_type": pl.String(),
 }
 SIGNAL_FIELDS: dict[str, pl.DataType] = {
     "link_code_char_fraction": pl.Float64(), "large_block_char_fraction": pl.Float64(),
@@ -123,7 +123,8 @@ class SectionJob:
     name: str
 
 
-SECTIONS = ("funnel", "reasons", "cooccurrence", *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS), "hosts",
+SECTIONS = ("funnel", "reasons", "cooccurrence", "page_types", *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS),
+            "hosts",
             "languages", "years", "split_era")
 
 
@@ -158,6 +159,7 @@ def _draw_section(job: SectionJob) -> Section:
         "funnel": lambda: funnel_section(stats, out_dir),
         "reasons": lambda: reasons_section(stats, out_dir),
         "cooccurrence": lambda: cooccurrence_section(rows, out_dir),
+        "page_types": lambda: page_types_section(rows, out_dir),
         "languages": lambda: languages_section(rows, out_dir),
         "years": lambda: years_section(rows, out_dir),
         "split_era": lambda: split_era_section(rows, out_dir),
@@ -229,6 +231,28 @@ def funnel_section(stats: dict[str, Any], out_dir: Path) -> Section:
     return chart_section(out_dir, "funnel", table, (8, bar_height(table.height)),
                          "Records remaining after each stage (records)", lambda _, axes: draw_funnel(axes, table),
                          "Funnel", "Records still in the run after each group of rules, in pipeline order.")
+
+
+# ---------------------------------------------------------------- 1b. pages per predicted page type
+
+def page_type_keep_rates(rows: pl.LazyFrame) -> pl.DataFrame:
+    """Per type the page-type model predicted: pages, pages kept and the share kept."""
+    return (rows.filter(pl.col("page_type").is_not_null()).group_by("page_type")
+            .agg(pl.len().cast(pl.Int64).alias("pages"), pl.col("kept").sum().cast(pl.Int64).alias("kept"))
+            .with_columns((pl.col("kept") / pl.col("pages")).round(4).alias("keep_rate"))
+            .sort(["pages", "page_type"], descending=[True, False]).collect())
+
+
+def page_types_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
+    table = page_type_keep_rates(rows)
+    labels = [f"{kind} ({rate:.0%} kept)" for kind, rate in zip(table["page_type"], table["keep_rate"], strict=True)]
+    return chart_section(out_dir, "page_types", table, (8, bar_height(table.height)),
+                         "Pages per predicted page type (pages)",
+                         lambda _, axes: draw_horizontal_bars(axes, labels, table["pages"].to_list(), "pages"),
+                         "Keep rates per predicted page type",
+                         "The page-type model's most probable type of each parsed page, and the share of those "
+                         "pages the run kept (select.page.keep_types decides which types page.not_article keeps).",
+                         empty="the page-type model did not run")
 
 
 # ---------------------------------------------------------------- 2. rejections per reason

@@ -18,7 +18,7 @@ from pipeline.page_model import load_model
 from pipeline.params import Params, ParamsError
 
 # What the model reads of a row (`filters.page_type.page_features`).
-ROW_FIELDS = ("url", "title", "author", "published", "description", "article_score", "word_count", "signals")
+ROW_FIELDS = ("url", "title", "author", "published", "description", "article_score", "word_count", "text", "signals")
 COLUMNS = ("page_type", "article_probability", "kept_type_probability")
 SLICE_ROWS = 1_000
 _SCHEMA = {"row": pl.UInt32, "page_type": pl.String, "article_probability": pl.Float64,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from filters.page_type import FULL_FEATURES, PAGE_FEATURES, page_features
+from filters.page_type import FULL_FEATURES, PAGE_FEATURES, TEXT_SHAPE_CHARS, page_features
 
 
 def features(row: dict, names: tuple[str, ...] = FULL_FEATURES) -> dict[str, float]:
@@ -45,3 +45,34 @@ def test_missing_signals_are_nan_and_known_ones_numbers():
     assert math.isnan(values["url_path_depth"]) and math.isnan(values["gopher_word_count"])
     assert values["words_per_block"] == 50 and values["text_word_fraction_of_page"] == 0.5
     assert values["product_og"] == 1.0
+
+
+def test_title_words_count_each_group_once_per_word():
+    how_to = features({"title": "How to choose a kettle: 7 tips (a guide)"}, PAGE_FEATURES)
+    assert how_to["title_words_article"] == 3  # how, tips, guide
+    assert how_to["title_words_documentation"] == 1  # guide
+    assert how_to["title_has_number"] == 1 and how_to["title_is_question"] == 0
+    pricing = features({"title": "Pricing and plans | Example Platform"}, PAGE_FEATURES)
+    assert pricing["title_words_service"] == 3 and pricing["title_words_article"] == 0
+    assert features({"title": None}, PAGE_FEATURES)["title_words_service"] == 0
+    assert features({"title": "Why do kettles scale?"}, PAGE_FEATURES)["title_is_question"] == 1
+
+
+def test_prose_shape_of_an_article_and_of_a_marketing_page():
+    article = features({"text": "We rode the new lanes on Monday. They were busy by eight.\n\n"
+                                "The council says more will come. Our readers want them sooner."})
+    assert article["prose_line_count"] == 2 and article["prose_sentence_line_fraction"] == 1
+    assert article["prose_short_line_fraction"] == 0 and article["prose_words_per_sentence"] == 23 / 4
+    assert article["prose_first_person_per_1k_words"] == 2 * 1000 / 23  # we, our
+    assert article["prose_call_to_action_per_1k_words"] == 0
+    marketing = features({"text": "Ship faster\nYour team, your rules\nGet started\nStart free\n$29 per seat"})
+    assert marketing["prose_short_line_fraction"] == 1 and marketing["prose_sentence_line_fraction"] == 0
+    assert marketing["prose_call_to_action_per_1k_words"] > 0 and marketing["prose_prices_per_1k_words"] > 0
+    assert marketing["prose_second_person_per_1k_words"] > marketing["prose_first_person_per_1k_words"] == 0
+
+
+def test_prose_of_a_page_without_text_is_missing_and_long_text_is_cut():
+    assert math.isnan(features({"text": None})["prose_line_count"])
+    assert math.isnan(features({"text": "  \n "})["prose_words_per_line"])
+    long = features({"text": ("One sentence here.\n" * 100_000)})
+    assert long["prose_line_count"] == math.ceil(TEXT_SHAPE_CHARS / len("One sentence here.\n"))  # the last one cut

@@ -14,7 +14,8 @@ from filters.html import parse_html
 from filters.page import Page
 from filters.product import WEIGHTS, product_score, product_signals
 from filters.reasons import RULES_BY_CODE
-from pipeline.params import Params, params_from_dict
+from pipeline.params import Params, load_params, params_from_dict
+from tests.conftest import SEED_PARAMS
 
 PROSE = (
     "The first thing you notice is how quiet the street becomes after the market closes. Stall holders "
@@ -220,8 +221,17 @@ def test_score_adds_each_family_once():
     assert product_score(declared) == product_score(shop) + WEIGHTS["article_declared"]
 
 
+SEED = params_from_dict({"select": {"page": {"min_product_score": 5}}})  # presets/seed.yaml
+
+
 def _fires(score: int, params: Params | None = None) -> bool:
-    return RULES_BY_CODE["page.product"].fires(score, params or Params())
+    return RULES_BY_CODE["page.product"].fires(score, params or SEED)
+
+
+def test_rule_is_off_by_default_and_on_in_the_seed_preset():
+    # the page-type model decides product pages by default; the seed preset keeps page.product at 5
+    assert not RULES_BY_CODE["page.product"].fires(12, Params())
+    assert load_params(SEED_PARAMS).select.page.min_product_score == 5
 
 
 def test_rule_threshold_both_sides_and_params():

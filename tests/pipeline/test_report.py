@@ -20,7 +20,7 @@ from pipeline.report_figures import plain_label
 from pipeline.report_html import render_index
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-FIGURES = {"funnel", "reasons", "cooccurrence", "hosts", "languages", "years", "split_era",
+FIGURES = {"funnel", "reasons", "cooccurrence", "page_types", "hosts", "languages", "years", "split_era",
            *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS)}
 EXPECTED = {*(f"{name}.png" for name in FIGURES), *(f"{name}.csv" for name in FIGURES), "host_pages.csv",
             "index.html"}
@@ -194,6 +194,18 @@ def test_accepted_page_breakdowns_agree_with_the_shards(sample_run, report):
     assert sum(int(r["accepted_pages"]) for r in years) == accepted
     assert [r["year"] for r in years if r["year"] != "unknown"] == sorted(r["year"] for r in years
                                                                          if r["year"] != "unknown")
+
+
+def test_page_type_keep_rates_agree_with_the_shards(sample_run, report):
+    out, _ = report
+    rows = pl.concat([pl.read_parquet(sample_run / "accepted"), pl.read_parquet(sample_run / "rejected")],
+                     how="diagonal_relaxed").drop_nulls("page_type")
+    assert rows.height > 0  # the defaults run the model
+    table = {r["page_type"]: r for r in read_csv(out / "page_types.csv")}
+    expected = {kind: (group.height, int(group["kept"].sum())) for (kind,), group in rows.group_by("page_type")}
+    assert {kind: (int(r["pages"]), int(r["kept"])) for kind, r in table.items()} == expected
+    for r in table.values():
+        assert float(r["keep_rate"]) == round(int(r["kept"]) / int(r["pages"]), 4)
 
 
 def test_histograms_count_every_non_null_signal(sample_run, report):

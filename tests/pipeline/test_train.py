@@ -113,3 +113,14 @@ def test_a_file_that_is_not_a_model_is_refused(tmp_path: Path):
         load_model(str(tmp_path / "x.json"))
     with pytest.raises(ModelError, match="cannot read"):
         load_model(str(tmp_path / "missing.json"))
+
+
+def test_training_turns_the_models_own_rules_off():
+    from pipeline.params import Params
+
+    defaults = Params()
+    assert defaults.select.page.min_article_probability is not None  # on by default
+    off = train.without_model(defaults)
+    assert off.select.page.min_article_probability is None
+    assert off.extract.gate.min_page_article_probability is None
+    assert off.select.page.keep_types == defaults.select.page.keep_types and off.select.length == defaults.select.length
