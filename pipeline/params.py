@@ -51,7 +51,7 @@ class GateParams:
     article_score_min: int | None = None  # seed 000 §1: 35 (presets/seed.yaml)
     # article.page_model: the pre-extraction page-type model's article probability below this
     # (URL and HTML signals only; README, "Page types"); null: that model is not run.
-    min_page_article_probability: float | None = 0.0462
+    min_page_article_probability: float | None = 0.0635
     # Its model file; null: the model shipped with the package.
     model: str | None = None
 
@@ -107,7 +107,7 @@ class SelectPageParams:
     min_product_score: int | None = None  # 5 in presets/seed.yaml; the page-type model decides product pages
     # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
     # this; null: the model is not run in select (README, "Page types").
-    min_article_probability: float | None = 0.7
+    min_article_probability: float | None = 0.75
     # Page types kept by page.not_article: the probabilities of these types are added up.
     keep_types: tuple[str, ...] = ("article",)
     # The page-type model file; null: the model shipped with the package.

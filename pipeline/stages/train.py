@@ -291,6 +291,10 @@ def read_rows(directory: Path) -> list[dict[str, Any]]:
     return frame.sort(["source_file", "source_offset", "id"]).to_dicts()
 
 
+def _rate(value: float | None) -> str:
+    return "" if value is None else f"{value:.3f}"
+
+
 def model_card(summary: dict[str, Any], model_path: str) -> str:
     """The model card: what the model is, what it was trained on (licences, attribution), how it
     measured in cross-validation, its thresholds and the code that trained it."""
@@ -326,10 +330,20 @@ def model_card(summary: dict[str, Any], model_path: str) -> str:
                   f"type accuracy (highest probability): {summary.get(f'{name}_accuracy')}.", ""]
         rates = summary.get(f"{name}_keep_rates", {})
         what = ("share of each type passed on to extraction" if name == "page"
-                else "share of each type kept by the whole pipeline (this model, the pre-extraction model "
-                     "and every other rule)")
-        lines += [f"Kept, out of fold ({what}):", "", "| type | kept |", "|---|---|"]
-        lines += [f"| {page_type} | {rate:.3f} |" for page_type, rate in rates.items()]
+                else "this model, the pre-extraction model and every other rule")
+        if name == "page":
+            lines += [f"Kept, out of fold ({what}):", "", "| type | kept |", "|---|---|"]
+            lines += [f"| {page_type} | {rate:.3f} |" for page_type, rate in rates.items()]
+        else:
+            alone = summary.get("full_model_alone_keep_rates", {})
+            others = summary.get("other_rules_and_page_model_keep_rates", {})
+            lines += ["Kept, out of fold: by this model alone at its threshold; by every other rule and the "
+                      "pre-extraction model (length, Gopher, C4, de-duplication and the rest: the most the "
+                      f"pipeline can keep); and by the whole pipeline ({what}):", "",
+                      "| type | this model alone | other rules and pre-extraction model | whole pipeline |",
+                      "|---|---|---|---|"]
+            lines += [f"| {page_type} | {_rate(alone.get(page_type))} | {_rate(others.get(page_type))} | {rate:.3f} |"
+                      for page_type, rate in rates.items()]
         lines += ["", "Confusion matrix (rows: true type; columns: predicted type):", "",
                   "| true \\ predicted | " + " | ".join(PAGE_TYPES) + " |",
                   "|---|" + "---|" * len(PAGE_TYPES)]

