@@ -185,8 +185,10 @@ def _url_features(url: Any) -> dict[str, float]:
         parts = urlsplit(url) if isinstance(url, str) else None
     except ValueError:
         parts = None
-    if parts is None:
-        return {**values, **dict.fromkeys(_URL_SHAPE, math.nan)}
+    if parts is None or parts.scheme not in ("http", "https"):
+        # no web address: a plain file's file:// or s3:// location says where a copy lies, not what
+        # the page is (the same page read from a bucket must get the same type)
+        return dict.fromkeys((*_URL_WORD_FEATURES, *_URL_SHAPE), math.nan)
     segments = [segment for segment in parts.path.lower().split("/") if segment]
     slug = segments[-1] if segments else ""
     stem = slug.rsplit(".", 1)[0] if "." in slug else slug

@@ -76,3 +76,12 @@ def test_prose_of_a_page_without_text_is_missing_and_long_text_is_cut():
     assert math.isnan(features({"text": "  \n "})["prose_words_per_line"])
     long = features({"text": ("One sentence here.\n" * 100_000)})
     assert long["prose_line_count"] == math.ceil(TEXT_SHAPE_CHARS / len("One sentence here.\n"))  # the last one cut
+
+
+def test_a_location_that_is_not_a_web_address_has_no_url_features():
+    local = features({"url": "file:///home/me/crawl/blog/2024/05/a-long-story-about-lanes.html"})
+    bucket = features({"url": "s3://bucket/crawl/blog/2024/05/a-long-story-about-lanes.html"})
+    url_names = [name for name in FULL_FEATURES if name.startswith("url_")]
+    assert url_names and all(math.isnan(local[name]) and math.isnan(bucket[name]) for name in url_names)
+    web = features({"url": "https://example.org/blog/2024/05/a-long-story-about-lanes.html"})
+    assert web["url_words_article"] == 2 and web["url_has_year"] == 1  # blog, story

@@ -25,13 +25,17 @@ from types import SimpleNamespace
 
 import pyarrow.parquet as pq
 import pytest
+import yaml
 
 import pipeline.cli
-from conftest import cli, shard_bytes, stats_without_timings
+from conftest import SEED_PARAMS, cli, shard_bytes, stats_without_timings
 from filters.dataset import SPLITS
 
 ROOT = Path(__file__).resolve().parents[2]
-PARAMS = "extract:\n  rows_per_row_group: 2\nselect:\n  output:\n    shard_max_rows: 4\n"
+# The seed's rules (presets/seed.yaml): the sample's hand-written pages are decided as its manifest says.
+_SEED = yaml.safe_load(SEED_PARAMS.read_text(encoding="utf-8"))
+PARAMS = yaml.safe_dump({"extract": {**_SEED["extract"], "rows_per_row_group": 2},
+                         "select": {**_SEED["select"], "output": {"shard_max_rows": 4}}}, sort_keys=True)
 FILES = 7  # in sorted order: damaged.warc.gz (3 rows), five HTML files (1 row each), sample.warc.gz (38)
 TEMP_NAME = re.compile(r"^\..+\.(tmp|tmp-\d+|new|old)$")
 
