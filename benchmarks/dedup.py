@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from filters.cdc import chunk_hashes, rabin_boundaries  # noqa: E402
+from filters.corpus.cdc import chunk_hashes, rabin_boundaries  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "corpora" / "trafilatura-eval.warc.gz"
 TARGET_MB_PER_S = 20.0

@@ -33,16 +33,16 @@ import lxml.html  # noqa: E402
 import trafilatura  # noqa: E402
 from readability import Document as ReadabilityDocument  # noqa: E402
 
-from filters.blocks import blocks_from_element  # noqa: E402
-from filters.boilerplate import remove_boilerplate  # noqa: E402
-from filters.cascade import POLICIES, Candidates, run_cascade  # noqa: E402
-from filters.cleanup import remove_cookie_overlays  # noqa: E402
-from filters.content_type import is_html_media_type, resolve_media_type  # noqa: E402
-from filters.html import parse_html_bytes  # noqa: E402
-from filters.page import Page  # noqa: E402
-from pipeline.decode import decode_html  # noqa: E402
+from filters.extract.boilerplate import remove_boilerplate  # noqa: E402
+from filters.extract.cascade import POLICIES, Candidates, run_cascade  # noqa: E402
+from filters.extract.cleanup import remove_cookie_overlays  # noqa: E402
+from filters.page.content_type import is_html_media_type, resolve_media_type  # noqa: E402
+from filters.page.html import parse_html_bytes  # noqa: E402
+from filters.page.parsed import Page  # noqa: E402
+from filters.text.blocks import blocks_from_element  # noqa: E402
+from pipeline.io.decode import decode_html  # noqa: E402
+from pipeline.io.readers import FileReport, read_file  # noqa: E402
 from pipeline.params import Params  # noqa: E402
-from pipeline.readers import FileReport, read_file  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 

@@ -20,18 +20,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from filters import reasons as decisions  # noqa: E402
-from filters.blocks import block_signals  # noqa: E402
-from filters.cascade import run_cascade  # noqa: E402
-from filters.cleanup import remove_cookie_overlays  # noqa: E402
-from filters.content_type import is_html_media_type, resolve_media_type  # noqa: E402
-from filters.html import parse_html_bytes  # noqa: E402
-from filters.metadata import extract_metadata  # noqa: E402
-from filters.page import Page  # noqa: E402
-from filters.quality import quality_signals  # noqa: E402
-from pipeline.decode import decode_html  # noqa: E402
+from filters.extract.cascade import run_cascade  # noqa: E402
+from filters.extract.cleanup import remove_cookie_overlays  # noqa: E402
+from filters.metadata.fields import extract_metadata  # noqa: E402
+from filters.page.content_type import is_html_media_type, resolve_media_type  # noqa: E402
+from filters.page.html import parse_html_bytes  # noqa: E402
+from filters.page.parsed import Page  # noqa: E402
+from filters.rules import reasons as decisions  # noqa: E402
+from filters.text.blocks import block_signals  # noqa: E402
+from filters.text.quality import quality_signals  # noqa: E402
+from pipeline.io.decode import decode_html  # noqa: E402
+from pipeline.io.readers import FileReport, read_file  # noqa: E402
 from pipeline.params import Params, params_from_dict  # noqa: E402
-from pipeline.readers import FileReport, read_file  # noqa: E402
 from pipeline.stages.extract import text_signals  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "trafilatura-eval.warc.gz"

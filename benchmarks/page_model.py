@@ -22,7 +22,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from filters.page_type import page_features  # noqa: E402
+from filters.page.page_type import page_features  # noqa: E402
 from pipeline.page_model import DEFAULT_MODEL, load_model  # noqa: E402
 from pipeline.stages.page_types import ROW_FIELDS, SLICE_ROWS  # noqa: E402
 

@@ -3,7 +3,7 @@
     python benchmarks/read.py [WARC] [--repeat N]
 
 Baseline: `ArchiveIterator` over the file, reading every record's decoded content stream
-(the least any reader must do). Ours: `pipeline.readers.read_file` (accounting, corruption
+(the least any reader must do). Ours: `pipeline.io.readers.read_file` (accounting, corruption
 recovery, size cap, transfer/content decoding) plus media-type resolution and charset
 decoding of every HTML payload. Runs alternate and the best of N is kept for each, so both
 see the same machine state. Target (issue #2): ours <= 1.3x the baseline's time.
@@ -23,9 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 from common import warc_and_repeat  # noqa: E402
 
-from filters.content_type import is_html_media_type, resolve_media_type  # noqa: E402
-from pipeline.decode import decode_html  # noqa: E402
-from pipeline.readers import FileReport, read_file  # noqa: E402
+from filters.page.content_type import is_html_media_type, resolve_media_type  # noqa: E402
+from pipeline.io.decode import decode_html  # noqa: E402
+from pipeline.io.readers import FileReport, read_file  # noqa: E402
 
 
 def bare_warcio(path: Path) -> int:

@@ -3,7 +3,7 @@
 Exit status: 0 done (damaged records and files inside the input are rejected rows, not
 failures); 2 usage error (one clear line on stderr, no traceback); 1 anything else.
 
-INPUT, `--out`, WORKDIR and DIR may be URLs (`pipeline/storage.py`). A URL `--out` is written into
+INPUT, `--out`, WORKDIR and DIR may be URLs (`pipeline/store/storage.py`). A URL `--out` is written into
 a local temporary directory and published at the end (`writers.output_directory`); the work
 directory of `run` is then `--out`/work at the URL, written by the extract tasks themselves.
 """
@@ -26,13 +26,13 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pipeline.executors import Executor, LocalExecutor, use_system_allocator
+from pipeline.io.readers import discover_inputs
 from pipeline.params import Params, ParamsError, load_params
-from pipeline.readers import discover_inputs
+from pipeline.run.executors import Executor, LocalExecutor, use_system_allocator
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
 from pipeline.stages.select import STATS, SelectError, select
-from pipeline.storage import (
+from pipeline.store.storage import (
     ObjectPath,
     StorageUnavailable,
     describe_error,
@@ -42,8 +42,8 @@ from pipeline.storage import (
     redact,
     without_credentials,
 )
-from pipeline.workdir import prepare_workdir, write_manifest
-from pipeline.writers import output_directory, publish_tree
+from pipeline.store.workdir import prepare_workdir, write_manifest
+from pipeline.store.writers import output_directory, publish_tree
 
 USAGE_ERROR = 2
 
@@ -260,7 +260,7 @@ def _executor(args: argparse.Namespace, params: Params) -> Executor:
     or the cluster at `--ray-address`)."""
     if args.executor != "ray":
         return LocalExecutor(args.workers, preload=("pipeline.stages.extract",))
-    from pipeline.ray_executor import RayExecutor, RayUnavailable
+    from pipeline.run.ray_executor import RayExecutor, RayUnavailable
 
     try:
         return RayExecutor(args.ray_address, params.executor.max_retries, num_cpus=args.workers)
@@ -311,7 +311,7 @@ def _report_executor(args: argparse.Namespace, executor: Executor) -> contextlib
 
 
 def _report(run_dir: Path, out: Path | None, executor: Executor | None = None) -> Path:
-    from pipeline.report import write_report
+    from pipeline.report.index import write_report
 
     out_dir = out or run_dir / "report"
     try:

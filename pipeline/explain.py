@@ -11,13 +11,13 @@ import json
 import textwrap
 from typing import Any, TextIO
 
-from filters import reasons as decisions
-from filters.page_type import PAGE_TYPES
-from filters.signals import SIGNALS
+from filters.page.page_type import PAGE_TYPES
+from filters.rules import reasons as decisions
+from filters.rules.signals import SIGNALS
+from pipeline.io.readers import FileReport, RawRecord, discover_inputs, read_file
 from pipeline.params import Params
-from pipeline.readers import FileReport, RawRecord, discover_inputs, read_file
+from pipeline.run.timings import Timings
 from pipeline.stages.extract import record_to_row_within_budget
-from pipeline.timings import Timings
 
 
 class NotFound(Exception):

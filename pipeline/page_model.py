@@ -1,4 +1,4 @@
-"""The page-type model file: gradient-boosted trees (LightGBM) over `filters.page_type` features.
+"""The page-type model file: gradient-boosted trees (LightGBM) over `filters.page.page_type` features.
 
 The file is JSON, read without pickle (a model file is input, and unpickling runs code): the
 class names, and for each of the two models (`page`: before extraction, `full`: in select) its
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from filters.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
+from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
 
 MODEL_FORMAT = "corpus-filter/page-type-model/1"
 # Shipped with the package: trained by `pipeline train` on the labelled pages (see its card).

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from filters.url_rules import compile_patterns
+from filters.page.url_rules import compile_patterns
 
 
 class ParamsError(ValueError):
@@ -66,7 +66,7 @@ class PageParams:
 
 @dataclass(frozen=True)
 class CascadeParams:
-    # Which rule picks the winner among the candidates (filters/cascade.py POLICIES); chosen
+    # Which rule picks the winner among the candidates (filters/extract/cascade.py POLICIES); chosen
     # by measurement on trafilatura's evaluation pages (README, "Extraction").
     selection: str = "agreement"
     # Seed 002: re-run trafilatura with favor_precision when more than this share of its
@@ -86,7 +86,7 @@ class ExtractParams:
     # Rows buffered before a row group is written; bounds the extract stage's memory per file.
     rows_per_row_group: int = 1000
     # A gzipped WARC/ARC larger than this is read as byte-range tasks cut at gzip member starts
-    # (pipeline/byte_ranges.py): several workers on one file, and --resume inside it. Never
+    # (pipeline/io/byte_ranges.py): several workers on one file, and --resume inside it. Never
     # changes the rows. 2 MiB: ~1 s of work per task, so workers finish together.
     task_bytes: int = 2 * 1024 * 1024
 
@@ -100,7 +100,7 @@ class OutputParams:
 
 @dataclass(frozen=True)
 class SelectPageParams:
-    # page.product at/above this `product_score` (filters/product.py: structured offer 3, own
+    # page.product at/above this `product_score` (filters/page/product.py: structured offer 3, own
     # add-to-cart control 3, og:type product 2, quantity selector 2, price / price label /
     # identifier label / availability / cart link 1 each, declared article -3). 5 needs two
     # shop-only families, or one with two pieces of furniture an article rarely has together.
@@ -145,7 +145,7 @@ class C4Params:
 @dataclass(frozen=True)
 class GopherParams:
     # The one place of the Gopher thresholds (Rae et al. 2021, App. A; seed 002; the duplicate
-    # n-gram values are from ../shared/README.md); filters/gopher.py only computes the signals.
+    # n-gram values are from ../shared/README.md); filters/text/gopher.py only computes the signals.
     min_words: int | None = 50                          # "does not contain between 50 and 100,000 words"
     max_words: int | None = 100_000
     min_median_word_length: float | None = 3            # "word length outside the range of 3 to 10"
@@ -275,7 +275,7 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
         compile_patterns(params.extract.url.exclude_regex)
     except ValueError as exc:
         raise ParamsError(f"'extract.url.exclude_regex': {exc}") from exc
-    from filters.cascade import POLICIES  # imported here: the cascade pulls in the extractors
+    from filters.extract.cascade import POLICIES  # imported here: the cascade pulls in the extractors
 
     if params.select.dedup.cdc.algorithm not in ("rabin", "fastcdc"):
         raise ParamsError(f"'select.dedup.cdc.algorithm' must be rabin or fastcdc, got "

@@ -12,6 +12,18 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
+from samplegen.article_pages import (
+    bibliothek_page,
+    council_notice_page,
+    cycle_lanes_page,
+    lamplighters_page,
+    night_train_page,
+    onions_page,
+    retry_budgets_page,
+    short_post_page,
+    tide_gauges_page,
+    winter_hexagon_page,
+)
 from samplegen.content import (
     BIBLIOTHEK,
     BOOKSHOP,
@@ -58,35 +70,25 @@ from samplegen.content import (
 from samplegen.pages import (
     amp_page,
     article_block,
-    bibliothek_page,
     blog_index_page,
     blog_page_two,
     bookshop_product_page,
     category_page,
     cookie_wall_page,
-    council_notice_page,
-    cycle_lanes_page,
     description,
     document,
     earbuds_review_page,
     home_page,
-    lamplighters_page,
     login_page,
     meta,
     moved_page,
     nextjs_shell_page,
-    night_train_page,
     not_found_page,
-    onions_page,
     paywall_page,
     product_page,
     react_shell_page,
-    retry_budgets_page,
     search_page,
-    short_post_page,
     tag_page,
-    tide_gauges_page,
-    winter_hexagon_page,
 )
 
 

@@ -13,6 +13,9 @@ from pathlib import Path
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from samplegen.article_pages import (
+    short_post_page,
+)
 from samplegen.captures import Clock, gzip_bytes, html_response, kept_article, not_a_row, rejected, sample_captures
 from samplegen.content import (
     COURIER,
@@ -45,7 +48,6 @@ from samplegen.pages import (
     news_jsonld,
     og,
     opengraph_article,
-    short_post_page,
 )
 
 

@@ -229,7 +229,7 @@ def problems(records: list, report: object, damaged: Damaged) -> tuple[list[str]
 
 def read_like_extract(path: object) -> tuple[list, object]:
     """Read a file as the extract stage does: a non-chunked gzip is re-read as one stream."""
-    from pipeline.readers import FileReport, NonChunkedGzip, read_file, read_stream_gzip
+    from pipeline.io.readers import FileReport, NonChunkedGzip, read_file, read_stream_gzip
 
     report = FileReport(str(path))
     try:

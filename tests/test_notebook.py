@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, cli
-from filters.reasons import RULES_BY_CODE
+from filters.rules.reasons import RULES_BY_CODE
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")

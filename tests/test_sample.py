@@ -13,7 +13,7 @@ import pytest
 from lxml import html as lxml_html
 from warcio.archiveiterator import ArchiveIterator
 
-from filters.reasons import GROUP_ORDER, RULES
+from filters.rules.reasons import GROUP_ORDER, RULES
 from pipeline.sample import write_sample
 from samplegen.content import DAMAGED_WARC, MANIFEST, SAMPLE_WARC
 

@@ -1,4 +1,4 @@
-"""Detector-dataset assembly at the end of select (issue #15; the rules are in filters/dataset.py).
+"""Detector-dataset assembly at the end of select (issue #15; the rules are in filters/corpus/dataset.py).
 
 * `site_balance`: after de-duplication, for every page that passes every other rule, how many
   such pages its site has and its rank in the site's deterministic sample: the signals of
@@ -19,8 +19,8 @@ from typing import Any
 
 import polars as pl
 
-from filters import reasons as decisions
-from filters.dataset import SPLITS, era_columns, sample_key, site_of, split_of
+from filters.corpus.dataset import SPLITS, era_columns, sample_key, site_of, split_of
+from filters.rules import reasons as decisions
 from pipeline.params import Params, era_cutoff
 
 
@@ -53,7 +53,7 @@ def site_balance(compact: pl.DataFrame, duplicates: pl.DataFrame, params: Params
 
 
 def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:
-    """`frame` with `split`, `era`, `era_date` and `era_date_source` (filters/dataset.py)."""
+    """`frame` with `split`, `era`, `era_date` and `era_date_source` (filters/corpus/dataset.py)."""
     columns = era_columns(era_cutoff(params))
     splitter = _splitter(params)
     if splitter is None:

@@ -24,14 +24,14 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from filters.cdc import ChunkHashes, chunk_hashes, duplicated_fraction, mark_seen
-from filters.dedup import NearDuplicateIndex, from_int64
-from filters.url_rules import normalize_url
-from pipeline.executors import Executor, TaskFailure
+from filters.corpus.cdc import ChunkHashes, chunk_hashes, duplicated_fraction, mark_seen
+from filters.corpus.dedup import NearDuplicateIndex, from_int64
+from filters.page.url_rules import normalize_url
+from pipeline.io.records import DOCUMENT_TYPES
 from pipeline.params import CdcParams, Params
-from pipeline.records import DOCUMENT_TYPES
+from pipeline.run.executors import Executor, TaskFailure
 from pipeline.stages.extract import synthetic_id
-from pipeline.storage import column_batches, readable_copy
+from pipeline.store.storage import column_batches, readable_copy
 
 ORDER_COLUMNS = ("warc_date", "url", "id")
 # Rows of texts the CDC pass reads at once.

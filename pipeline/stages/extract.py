@@ -1,15 +1,15 @@
 """Stage 1, extract: input files -> one Parquet file of rows per input file.
 
 A task is the unit of resume and of parallelism: `extract_file` reads one input file, or one
-byte range of a large gzipped WARC (`pipeline/byte_ranges.py`; `pipeline/stages/extract_tasks.py`
+byte range of a large gzipped WARC (`pipeline/io/byte_ranges.py`; `pipeline/stages/extract_tasks.py`
 plans the tasks and merges a file's ranges), turns every record into a row (signals,
 extract-stage reasons, text) and writes `WORKDIR/extract/<key>.parquet` (a range: its part)
 atomically, then `<key>.json` with the accounting.
 The JSON is written last, so its presence marks a finished task for `--resume`; an older JSON
 is removed before a task is re-extracted, so it can never vouch for a newer Parquet file.
-The work directory's layout and resume checks are in `pipeline/workdir.py` (bump its
+The work directory's layout and resume checks are in `pipeline/store/workdir.py` (bump its
 `FORMAT_VERSION` when the rows written here change meaning), the per-record time budget in
-`pipeline/budget.py`, the step timings in `pipeline/timings.py`.
+`pipeline/run/budget.py`, the step timings in `pipeline/run/timings.py`.
 """
 
 from __future__ import annotations
@@ -25,38 +25,38 @@ from typing import Any
 
 from tqdm import tqdm
 
-from filters import reasons as decisions
-from filters.article_score import article_score
-from filters.blocks import block_signals
-from filters.c4 import nopunc_clean
-from filters.cascade import run_cascade
-from filters.cleanup import remove_cookie_overlays
-from filters.content_type import is_html_media_type, resolve_media_type
-from filters.dates import load_dateparser
-from filters.dedup import content_hash, simhash64, to_int64
-from filters.domains import registered_domain
-from filters.gopher import gopher_signals
-from filters.html import host_of, parse_html_bytes, url_hint
-from filters.language_id import language_signals, load_model
-from filters.metadata import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
-from filters.page import Page
-from filters.page_signals import classify, needs_js
-from filters.page_structure import structure_signals
-from filters.product import product_signals
-from filters.quality import quality_signals
-from filters.signals import check_signal_names
-from filters.text import token_count
-from filters.url_rules import normalize_url, url_signals
-from pipeline.budget import PageTimeout, time_budget
-from pipeline.decode import decode_html
-from pipeline.executors import TaskFailure
+from filters.corpus.dedup import content_hash, simhash64, to_int64
+from filters.extract.cascade import run_cascade
+from filters.extract.cleanup import remove_cookie_overlays
+from filters.metadata.dates import load_dateparser
+from filters.metadata.fields import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
+from filters.page.article_score import article_score
+from filters.page.content_type import is_html_media_type, resolve_media_type
+from filters.page.domains import registered_domain
+from filters.page.html import host_of, parse_html_bytes, url_hint
+from filters.page.page_signals import classify, needs_js
+from filters.page.page_structure import structure_signals
+from filters.page.parsed import Page
+from filters.page.product import product_signals
+from filters.page.url_rules import normalize_url, url_signals
+from filters.rules import reasons as decisions
+from filters.rules.signals import check_signal_names
+from filters.text.blocks import block_signals
+from filters.text.c4 import nopunc_clean
+from filters.text.gopher import gopher_signals
+from filters.text.language_id import language_signals, load_model
+from filters.text.quality import quality_signals
+from filters.text.tokens import token_count
+from pipeline.io.decode import decode_html
+from pipeline.io.readers import FileReport, NonChunkedGzip, RawRecord, read_byte_range, read_file, read_stream_gzip
 from pipeline.params import Params
-from pipeline.readers import FileReport, NonChunkedGzip, RawRecord, read_byte_range, read_file, read_stream_gzip
-from pipeline.schema import ROW_SCHEMA, Row, empty_row, rows_to_table
-from pipeline.storage import input_size, input_url
-from pipeline.timings import Timings
-from pipeline.workdir import Location, file_key, finished_summary, outputs_for, part_outputs_for, write_summary
-from pipeline.writers import crash_point, fail_point, parquet_writer, staged_file
+from pipeline.run.budget import PageTimeout, time_budget
+from pipeline.run.executors import TaskFailure
+from pipeline.run.timings import Timings
+from pipeline.store.schema import ROW_SCHEMA, Row, empty_row, rows_to_table
+from pipeline.store.storage import input_size, input_url
+from pipeline.store.workdir import Location, file_key, finished_summary, outputs_for, part_outputs_for, write_summary
+from pipeline.store.writers import crash_point, fail_point, parquet_writer, staged_file
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class ExtractTask:
     # Show a per-file progress bar (bytes of the file read). Only the CLI sets it, for a single
     # worker on a terminal: a large WARC otherwise shows nothing until it is finished.
     progress: bool = False
-    # A byte range (start, end) of a gzipped WARC/ARC of `file_format` (pipeline/byte_ranges.py);
+    # A byte range (start, end) of a gzipped WARC/ARC of `file_format` (pipeline/io/byte_ranges.py);
     # None: the whole file.
     byte_range: tuple[int, int] | None = None
     file_format: str | None = None
@@ -209,7 +209,7 @@ def record_to_row_within_budget(raw: RawRecord, params: Params, timings: Timings
                                 extract_all: bool = False) -> Row:
     """`record_to_row` under the per-record budget; past it the record gets `error.timeout`.
 
-    The budget is a SIGALRM timer (`pipeline/budget.py`), so it also stops a pathological page
+    The budget is a SIGALRM timer (`pipeline/run/budget.py`), so it also stops a pathological page
     inside an extractor. Without SIGALRM (not the main thread, or not POSIX) the record runs
     without a budget.
     """

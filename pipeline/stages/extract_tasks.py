@@ -1,7 +1,7 @@
 """The extract stage's tasks: which files are read whole and which in byte ranges, and how a
 file's ranges become its one output.
 
-`run_extract` plans the tasks (`pipeline/byte_ranges.py`), maps `extract_file` over them with
+`run_extract` plans the tasks (`pipeline/io/byte_ranges.py`), maps `extract_file` over them with
 an executor, then, for each file read in ranges, checks that every range stopped exactly where
 the next one starts and merges the ranges' rows and accounting, in file order, into the file's
 `<key>.parquet` and `<key>.json`: the same rows and the same accounting as one whole-file read.
@@ -20,14 +20,14 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.byte_ranges import plan_ranges
-from pipeline.executors import Executor, TaskFailure
-from pipeline.schema import ROW_SCHEMA
+from pipeline.io.byte_ranges import plan_ranges
+from pipeline.run.executors import Executor, TaskFailure
+from pipeline.run.timings import merge_timings
 from pipeline.stages.extract import ExtractTask, extract_failed, extract_file, finished_task
-from pipeline.storage import input_size, parquet_file
-from pipeline.timings import merge_timings
-from pipeline.workdir import outputs_for, part_outputs_for, remove_parts, write_summary
-from pipeline.writers import crash_point, parquet_writer, staged_file
+from pipeline.store.schema import ROW_SCHEMA
+from pipeline.store.storage import input_size, parquet_file
+from pipeline.store.workdir import outputs_for, part_outputs_for, remove_parts, write_summary
+from pipeline.store.writers import crash_point, parquet_writer, staged_file
 
 
 @dataclass

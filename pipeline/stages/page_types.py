@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from filters.page_type import PAGE_TYPES
+from filters.page.page_type import PAGE_TYPES
 from pipeline.page_model import load_model
 from pipeline.params import Params, ParamsError
 
-# What the model reads of a row (`filters.page_type.page_features`).
+# What the model reads of a row (`filters.page.page_type.page_features`).
 ROW_FIELDS = ("url", "title", "author", "published", "description", "article_score", "word_count", "text", "signals")
 COLUMNS = ("page_type", "article_probability", "kept_type_probability")
 SLICE_ROWS = 1_000

@@ -24,19 +24,19 @@ from typing import Any
 
 import polars as pl
 
-from filters import reasons as decisions
-from filters.dataset import SPLITS
-from pipeline.dataset_card import CARD, dataset_card
-from pipeline.executors import Executor
+from filters.corpus.dataset import SPLITS
+from filters.rules import reasons as decisions
 from pipeline.params import Params
-from pipeline.schema import OUTPUT_SCHEMA
+from pipeline.report.dataset_card import CARD, dataset_card
+from pipeline.run.executors import Executor
+from pipeline.run.timings import merge_timings
 from pipeline.stages import page_types
 from pipeline.stages.dataset import DatasetCounts, site_balance, with_dataset_columns
 from pipeline.stages.dedup import compact_columns, find_duplicates, record_id_repeats, with_record_repeats
-from pipeline.storage import local_copies, location
-from pipeline.timings import merge_timings
-from pipeline.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
-from pipeline.writers import ShardWriter, publish_directories, remove_stale_temps
+from pipeline.store.schema import OUTPUT_SCHEMA
+from pipeline.store.storage import local_copies, location
+from pipeline.store.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
+from pipeline.store.writers import ShardWriter, publish_directories, remove_stale_temps
 
 STATS = "stats.json"
 # Rows the write pass holds at once (with their texts): bounds its memory on a large input file.

@@ -6,7 +6,7 @@ A LABELS argument is either
   field (the WCXB labels format). The WARC it labels lies beside it: `NAME.labels.json` (or
   `NAME.json`) labels `NAME.warc.gz` (or `NAME.warc`);
 * `WARC=TYPE`: every HTML page of that WARC has that type (a crawl of shop pages, say).
-Types are those of `filters.page_type.PAGE_TYPES`. Pages the labels name but the WARC lacks, and
+Types are those of `filters.page.page_type.PAGE_TYPES`. Pages the labels name but the WARC lacks, and
 HTML pages of the WARC without a label, are counted and left out.
 
 The labelled WARCs are extracted with every page extracted (`--extract-all`), and select runs
@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from filters.domains import registered_domain
-from filters.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
+from filters.page.domains import registered_domain
+from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
 from pipeline.page_model import model_document
 
 FOLDS = 5

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from filters.article_score import WEIGHTS, article_score, url_components
+from filters.page.article_score import WEIGHTS, article_score, url_components
 from pages import FOOTER, JSON_LD_POST, NAV, OG_ARTICLE, html, page, paragraphs, words
 
 

@@ -8,7 +8,7 @@ import pytest
 import trafilatura
 from lxml import etree, html
 
-from filters.blocks import Block, block_signals, blocks_from_element, blocks_from_text
+from filters.text.blocks import Block, block_signals, blocks_from_element, blocks_from_text
 
 SIGNAL_KEYS = {"text_chars", "block_count", "longest_block_chars", "link_code_char_fraction",
                "large_block_char_fraction", "short_list_table_char_fraction"}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from filters.blocks import Block
-from filters.boilerplate import body_blocks, boilerplate_kind, remove_boilerplate
+from filters.extract.boilerplate import body_blocks, boilerplate_kind, remove_boilerplate
+from filters.text.blocks import Block
 
 
 def block(text: str, link: bool = False) -> Block:

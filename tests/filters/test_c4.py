@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from filters.c4 import ends_with_terminal_punctuation, nopunc_clean
+from filters.text.c4 import ends_with_terminal_punctuation, nopunc_clean
 
 KEPT = [
     "Hello world.",

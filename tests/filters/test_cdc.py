@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from filters.cdc import (
+from filters.corpus.cdc import (
     BOUNDARY_MAGIC,
     BOUNDARY_SHIFT,
     RABIN_BASE,

@@ -1,4 +1,4 @@
-from filters.content_type import is_html_media_type, looks_like_html, media_type, resolve_media_type
+from filters.page.content_type import is_html_media_type, looks_like_html, media_type, resolve_media_type
 
 
 def test_media_type_strips_parameters():

@@ -1,4 +1,4 @@
-"""filters/dates.py's gate before dateparser: it never hides a date dateparser reads, on dates written as
+"""filters/metadata/dates.py's gate before dateparser: it never hides a date dateparser reads, on dates written as
 pages write them in many languages, and it keeps away strings that only carry a year."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from filters.dates import _parse_with_dateparser, may_be_full_date
+from filters.metadata.dates import _parse_with_dateparser, may_be_full_date
 
 # (month name, weekday) per language, as pages print them
 MONTHS = {

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from filters.dedup import (
+from filters.corpus.dedup import (
     NearDuplicateIndex,
     content_hash,
     from_int64,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import lxml.html
 
-from filters.dom_fallback import PRIORITY_SELECTORS, dom_heuristic, passes_validation_chain
+from filters.extract.dom_fallback import PRIORITY_SELECTORS, dom_heuristic, passes_validation_chain
 from pages import paragraphs, words
 
 

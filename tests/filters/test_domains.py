@@ -1,4 +1,4 @@
-"""Registered domains by the Public Suffix List (filters/domains.py): the cases a "last two labels"
+"""Registered domains by the Public Suffix List (filters/page/domains.py): the cases a "last two labels"
 guess gets wrong, private suffixes, wildcard and exception rules, IPs and IDN."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import socket
 import pytest
 from publicsuffixlist import PublicSuffixList
 
-from filters.domains import registered_domain, same_site
+from filters.page.domains import registered_domain, same_site
 
 
 @pytest.mark.parametrize("host, site", [

@@ -1,5 +1,5 @@
 """Gopher quality and repetition signals (seed 002 "Gopher rules", Rae et al. 2021 App. A), each rule at both
-sides of its published threshold; plus the `length.tokens` unit and the shared line unit of `filters.text`."""
+sides of its published threshold; plus the `length.tokens` unit and the shared line unit of `filters.text.tokens`."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from filters.c4 import nopunc_clean
-from filters.gopher import gopher_signals
-from filters.reasons import RULES_BY_CODE
-from filters.text import lines, token_count
+from filters.rules.reasons import RULES_BY_CODE
+from filters.text.c4 import nopunc_clean
+from filters.text.gopher import gopher_signals
+from filters.text.tokens import lines, token_count
 from pipeline.params import Params, params_from_dict
 
 # Thresholds are read through the decision table and the params defaults, never copied here: a
@@ -294,7 +294,7 @@ def test_very_long_text_is_fast() -> None:
     assert signals["gopher_dup_10gram_char_fraction"] > 0.9
 
 
-# --- length.tokens unit and the shared line unit (filters.text) --------------------------------
+# --- length.tokens unit and the shared line unit (filters.text.tokens) --------------------------------
 
 @pytest.mark.parametrize(("text", "tokens"), [
     ("", 0),

@@ -4,8 +4,8 @@ Each page must come back as a row, in bounded time and memory, with a reason tha
 happened, and the next record must be processed as usual. Bounded time means the per-record
 budget (`extract.page_time_budget_seconds`, small here) plus at most one uninterruptible C call
 (SIGALRM is handled between Python bytecodes): the slack below. The limits behind these
-outcomes are documented where they are enforced: libxml2's 256 levels (`filters.html`), the
-node cap for trafilatura and readability (`filters.cascade.LIBRARY_MAX_NODES`), the payload cap
+outcomes are documented where they are enforced: libxml2's 256 levels (`filters.page.html`), the
+node cap for trafilatura and readability (`filters.extract.cascade.LIBRARY_MAX_NODES`), the payload cap
 (`extract.read.max_payload_bytes`).
 """
 
@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from conftest import article_html, prose, write_warc
-from filters.cascade import LIBRARY_MAX_NODES, run_cascade
-from filters.html import node_count, parse_html_bytes
-from filters.page import Page
+from filters.extract.cascade import LIBRARY_MAX_NODES, run_cascade
+from filters.page.html import node_count, parse_html_bytes
+from filters.page.parsed import Page
+from pipeline.io.readers import FileReport, RawRecord, read_file
 from pipeline.params import Params, params_from_dict
-from pipeline.readers import FileReport, RawRecord, read_file
 from pipeline.stages import extract as stage
 
 URL = "https://news.example.org/news/2024/05/cycling-lanes"
@@ -168,7 +168,7 @@ def test_megabyte_class_or_id_is_bounded_by_the_budget(name: bytes):
 
 
 def test_invalid_utf8_here_and_there_is_replaced_and_the_page_read():
-    # a few broken bytes in a UTF-8 page (a cut, a bad paste): still UTF-8 (pipeline/decode.py)
+    # a few broken bytes in a UTF-8 page (a cut, a bad paste): still UTF-8 (pipeline/io/decode.py)
     body = page(b"<article>" + ARTICLE.replace(b". ", b". \xff ", 2) + b"</article>")
     row, _ = run(record(body))
     assert_no_error(row)

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from filters.language_id import MAX_CHARS, language_signals, text_language
+from filters.text.language_id import MAX_CHARS, language_signals, text_language
 
 PARAGRAPHS = {
     "en": "The city council approved the new budget on Tuesday after a long debate about schools, roads and "

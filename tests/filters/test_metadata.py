@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import lxml.html
 import pytest
 
-import filters.dates as dates_module
-from filters.metadata import (
+import filters.metadata.dates as dates_module
+from filters.metadata.fields import (
     extract_metadata,
     has_author,
     has_published_date,
@@ -18,7 +18,7 @@ from filters.metadata import (
     parse_date,
     reading_time_minutes,
 )
-from filters.page import Page
+from filters.page.parsed import Page
 
 URL = "https://news.example.org/2024/03/river-story"
 CAPTURE = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)

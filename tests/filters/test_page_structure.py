@@ -1,10 +1,10 @@
-"""Structural counts for the page-type model (filters/page_structure.py)."""
+"""Structural counts for the page-type model (filters/page/page_structure.py)."""
 
 from __future__ import annotations
 
 import json
 
-from filters.page_structure import SIGNALS, structure_signals
+from filters.page.page_structure import SIGNALS, structure_signals
 from pages import html, page, words
 
 

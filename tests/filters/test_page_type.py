@@ -1,10 +1,10 @@
-"""Features of the page-type model (filters/page_type.py)."""
+"""Features of the page-type model (filters/page/page_type.py)."""
 
 from __future__ import annotations
 
 import math
 
-from filters.page_type import FULL_FEATURES, PAGE_FEATURES, TEXT_SHAPE_CHARS, page_features
+from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, TEXT_SHAPE_CHARS, page_features
 
 
 def features(row: dict, names: tuple[str, ...] = FULL_FEATURES) -> dict[str, float]:

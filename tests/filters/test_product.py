@@ -1,4 +1,4 @@
-"""Shop-page signals (filters/product.py): each family at both sides, many languages, and the
+"""Shop-page signals (filters/page/product.py): each family at both sides, many languages, and the
 articles that must stay articles (prices in a news story, a review's buy box, a recipe, a how-to)."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import random
 import pytest
 from lxml import etree
 
-from filters import product
-from filters.html import parse_html
-from filters.page import Page
-from filters.product import WEIGHTS, product_score, product_signals
-from filters.reasons import RULES_BY_CODE
+from filters.page import product
+from filters.page.html import parse_html
+from filters.page.parsed import Page
+from filters.page.product import WEIGHTS, product_score, product_signals
+from filters.rules.reasons import RULES_BY_CODE
 from pipeline.params import Params, load_params, params_from_dict
 from tests.conftest import SEED_PARAMS
 
@@ -193,7 +193,7 @@ def test_cart_links_only_on_the_same_site():
 
 
 def test_same_site_is_the_registered_domain():
-    """By the Public Suffix List (filters/domains.py), private suffixes included: two shops on one
+    """By the Public Suffix List (filters/page/domains.py), private suffixes included: two shops on one
     hosting suffix are two sites, a shop's subdomains under a two-level ccTLD suffix are one."""
     shop = "https://kettles.myshopify.com/products/blue"
     assert signals('<a href="https://kettles.myshopify.com/cart">Cart</a>', url=shop)["product_cart_link_count"] == 1

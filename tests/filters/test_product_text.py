@@ -1,4 +1,4 @@
-"""filters/product_text.py: each fast path gives its plain pattern's answer, on hand-picked and on
+"""filters/page/product_text.py: each fast path gives its plain pattern's answer, on hand-picked and on
 derandomized random texts."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from filters import product_text
+from filters.page import product_text
 
 
 def _random_texts(alphabet: list[str], count: int, seed: int) -> list[str]:

@@ -3,8 +3,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from filters import reasons
-from filters.reasons import GROUP_ORDER, RULES, Rule, decide, in_pipeline_order
+from filters.rules import reasons
+from filters.rules.reasons import GROUP_ORDER, RULES, Rule, decide, in_pipeline_order
 from pipeline.params import Params
 
 
@@ -86,7 +86,7 @@ def test_flag_rule_with_switch():
 def test_readme_reason_table_is_the_registry():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     table = readme.split("<!-- reasons:start -->\n", 1)[1].split("\n<!-- reasons:end -->", 1)[0]
-    assert table == reasons.markdown_table(), "regenerate with: python -m filters.reasons"
+    assert table == reasons.markdown_table(), "regenerate with: python -m filters.rules.reasons"
     for rule in RULES:
         assert f"`{rule.code}`" in table
 

@@ -1,4 +1,4 @@
-"""Every regex of `filters/` and `pipeline/decode.py` against inputs built to make it backtrack.
+"""Every regex of `filters/` and `pipeline/io/decode.py` against inputs built to make it backtrack.
 
 A pattern is collected from module globals, also inside tuples, lists, sets and dicts, and is
 `search`ed (its most expensive use: a match attempt at every position) in every pathological
@@ -35,7 +35,8 @@ except ImportError:  # pragma: no cover
     import sre_constants
     import sre_parse
 
-MODULES = sorted(f"filters.{m.name}" for m in pkgutil.iter_modules(filters.__path__)) + ["pipeline.decode"]
+MODULES = sorted(m.name for m in pkgutil.walk_packages(filters.__path__, "filters.") if not m.ispkg)
+MODULES.append("pipeline.io.decode")
 ROOT = Path(__file__).resolve().parents[2]
 SECONDS_PER_CALL = 0.5
 LONG = 50_000
@@ -122,9 +123,10 @@ def _subject(pattern: re.Pattern, text: str) -> str | bytes:
 def test_patterns_are_collected():
     # the collector must see the patterns it is meant to check, nested ones included
     assert len(PATTERNS) > 50
-    assert "filters.url_rules._PORT_RE" in PATTERNS and "pipeline.decode._META_CHARSET" in PATTERNS
-    assert any(name.startswith("filters.product._AVAILABILITY") for name in PATTERNS)  # inside an object
-    assert "filters.boilerplate._TITLE_SEPARATORS" in REPEATING and "filters.product._CART_PHRASES[0]" not in REPEATING
+    assert "filters.page.url_rules._PORT_RE" in PATTERNS and "pipeline.io.decode._META_CHARSET" in PATTERNS
+    assert any(name.startswith("filters.page.product._AVAILABILITY") for name in PATTERNS)  # inside an object
+    assert "filters.extract.boilerplate._TITLE_SEPARATORS" in REPEATING
+    assert "filters.page.product._CART_PHRASES[0]" not in REPEATING
 
 
 def test_patterns_without_quantifiers_are_fast():
@@ -172,8 +174,9 @@ def test_no_catastrophic_backtracking(name: str):
 
 # Functions allowed to compile a regex, and why that is not per record or from page content.
 COMPILES_AT_RUN_TIME = {
-    ("filters/url_rules.py", "compile_patterns"): "the user's extract.url.exclude_regex, once per params (lru_cache)",
-    ("filters/product.py", "_Phrases.__init__"): "constant phrases, re.escape'd, at import",
+    ("filters/page/url_rules.py", "compile_patterns"):
+        "the user's extract.url.exclude_regex, once per params (lru_cache)",
+    ("filters/page/product.py", "_Phrases.__init__"): "constant phrases, re.escape'd, at import",
 }
 _RE_CALLS = frozenset({"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall", "finditer"})
 
@@ -204,6 +207,6 @@ def test_no_regex_compiled_inside_functions():
 
 
 def test_phrase_patterns_escape_their_phrases():
-    from filters.product import _bounded
+    from filters.page.product import _bounded
 
     assert re.compile(_bounded("a.b (c)*")).search("a.b (c)*") and not re.compile(_bounded("a.b")).search("axb")

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from filters.url_rules import (
+from filters.page.url_rules import (
     EXCLUDED_EXTENSIONS,
     HARD_EXCLUDE_PATTERNS,
     TRACKING_PARAMS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from filters.vocabulary import (
+from filters.rules.vocabulary import (
     ARTICLE_TYPES,
     CONSENT_PLATFORMS,
     consent_platform,

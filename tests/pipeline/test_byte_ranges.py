@@ -1,4 +1,4 @@
-"""Byte-range tasks (pipeline/byte_ranges.py, pipeline/stages/extract_tasks.py): a gzipped WARC
+"""Byte-range tasks (pipeline/io/byte_ranges.py, pipeline/stages/extract_tasks.py): a gzipped WARC
 read as many ranges gives the same rows and the same accounting as one whole-file read, on
 clean files, on files whose members are all tiny, on files damaged the way real files are
 (random flips, a lost block, a cut member, garbage) wherever the damage falls relative to the
@@ -20,12 +20,12 @@ from warcio.warcwriter import WARCWriter
 import pipeline.cli
 from conftest import cli, shard_bytes, stats_without_timings
 from damage import build_warc, cut_member, flip_bytes, garbage_between, lose_block
-from pipeline.byte_ranges import plan_ranges, range_step
-from pipeline.executors import LocalExecutor
+from pipeline.io.byte_ranges import plan_ranges, range_step
 from pipeline.params import Params, params_from_dict
+from pipeline.run.executors import LocalExecutor
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import ExtractRun, run_extract
-from pipeline.workdir import EXTRACT_DIR, PARTS_DIR, outputs_for, prepare_workdir
+from pipeline.store.workdir import EXTRACT_DIR, PARTS_DIR, outputs_for, prepare_workdir
 
 WHOLE = 1 << 40  # task_bytes larger than any test file: one task per file
 
@@ -206,7 +206,7 @@ def test_a_range_end_inside_a_member_makes_the_file_read_whole(tmp_path):
 
 def test_params_task_bytes_is_checked_and_does_not_change_the_fingerprint():
     from pipeline.params import ParamsError
-    from pipeline.workdir import fingerprint
+    from pipeline.store.workdir import fingerprint
 
     with pytest.raises(ParamsError, match="task_bytes"):
         params_from_dict({"extract": {"task_bytes": 0}})

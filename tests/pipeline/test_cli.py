@@ -18,7 +18,7 @@ import polars as pl
 import pytest
 
 from conftest import SEED_PARAMS, article_html, cli, shard_bytes, stats_without_timings, write_warc
-from filters.dataset import SPLITS
+from filters.corpus.dataset import SPLITS
 
 
 def load(out: Path) -> tuple[dict, pl.DataFrame]:

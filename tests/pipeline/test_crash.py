@@ -1,6 +1,6 @@
 """Crash safety: `pipeline run` SIGKILLed at exact points, then `--resume`.
 
-A run is killed with the test hook PIPELINE_TEST_KILL_AT=NAME[:N] (pipeline/writers.py,
+A run is killed with the test hook PIPELINE_TEST_KILL_AT=NAME[:N] (pipeline/store/writers.py,
 `crash_point`): the process SIGKILLs itself the Nth time it reaches NAME. After every kill no
 partial file may be visible under a final name; after `--resume` the shards must be
 byte-identical to an uninterrupted run and stats.json identical but for `timings`, and files
@@ -29,7 +29,7 @@ import yaml
 
 import pipeline.cli
 from conftest import SEED_PARAMS, cli, shard_bytes, stats_without_timings
-from filters.dataset import SPLITS
+from filters.corpus.dataset import SPLITS
 
 ROOT = Path(__file__).resolve().parents[2]
 # The seed's rules (presets/seed.yaml): the sample's hand-written pages are decided as its manifest says.

@@ -20,10 +20,10 @@ from damage import (
     lose_block,
     problems,
 )
-from pipeline import gzip_members
-from pipeline import records as records_module
 from pipeline.cli import main
-from pipeline.readers import FileReport, read_file
+from pipeline.io import gzip_members
+from pipeline.io import records as records_module
+from pipeline.io.readers import FileReport, read_file
 
 DOCS = ("response", "resource")
 

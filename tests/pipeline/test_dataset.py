@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from conftest import article_html, cli, write_warc
-from filters.dataset import SPLITS, era_columns, site_of, split_of
-from filters.domains import registered_domain
+from filters.corpus.dataset import SPLITS, era_columns, site_of, split_of
+from filters.page.domains import registered_domain
 from pipeline.params import ParamsError, params_from_dict
 
 CUTOFF = date(2022, 11, 30)

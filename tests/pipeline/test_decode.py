@@ -2,7 +2,7 @@ import codecs
 
 import pytest
 
-from pipeline.decode import decode_html, normalise_label, undecodable_fraction
+from pipeline.io.decode import decode_html, normalise_label, undecodable_fraction
 
 TEXT = "<html><head>{meta}</head><body><p>Crème brûlée — très bien, Größe</p></body></html>"
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import polars as pl
 
 from conftest import ROOT, article_html, cli, prose, write_warc
-from filters.dedup import simhash64, to_int64
+from filters.corpus.dedup import simhash64, to_int64
 from pipeline.params import Params, params_from_dict
 from pipeline.stages.dedup import exact_duplicates, host_partition, near_duplicates, order_candidates, url_duplicates
 

@@ -7,11 +7,11 @@ import subprocess
 import sys
 
 from conftest import ROOT
-from pipeline.executors import LocalExecutor, largest_first
+from pipeline.run.executors import LocalExecutor, largest_first
 
 CHILD = """
 import os, pyarrow as pa
-from pipeline.executors import LocalExecutor, use_system_allocator
+from pipeline.run.executors import LocalExecutor, use_system_allocator
 
 def backend(parent):
     import pyarrow as pa

@@ -1,5 +1,5 @@
 """record_to_row: the order of decisions, the gate, and failure isolation; the typed row, the
-time budget (pipeline/budget.py) and the resume check (pipeline/workdir.py) the stage uses."""
+time budget (pipeline/run/budget.py) and the resume check (pipeline/store/workdir.py) the stage uses."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from datetime import UTC, datetime
 import pytest
 
 from conftest import SEED_PARAMS, article_html
-from pipeline.budget import PageTimeout, time_budget
+from pipeline.io.readers import RawRecord
 from pipeline.params import Params, load_params, params_from_dict
-from pipeline.readers import RawRecord
-from pipeline.schema import ROW_SCHEMA, Row, empty_row
+from pipeline.run.budget import PageTimeout, time_budget
+from pipeline.run.timings import Timings
 from pipeline.stages import extract as stage
-from pipeline.timings import Timings
-from pipeline.workdir import finished_summary, outputs_for
+from pipeline.store.schema import ROW_SCHEMA, Row, empty_row
+from pipeline.store.workdir import finished_summary, outputs_for
 
 
 def record(url: str, body: bytes, content_type: str = "text/html; charset=utf-8") -> RawRecord:
@@ -137,9 +137,9 @@ FIRST_PAGE = """
 import sys
 from datetime import UTC, datetime
 from pipeline.params import params_from_dict
-from pipeline.readers import RawRecord
+from pipeline.io.readers import RawRecord
 from pipeline.stages.extract import record_to_row_within_budget
-from pipeline.timings import Timings
+from pipeline.run.timings import Timings
 body = sys.stdin.buffer.read()
 raw = RawRecord("in.warc.gz", 0, "response", record_id="<urn:uuid:1>", url=sys.argv[1],
                 warc_date=datetime(2024, 6, 1, tzinfo=UTC), http_status=200,

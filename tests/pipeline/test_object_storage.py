@@ -39,9 +39,9 @@ s3fs = pytest.importorskip("s3fs", reason="object storage needs the s3 extra (pi
 pytest.importorskip("moto.server", reason="the object-storage tests need moto[server] (pip install -e '.[test]')")
 boto3 = pytest.importorskip("boto3", reason="the object-storage tests need boto3 (pip install -e '.[test]')")
 
-from pipeline.byte_ranges import plan_ranges  # noqa: E402
-from pipeline.readers import discover_inputs  # noqa: E402
-from pipeline.storage import (  # noqa: E402
+from pipeline.io.byte_ranges import plan_ranges  # noqa: E402
+from pipeline.io.readers import discover_inputs  # noqa: E402
+from pipeline.store.storage import (  # noqa: E402
     column_batches,
     forwarded_environment,
     is_url,
@@ -68,7 +68,7 @@ def no_report(monkeypatch):
 
 
 def _stub_report(run_dir: Path, out_dir: Path, executor: object = None) -> list[Path]:
-    """Stands in for `pipeline.report.write_report`: two files made from the run's stats.json."""
+    """Stands in for `pipeline.report.index.write_report`: two files made from the run's stats.json."""
     stats = json.loads((run_dir / "stats.json").read_text())
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "funnel.csv").write_text("".join(f"{step['stage']},{step['remaining']}\n" for step in stats["funnel"]))
@@ -78,7 +78,7 @@ def _stub_report(run_dir: Path, out_dir: Path, executor: object = None) -> list[
 
 @pytest.fixture
 def stub_report(monkeypatch):
-    monkeypatch.setattr("pipeline.report.write_report", _stub_report)
+    monkeypatch.setattr("pipeline.report.index.write_report", _stub_report)
 
 
 def _free_port() -> int:
@@ -195,7 +195,7 @@ def remote_run(s3, ranges_params) -> SimpleNamespace:
     """Inputs from the bucket, --out in the bucket, byte ranges, the report (a stand-in) uploaded."""
     out = f"s3://{BUCKET}/runs/remote"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("pipeline.report.write_report", _stub_report)
+        patch.setattr("pipeline.report.index.write_report", _stub_report)
         assert cli("run", INPUT, "--out", out, "--params", ranges_params) == 0
     return SimpleNamespace(url=out, local=download(s3, out, s3.base / "remote"))
 

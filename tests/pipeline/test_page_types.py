@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from conftest import cli
-from filters import reasons
+from filters.rules import reasons
 from pipeline.page_model import DEFAULT_MODEL, load_model
 from pipeline.params import Params, load_params, params_from_dict
 

@@ -19,11 +19,11 @@ import pytest
 import yaml
 
 from pipeline.cli import main
-from pipeline.executors import TaskFailure
+from pipeline.run.executors import TaskFailure
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
 
-from pipeline.ray_executor import RayExecutor  # noqa: E402  (after the skip: it needs ray)
+from pipeline.run.ray_executor import RayExecutor  # noqa: E402  (after the skip: it needs ray)
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample" / "sample.warc.gz"

@@ -7,7 +7,7 @@ import zlib
 from pathlib import Path
 
 from conftest import article_html, write_warc
-from pipeline.readers import FileReport, detect_format, discover_inputs, read_file
+from pipeline.io.readers import FileReport, detect_format, discover_inputs, read_file
 
 
 def read_all(path: Path, cap: int | None = 5_000_000) -> tuple[list, FileReport]:

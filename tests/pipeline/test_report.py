@@ -13,11 +13,11 @@ import polars as pl
 import pytest
 
 from conftest import ROOT, cli
-from filters.domains import registered_domain
-from pipeline.executors import LocalExecutor
-from pipeline.report import SIGNAL_PLOTS, histogram_table, reasons_table, threshold_for, write_report
-from pipeline.report_figures import plain_label
-from pipeline.report_html import render_index
+from filters.page.domains import registered_domain
+from pipeline.report.figures import plain_label
+from pipeline.report.html import render_index
+from pipeline.report.index import SIGNAL_PLOTS, histogram_table, reasons_table, threshold_for, write_report
+from pipeline.run.executors import LocalExecutor
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 FIGURES = {"funnel", "reasons", "cooccurrence", "page_types", "hosts", "languages", "years", "split_era",

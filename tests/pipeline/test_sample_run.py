@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from conftest import ROOT, SEED_PARAMS, cli
-from filters.reasons import RULES
+from filters.rules.reasons import RULES
 from pipeline.sample import write_sample
 
 SAMPLE = ROOT / "data" / "sample"

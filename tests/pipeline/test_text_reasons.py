@@ -6,13 +6,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from conftest import prose
-from filters import reasons as decisions
-from filters.blocks import block_signals
-from filters.cascade import run_cascade
-from filters.html import parse_html
-from filters.page import Page
+from filters.extract.cascade import run_cascade
+from filters.page.html import parse_html
+from filters.page.parsed import Page
+from filters.rules import reasons as decisions
+from filters.text.blocks import block_signals
+from pipeline.io.readers import RawRecord
 from pipeline.params import Params
-from pipeline.readers import RawRecord
 from pipeline.stages import extract as stage
 
 SENTENCES = (

@@ -1,0 +1,97 @@
+"""Detector-dataset assembly (issue #15): host-disjoint splits, era labels, per-site balance.
+
+A detector that has seen a site in training scores that site's test pages too well, so splits
+are drawn per *site*: the registered domain of the page's host by default (`news.example.co.uk`
+and `www.example.co.uk` are one site, `example.co.uk`; filters/page/domains.py, on the public suffix
+list), or the host itself. Each site goes to one split by a stable hash of its name, so a site
+never appears in two splits, and the assignment depends only on the site, the ratios and the
+seed: never on input order, workers or executor.
+
+The era of a page says on which side of a cut-off date (default 2022-11-30, when generators
+became common) it was written: its publication date when known, else its capture date.
+
+Per-site balance: `dataset.host_min` rejects the accepted pages of a site with fewer accepted
+pages; `dataset.host_cap` keeps at most that many accepted pages per site, a deterministic
+sample (the pages with the lowest hash of seed and id), and rejects the rest.
+
+Pure: no I/O, no state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, date, datetime, timedelta
+
+import polars as pl
+import pyarrow as pa
+
+from filters.page.domains import registered_domain
+from filters.rules.declarations import Rule, Signal
+
+SPLITS: tuple[str, ...] = ("train", "validation", "test")
+ERAS: tuple[str, ...] = ("pre_cutoff", "post_cutoff", "unknown")
+SITE_UNITS: tuple[str, ...] = ("registered_domain", "host")
+
+SIGNALS: tuple[Signal, ...] = (
+    Signal("site_accepted_pages", pa.int32(), "pages of the page's site (dataset.split_by) that pass every "
+           "other rule, counted before the per-site balance"),
+    Signal("site_sample_rank", pa.int32(), "0-based rank of the page in its site's deterministic sample "
+           "(lowest hash of dataset.seed and id first)"),
+)
+
+RULES: tuple[Rule, ...] = (
+    Rule("dataset.host_min", "the page's site has fewer accepted pages than the minimum (site-level "
+         "detection needs >= 15 pages per site; off by default)", "site_accepted_pages", "<", "dataset",
+         params_key="dataset.host_min"),
+    Rule("dataset.host_cap", "the page's site has more accepted pages than the maximum and this page is not "
+         "in the site's deterministic sample (off by default)", "site_sample_rank", ">=", "dataset",
+         params_key="dataset.host_cap"),
+)
+
+
+def site_of(host: str | None, unit: str) -> str | None:
+    """The site a page belongs to: its host's registered domain, or the host (lower-case)."""
+    if not host:
+        return None
+    if unit == "host":
+        return host.lower()
+    return registered_domain(host)
+
+
+def unit_hash(seed: int, key: str) -> float:
+    """A stable number in [0, 1) for `key` (SHA-256, not Python's salted hash)."""
+    digest = hashlib.sha256(f"{seed}\x00{key}".encode("utf-8", "surrogatepass")).digest()
+    return int.from_bytes(digest[:8], "big") / 2 ** 64
+
+
+def split_of(key: str, ratios: tuple[float, float, float], seed: int) -> str:
+    """The split of a site (or of a page without one, keyed by its id): train, validation, test."""
+    value = unit_hash(seed, key)
+    bound = 0.0
+    for name, ratio in zip(SPLITS, ratios, strict=True):
+        bound += ratio
+        if value < bound:
+            return name
+    return next(name for name, ratio in zip(reversed(SPLITS), reversed(ratios), strict=True) if ratio > 0)
+
+
+def sample_key(seed: int, page_id: str) -> bytes:
+    """Sort key of a page in its site's sample for `dataset.host_cap`."""
+    return hashlib.sha256(f"{seed}\x00{page_id}".encode("utf-8", "surrogatepass")).digest()
+
+
+def cutoff_end(cutoff: date) -> datetime:
+    """The first instant after the cut-off day (UTC): a page dated on the cut-off day is pre_cutoff."""
+    return datetime(cutoff.year, cutoff.month, cutoff.day, tzinfo=UTC) + timedelta(days=1)
+
+
+def era_columns(cutoff: date) -> list[pl.Expr]:
+    """`era`, `era_date` and `era_date_source` of each row: the publication date (`published`)
+    when known, else the capture date (`warc_date`); `unknown` (and nulls) with neither."""
+    when = pl.coalesce("published", "warc_date")
+    source = (pl.when(pl.col("published").is_not_null()).then(pl.lit("published"))
+              .when(pl.col("warc_date").is_not_null()).then(pl.lit("captured")))
+    era = (pl.when(when.is_null()).then(pl.lit("unknown"))
+           .when(when < pl.lit(cutoff_end(cutoff))).then(pl.lit("pre_cutoff"))
+           .otherwise(pl.lit("post_cutoff")))
+    return [era.alias("era"), when.alias("era_date"), source.alias("era_date_source")]

@@ -1,0 +1,181 @@
+"""Boilerplate line filters (seed 004, "Structural Content Filtering", `isBoilerplate` and
+`preserveContentStructure`: "removes navigation, ads, social buttons, newsletters; filters video
+captions and figure elements").
+
+Applied to the blocks of the winning extraction. Each filter is deliberately narrow ("minimal
+pattern matching to avoid false positives", seed 004) and only looks at *short* blocks (at most
+`MAX_BOILERPLATE_CHARS`), matched as a whole, so a paragraph that merely mentions a copyright, a
+photo, a newsletter or an advertisement is never touched:
+
+* relative timestamps: the whole block is "5 minutes ago", "Updated 2 hours ago", "yesterday";
+* copyright lines: a short block starting with © or "(c) ", or with "Copyright" followed by a
+  year, or "All rights reserved" alone;
+* square-bracket annotations: the whole block is `[...]` ("[Advertisement]", "[Photo: …]");
+* ALL-CAPS promotions: a block that is entirely one link and entirely upper-case (seed 004's
+  Fox News rule: both conditions, never either alone);
+* advertisement labels: the whole block is "Advertisement", "Anzeige", "Publicité", "Story
+  continues below advertisement", ...;
+* photo credits and caption labels: a block that starts with "Photo:", "Image credit:", "Foto:",
+  "(Photo by", "Bild:", ...;
+* bylines: "By Jane Doe", "Von Anna Schmidt und Max Meier", "Par Jean Dupont | 12 mars 2024": a
+  by-word followed only by capitalised names, connectors, dates and times (never a heading:
+  "By Land and Sea" is a title);
+* share and newsletter prompts: "Share this article", "Share on Facebook", "Follow us on X", a
+  block of nothing but social network names, a block that opens with "Sign up for our
+  newsletter" or "Newsletter abonnieren";
+* related headlines: a heading such as "Related articles" / "Read more" / "Lesen Sie auch" and
+  the run of short link-only blocks after it, or a single "Read more: <link>" block.
+
+`body_blocks` is not a seed 004 filter and removes nothing from `text`: extractors repeat the
+page's headline as the first block, and seed 002's block statistics must be measured on the body
+(a 60-character headline lowers the share of text in large blocks of every short news story). A
+leading block (among the first three, before the first block of 200 characters) that equals the
+page's `<title>`, `og:title`, JSON-LD headline or an `<h1>` (or the part of a "Headline | Site" title
+with at least three words), compared on case-folded letters and digits, is the headline.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from filters.rules import phrases
+from filters.text.blocks import LARGE_BLOCK_CHARS, Block
+
+MAX_BOILERPLATE_CHARS = 120
+MAX_PROMPT_CHARS = 160  # newsletter prompts are a sentence with a call to action
+HEADLINE_MAX_POSITION = 3
+HEADLINE_MAX_CHARS = LARGE_BLOCK_CHARS  # a block this long is body: the headline search stops there
+RELATED_ITEM_MAX_CHARS = 150
+RELATED_ITEM_MIN_LINK_FRACTION = 0.8
+
+_BRACKETED = re.compile(r"^\[[^\[\]]{1,100}\]$")
+_DATEISH = re.compile(r"^[\d.:/,-]+(?:am|pm|h|uhr)?[,.]?$", re.IGNORECASE)
+_BYLINE_MAX_TOKENS = 12
+
+
+def boilerplate_kind(block: Block) -> str | None:
+    """Which boilerplate filter removes this block on its own, or None to keep it."""
+    text = block.text.strip()
+    if not text or len(text) > MAX_PROMPT_CHARS:
+        return None
+    if len(text) <= MAX_BOILERPLATE_CHARS:
+        kind = _short_kind(text, block)
+        if kind is not None:
+            return kind
+    if phrases.NEWSLETTER_PROMPT.search(text):
+        return "newsletter_prompt"
+    if phrases.READ_MORE_LINK.match(text) and block.link_chars >= RELATED_ITEM_MIN_LINK_FRACTION * (len(text) - 12):
+        return "related_links"
+    return None
+
+
+def _short_kind(text: str, block: Block) -> str | None:
+    if phrases.RELATIVE_TIME.match(text):
+        return "relative_time"
+    if phrases.COPYRIGHT.match(text) or phrases.RIGHTS_RESERVED.match(text):
+        return "copyright"
+    if _BRACKETED.match(text):
+        return "bracket_annotation"
+    if block.link_chars >= block.chars and _is_all_caps(text):
+        return "all_caps_link"
+    if phrases.ADVERTISEMENT_LABEL.match(text):
+        return "advertisement"
+    if phrases.CREDIT_LABEL.match(text):
+        return "credit"
+    if block.kind != "heading" and _is_byline(text):
+        return "byline"
+    if phrases.SHARE_PROMPT.match(text) or _is_social_list(text):
+        return "share_prompt"
+    return None
+
+
+def remove_boilerplate(blocks: list[Block]) -> tuple[list[Block], dict[str, int]]:
+    """Blocks that survive, and how many each filter removed."""
+    kept: list[Block] = []
+    removed: dict[str, int] = {}
+    in_related_list = False
+    for block in blocks:
+        if in_related_list and _is_related_item(block):
+            removed["related_links"] = removed.get("related_links", 0) + 1
+            continue
+        in_related_list = False
+        if phrases.RELATED_HEADING.match(block.text.strip()):
+            in_related_list = True
+            removed["related_links"] = removed.get("related_links", 0) + 1
+            continue
+        kind = boilerplate_kind(block)
+        if kind is None:
+            kept.append(block)
+        else:
+            removed[kind] = removed.get(kind, 0) + 1
+    return kept, removed
+
+
+def body_blocks(blocks: list[Block], headlines: Iterable[str]) -> list[Block]:
+    """`blocks` without the leading blocks that repeat the page's headline (see the module docstring)."""
+    wanted = _headline_keys(headlines)
+    if not wanted:
+        return blocks
+    kept = list(blocks)
+    position = 0
+    while position < min(HEADLINE_MAX_POSITION, len(kept)):
+        block = kept[position]
+        if block.chars >= HEADLINE_MAX_CHARS:
+            break
+        if _normalise(block.text) in wanted:
+            del kept[position]
+            continue
+        position += 1
+    return kept
+
+
+# `(?<!\s)`: a match starts where a whitespace run starts, never inside one (runs of spaces made
+# the old form quadratic: every start inside a run rescanned it; see tests/filters/test_regex_safety.py).
+_TITLE_SEPARATORS = re.compile(r"(?<!\s)\s+(?:[|\-–—:·•»/]|::)\s+")
+
+
+def _headline_keys(headlines: Iterable[str]) -> set[str]:
+    """Normalised headlines, and the parts of "Headline | Site" titles that are long enough to be one."""
+    keys: set[str] = set()
+    for headline in headlines:
+        if not headline:
+            continue
+        keys.add(_normalise(headline))
+        for part in _TITLE_SEPARATORS.split(headline):
+            if len(part.split()) >= 3:
+                keys.add(_normalise(part))
+    keys.discard("")
+    return keys
+
+
+def _normalise(text: str) -> str:
+    """Case-folded letters and digits only: quotes, dashes and spacing differ between title and body."""
+    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if c.isalnum())
+
+
+def _is_related_item(block: Block) -> bool:
+    return block.chars <= RELATED_ITEM_MAX_CHARS and block.link_chars >= RELATED_ITEM_MIN_LINK_FRACTION * block.chars
+
+
+def _is_byline(text: str) -> bool:
+    start = phrases.BYLINE_START.match(text)
+    if start is None or text.endswith((".", "!", "?")) and not text.endswith((" Jr.", " Sr.")):
+        return False
+    tokens = text[start.end():].replace(",", " , ").split()
+    if not tokens or len(tokens) > _BYLINE_MAX_TOKENS or not tokens[0][:1].isupper():
+        return False
+    return all(token[:1].isupper() or token.lower() in phrases.BYLINE_CONNECTORS or token == ","
+               or _DATEISH.match(token) for token in tokens)
+
+
+def _is_social_list(text: str) -> bool:
+    words = [word.strip(",|·•/").lower() for word in text.split()]
+    words = [word for word in words if word]
+    return len(words) >= 2 and all(word in phrases.SOCIAL_NAMES for word in words)
+
+
+def _is_all_caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 3 and all(c.isupper() for c in letters)

@@ -1,0 +1,367 @@
+"""The extraction cascade: seed 000 §4 (best-of-two), §5 (DOM fallback), seed 001's tiers,
+seed 004's structured-data strategy and boilerplate filters, and seed 002's precision retry.
+
+Candidates, computed lazily (a candidate a policy never asks for never runs):
+
+* `jsonld` — the first article object's `articleBody` (seed 001 tier 1, seed 004 strategy 1), its
+  type read as `filters.metadata.fields` reads it (`filters.rules.vocabulary`; forum and social postings excluded);
+* `trafilatura` — trafilatura's extraction sequence on a copy of the shared tree, its fallback
+  comparison (readability's text or jusText instead of its own) made with the `readability`
+  candidate rather than trafilatura's second readability run (`filters.fallback`);
+  **precision retry** (seed 002): if more than 20 % of its characters are in links or code, it is
+  run again with `favor_precision=True` and that result (`trafilatura_precision`) replaces it
+  when its share of link/code text is lower (the retry's purpose; a retry that is no cleaner is
+  dropped, which measured better than always taking it);
+* `readability` — readability-lxml on the shared tree (runs once trafilatura has copied the tree:
+  it removes hidden elements in place, and nothing else needs them afterwards);
+* `dom` — the seed 000 §5 heuristic on a copy (only when a policy reaches it).
+
+An exception inside one extractor is recorded in the trace and that candidate counts as empty;
+the cascade goes on. Word counts are whitespace tokens, as in the seed.
+
+Selection policies (`extract.cascade.selection`); the default, `agreement`, was chosen by
+measurement (README, "Extraction"); `seed` is seed 000 §4 to the letter:
+readability ≥ 50 words and trafilatura ≥ 30 → trafilatura only with ≥ 1.4× readability's
+words, else readability; then readability ≥ 50; then trafilatura ≥ 30; then the DOM heuristic
+(which always returns something: the best element, the body, or the document).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import lxml.html
+import readability
+import trafilatura
+
+from filters.extract.boilerplate import body_blocks, remove_boilerplate
+from filters.extract.dom_fallback import dom_heuristic
+from filters.page.html import node_count
+from filters.page.parsed import Page
+from filters.rules.vocabulary import ARTICLE_TYPES, POSTING_TYPES, schema_types
+from filters.text.blocks import Block, block_signals, blocks_from_element, blocks_from_text
+
+READABILITY_MIN_WORDS = 50
+TRAFILATURA_MIN_WORDS = 30
+_MIN_WORDS = {"readability": READABILITY_MIN_WORDS, "trafilatura": TRAFILATURA_MIN_WORDS}
+DOM_MIN_WORDS = 10
+TRAFILATURA_PREFERENCE = 1.4
+JSONLD_MIN_WORDS = 50
+# Whose articleBody is the page's text: an article, not one post of a thread (see POSTING_TYPES).
+BODY_TYPES = ARTICLE_TYPES - POSTING_TYPES
+# `[^<>]`, not `[^>]`: a page of "<a<a<a…" without ">" made every "<" scan to the end.
+_TAG = re.compile(r"<[a-zA-Z/!][^<>]*>")
+# trafilatura's and readability's XPath expressions include some (`//p//text()`, unions of `//*`
+# tests) whose cost grows with the square of the nodes they match, evaluated in one libxml2 call
+# that the per-record SIGALRM budget cannot interrupt: 25 s for a page of 100 000 paragraphs, and
+# 4.7 s for one of 30 000 elements and 45 000 text nodes. Above this many nodes (elements and
+# text) they are skipped, recorded in `cascade_errors`, and the DOM heuristic, linear, takes
+# over. Real pages stay well below: at most 32 000 nodes on trafilatura-eval and product-pages.
+LIBRARY_MAX_NODES = 50_000
+# trafilatura's `fast=True` skips its own fallback comparison with a readability port and jusText.
+# Measured (README, "Extraction"): 30 % less trafilatura time, but the agreement policy's snippet
+# score falls by 0.005 on trafilatura-eval and by 0.025 on the 2025 pages of wcxb-dev, and a rule
+# that lets our readability candidate win instead recovers only half of that. So it stays off.
+TRAFILATURA_FAST = False
+# HTML's navigation sections and section footers (WHATWG HTML, "the nav element", "the footer
+# element") never hold an article's main text. readability scores them like any other element;
+# without them its passes have a fifth less tree to walk (20 % of its time on trafilatura-eval)
+# and the agreement policy's score did not change on either labelled corpus (README, "Extraction").
+READABILITY_PRUNED_TAGS = ("nav", "footer")
+_LIBRARY_EXTRACTORS = frozenset({"trafilatura", "readability"})
+
+
+@dataclass
+class Candidate:
+    name: str
+    blocks: list[Block] = field(default_factory=list)
+    detail: str | None = None
+    element: Any = None  # readability's output element
+
+    @property
+    def words(self) -> int:
+        return sum(len(block.text.split()) for block in self.blocks)
+
+
+@dataclass(frozen=True)
+class CascadeResult:
+    text: str | None
+    extractor: str | None
+    blocks: list[Block]
+    word_count: int
+    trace: dict[str, Any]
+    # `blocks` without the leading headline repeat: what seed 002's block statistics measure
+    body_blocks: list[Block] = field(default_factory=list)
+
+
+class Candidates:
+    """Runs each extractor at most once, on demand, recording words and failures."""
+
+    def __init__(self, page: Page, precision_threshold: float = 0.20,
+                 on_time: Callable[[str, float], None] | None = None,
+                 library_max_nodes: int | None = LIBRARY_MAX_NODES, trafilatura_fast: bool = TRAFILATURA_FAST) -> None:
+        self.page = page
+        self.trafilatura_fast = trafilatura_fast
+        self.precision_threshold = precision_threshold
+        self.on_time = on_time
+        self.library_max_nodes = library_max_nodes
+        self._nodes: int | None = None
+        self._done: dict[str, Candidate] = {}
+        self.derived: dict[str, Candidate] = {}  # candidates a policy built from others
+        self.errors: dict[str, str] = {}
+        self.trace: dict[str, Any] = {}
+
+    def get(self, name: str) -> Candidate:
+        if name not in self._done:
+            runner = {"jsonld": self._jsonld, "trafilatura": self._trafilatura, "readability": self._readability,
+                      "dom": self._dom}[name]
+            started = time.perf_counter()
+            skipped = self._too_large_for(name)
+            if skipped is not None:
+                self.errors[name] = skipped
+                self._done[name] = Candidate(name)
+            else:
+                try:
+                    self._done[name] = runner()
+                except Exception as exc:  # an extractor's bug or a pathological page: fall through
+                    self.errors[name] = f"{type(exc).__name__}: {exc}"[:200]
+                    self._done[name] = Candidate(name)
+            if self.on_time is not None:
+                self.on_time(f"extract.{name}", time.perf_counter() - started)
+            self.trace[f"cascade_{name}_words"] = self._done[name].words
+        return self._done[name]
+
+    def words(self, name: str) -> int:
+        return self.get(name).words
+
+    def _too_large_for(self, name: str) -> str | None:
+        """Why `name` must not run on this page (see `LIBRARY_MAX_NODES`), or None."""
+        if name not in _LIBRARY_EXTRACTORS or self.library_max_nodes is None:
+            return None
+        nodes = self._node_count()
+        if nodes <= self.library_max_nodes:
+            return None
+        return f"skipped: {nodes} nodes > {self.library_max_nodes} (cost grows with the square of the nodes)"
+
+    def _node_count(self) -> int:
+        if self._nodes is None:
+            self._nodes = node_count(self.page.tree)
+        return self._nodes
+
+    def _jsonld(self) -> Candidate:
+        for obj in self.page.json_ld:
+            body = obj.get("articleBody")
+            if schema_types(obj) & BODY_TYPES and isinstance(body, str) and body.strip():
+                if _TAG.search(body):
+                    body = lxml.html.fragment_fromstring(body, create_parent="div").text_content()
+                return Candidate("jsonld", blocks_from_text(body))
+        return Candidate("jsonld")
+
+    def _trafilatura(self) -> Candidate:
+        first = _run_trafilatura(self.page, False, self.trafilatura_fast)
+        link_code = block_signals(first.blocks)["link_code_char_fraction"] if first.blocks else 0.0
+        self.trace["cascade_trafilatura_link_code_fraction"] = round(link_code, 6)
+        if link_code <= self.precision_threshold:
+            return first
+        self.trace["cascade_trafilatura_recall_words"] = first.words
+        precise = _run_trafilatura(self.page, True, self.trafilatura_fast)
+        self.trace["cascade_trafilatura_precision_words"] = precise.words
+        # The retry exists to get rid of link/code text; keep it only if it did.
+        precise_link_code = block_signals(precise.blocks)["link_code_char_fraction"] if precise.blocks else 1.0
+        return precise if precise_link_code < link_code else first
+
+    def _readability(self) -> Candidate:
+        element = readability_element(self.page.tree)
+        return Candidate("readability", blocks_from_element(element) if element is not None else [], element=element)
+
+    def _dom(self) -> Candidate:
+        result = dom_heuristic(self.page.tree)
+        return Candidate("dom", blocks_from_element(result.element), detail=result.step)
+
+
+def trafilatura_body(tree: Any, favor_precision: bool, fast: bool) -> Any:
+    """trafilatura's main content of `tree` as its XML body element (None when it finds none).
+
+    `bare_extraction` takes the parsed tree (and copies it), and with `output_format="xml"` returns
+    the unserialised `.body` with trafilatura's block structure (`p`, `head`, `list`/`item`,
+    `quote`, `table`), which `blocks_from_element` reads; no text rendering, no metadata.
+    """
+    document = trafilatura.bare_extraction(tree, fast=fast, favor_precision=favor_precision, include_comments=False,
+                                           include_tables=True, include_links=True, include_formatting=True,
+                                           output_format="xml", deduplicate=False)
+    return None if document is None else document.body
+
+
+def readability_element(tree: Any) -> Any:
+    """readability-lxml's main content of `tree` as an HTML element (None when it finds nothing).
+
+    `readability.Document` accepts a parsed lxml tree as well as a string (python-readability
+    issue #140, readability-lxml 0.8.4): no second parse. It drops hidden elements from the tree
+    it is given, so it gets a copy, and in that copy the page's `<nav>` and `<footer>` elements
+    are removed first (`READABILITY_PRUNED_TAGS`). No `url`: it would only make every link
+    absolute, which no block reads.
+    """
+    pruned = copy.deepcopy(tree)
+    for element in list(pruned.iter(*READABILITY_PRUNED_TAGS)):
+        if element.getparent() is not None:
+            element.drop_tree()  # its tail is text of the parent's and stays
+    summary = readability.Document(pruned).summary(html_partial=True)
+    return lxml.html.fromstring(summary) if summary.strip() else None
+
+
+def _run_trafilatura(page: Page, favor_precision: bool, fast: bool) -> Candidate:
+    name = "trafilatura_precision" if favor_precision else "trafilatura"
+    body = trafilatura_body(page.tree, favor_precision, fast)
+    return Candidate(name, blocks_from_element(body) if body is not None else [])
+
+
+def page_headlines(page: Page) -> list[str]:
+    """What the page calls its headline: `<title>`, og/twitter titles, JSON-LD headlines and `<h1>`s."""
+    found = [page.meta_first("og:title"), page.meta_first("twitter:title")]
+    title = page.tree.find(".//title")
+    found.append(title.text_content() if title is not None else None)
+    found += [obj.get("headline") or obj.get("name") for obj in page.json_ld if isinstance(obj.get("headline"), str)]
+    found += [h1.text_content() for h1 in page.tree.iter("h1")]
+    return [text for text in found if isinstance(text, str) and text.strip()]
+
+
+Policy = Callable[[Candidates], tuple[str, str]]
+
+
+def seed_policy(c: Candidates) -> tuple[str, str]:
+    """Seed 000 §4, best-of-two, then the DOM heuristic."""
+    r, t = c.words("readability"), c.words("trafilatura")
+    if r >= READABILITY_MIN_WORDS and t >= TRAFILATURA_MIN_WORDS:
+        if t >= r * TRAFILATURA_PREFERENCE:
+            return "trafilatura", f"both succeeded; trafilatura {t} >= 1.4 x readability {r}"
+        return "readability", f"both succeeded; trafilatura {t} < 1.4 x readability {r}"
+    if r >= READABILITY_MIN_WORDS:
+        return "readability", f"readability {r} >= 50, trafilatura {t} < 30"
+    if t >= TRAFILATURA_MIN_WORDS:
+        return "trafilatura", f"trafilatura {t} >= 30, readability {r} < 50"
+    return "dom", f"readability {r} < 50 and trafilatura {t} < 30: DOM heuristic"
+
+
+def jsonld_first_policy(c: Candidates) -> tuple[str, str]:
+    """Seed 001/004 tier 1: the publisher's own articleBody when it is long enough, else `seed`."""
+    j = c.words("jsonld")
+    if j >= JSONLD_MIN_WORDS:
+        return "jsonld", f"JSON-LD articleBody has {j} >= {JSONLD_MIN_WORDS} words"
+    return seed_policy(c)
+
+
+def _first_that_succeeds(c: Candidates, first: str, second: str) -> tuple[str, str]:
+    """`first` when it has its minimum of words, else `second` (only then run), else DOM."""
+    a, a_min = c.words(first), _MIN_WORDS[first]
+    if a >= a_min:
+        return first, f"{first} {a} >= {a_min}"
+    b, b_min = c.words(second), _MIN_WORDS[second]
+    if b >= b_min:
+        return second, f"{first} {a} < {a_min}, {second} {b} >= {b_min}"
+    return "dom", f"{first} {a} < {a_min} and {second} {b} < {b_min}: DOM heuristic"
+
+
+def trafilatura_first_policy(c: Candidates) -> tuple[str, str]:
+    """trafilatura when it succeeds (>= 30 words), else readability (>= 50), else DOM."""
+    return _first_that_succeeds(c, "trafilatura", "readability")
+
+
+def readability_first_policy(c: Candidates) -> tuple[str, str]:
+    """readability when it succeeds (>= 50 words), else trafilatura (>= 30), else DOM."""
+    return _first_that_succeeds(c, "readability", "trafilatura")
+
+
+AGREEMENT_SHORT_BLOCK_CHARS = 60
+AGREEMENT_MIN_READABILITY_SHARE = 0.5
+AGREEMENT_MIN_KEPT_SHARE = 0.5
+
+
+def agreement_blocks(c: Candidates) -> list[Block] | None:
+    """trafilatura's blocks minus its short ones (< 60 characters) that readability's output does not
+    contain, when readability is a credible second opinion (>= 50 words and >= half trafilatura's);
+    None when the rule does not apply or would drop more than half of trafilatura's words.
+
+    Short blocks are where trafilatura's boilerplate hides (share buttons, bylines, "Impressum",
+    dates); readability, which keeps one dense subtree, rarely has them. Measured on
+    trafilatura-eval (README): it raises the share of `without` snippets kept out from 0.899 to
+    0.915 for a small loss of `with` snippets.
+    """
+    t_blocks = c.get("trafilatura").blocks
+    t, r = c.words("trafilatura"), c.words("readability")
+    if t < TRAFILATURA_MIN_WORDS or r < READABILITY_MIN_WORDS or r < AGREEMENT_MIN_READABILITY_SHARE * t:
+        return None
+    other = " ".join(" ".join(block.text.split()) for block in c.get("readability").blocks)
+    kept = [block for block in t_blocks
+            if block.chars >= AGREEMENT_SHORT_BLOCK_CHARS or " ".join(block.text.split()) in other]
+    if sum(len(block.text.split()) for block in kept) < AGREEMENT_MIN_KEPT_SHARE * t:
+        return None
+    return kept
+
+
+def agreement_policy(c: Candidates) -> tuple[str, str]:
+    """trafilatura first, cleaned by agreement with readability (see `agreement_blocks`).
+
+    readability is not run when trafilatura succeeded (>= 30 words) with no short block: the
+    outcome is then trafilatura's blocks whatever readability says. `agreement_blocks` only ever
+    drops short blocks, so it returns all of them (dropped 0 -> trafilatura) or None
+    (-> `trafilatura_first_policy`, which takes trafilatura at >= 30 words). That is 12 % of
+    trafilatura-eval's pages and 8 % of wcxb-dev's.
+    """
+    t = c.words("trafilatura")
+    if t >= TRAFILATURA_MIN_WORDS and not any(block.chars < AGREEMENT_SHORT_BLOCK_CHARS
+                                              for block in c.get("trafilatura").blocks):
+        return "trafilatura", (f"trafilatura {t} words, no block under {AGREEMENT_SHORT_BLOCK_CHARS} characters: "
+                               "readability not needed")
+    kept = agreement_blocks(c)
+    if kept is None:
+        return trafilatura_first_policy(c)
+    dropped = len(c.get("trafilatura").blocks) - len(kept)
+    if dropped == 0:
+        return "trafilatura", f"trafilatura {c.words('trafilatura')} words; readability agrees on every short block"
+    c.derived["agreement"] = Candidate(c.get("trafilatura").name, kept)
+    return "agreement", (f"trafilatura {c.words('trafilatura')} words, readability {c.words('readability')}: "
+                         f"dropped {dropped} short trafilatura blocks readability does not have")
+
+
+POLICIES: dict[str, Policy] = {
+    "agreement": agreement_policy,
+    "seed": seed_policy,
+    "jsonld_first": jsonld_first_policy,
+    "trafilatura_first": trafilatura_first_policy,
+    "readability_first": readability_first_policy,
+}
+
+
+def run_cascade(page: Page, policy: str = "agreement", precision_threshold: float = 0.20,
+                on_time: Callable[[str, float], None] | None = None,
+                library_max_nodes: int | None = LIBRARY_MAX_NODES) -> CascadeResult:
+    """Pick the main text of `page` by `policy`; never raises for a bad page.
+
+    `on_time(step, seconds)` is told how long each extractor took (for stats.json timings).
+    `library_max_nodes`: trafilatura and readability are skipped on larger trees (None: never).
+    """
+    candidates = Candidates(page, precision_threshold, on_time, library_max_nodes)
+    name, reason = POLICIES[policy](candidates)
+    winner = candidates.derived[name] if name in candidates.derived else candidates.get(name)
+    blocks, removed = remove_boilerplate(winner.blocks)
+    body = body_blocks(blocks, page_headlines(page))
+    text = "\n\n".join(block.text for block in blocks) or None
+    trace = dict(candidates.trace)
+    trace.update(
+        cascade_policy=policy,
+        cascade_reason=reason if winner.detail is None else f"{reason} ({winner.detail})",
+        cascade_errors="; ".join(f"{k}: {v}" for k, v in sorted(candidates.errors.items())) or None,
+        boilerplate_blocks_removed_count=sum(removed.values()),
+        headline_block_count=len(blocks) - len(body),
+    )
+    # The trafilatura candidate is named after the run that produced it (the precision retry or not).
+    extractor = winner.name
+    if name == "agreement":
+        extractor = f"{extractor}+readability"
+    return CascadeResult(text, extractor if text else None, blocks, len(text.split()) if text else 0, trace, body)
+

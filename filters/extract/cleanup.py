@@ -1,0 +1,110 @@
+"""Pre-processing before any extractor (seed 000 §4), point 2: cookie-consent overlay removal.
+(Point 1, `<template>` removal, has to happen before the parse: `filters.page.html.parse_html_bytes`.)
+
+* Cookie-consent and GDPR overlays are removed from the parsed tree by named selectors of the
+  common consent platforms (CookieYes, Cookiebot, OneTrust, Complianz, Borlabs, WP GDPR
+  plugins, Osano, Quantcast, Didomi, Usercentrics, TrustArc, Klaro, …) plus a keyword sweep for
+  dynamically named widgets: a container whose id/class mentions cookies/consent/GDPR and whose
+  text is short and talks about cookies (seed 000 §4, point 2). The sweep's text guard is what
+  keeps an article *about* cookies (or a site called "Cookie Monster Recipes") intact.
+
+This runs after scoring and page classification (which must still see the banner) and before
+the extractors, on the shared tree.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+from filters.rules import phrases
+from filters.rules.vocabulary import CONSENT_WORDS, consent_platform
+
+# The platforms' named containers are `filters.rules.vocabulary.CONSENT_PLATFORMS`, shared with the
+# cookie-wall check of `filters.page.page_signals`.
+
+# Attribute values worth a look: the sweep's words plus a substring of every named platform's
+# selectors (tests/filters/test_cleanup.py checks that each is covered). Fetched in
+# one walk as attribute strings (cheap), then told apart in Python; XPath predicates per element
+# (one per named selector) cost several times the parse.
+_MARKERS = ("ookie", "onsent", "gdpr", "GDPR", "cliSettings", "onetrust", "cky-", "Cybot", "cmplz", "Borlabs",
+            "osano", "qc-cmp2", "didomi", "usercentrics", "uc-banner", "truste", "klaro", "iubenda", "termly", "cc-",
+            "cc--", "sp_message", "ccc", "axeptio", "pea_cook", "fc-consent", "tc_privacy", "privacy-iframe")
+_MARKER = re.compile("|".join(re.escape(marker) for marker in _MARKERS))
+_ID_CLASS_ATTRIBUTES = etree.XPath("//body//@id | //body//@class")  # smart strings: know their element
+# `//body//*[@role='dialog' and (contains(@aria-label, 'ookie') or contains(@aria-label, 'onsent'))]`
+# from the role attributes: a predicate on every element costs twice as much.
+_CONSENT_DIALOGS = etree.XPath(
+    "//body//*/@role[. = 'dialog'][contains(../@aria-label, 'ookie') or contains(../@aria-label, 'onsent')]/..")
+SWEEP_MAX_WORDS = 120  # a consent widget says a few sentences; an article about cookies says more
+_KEEP_TAGS = frozenset({"html", "body", "main", "article"})
+
+
+def remove_cookie_overlays(tree: HtmlElement) -> int:
+    """Remove consent overlays in place; returns how many elements were removed."""
+    removed = 0
+    for element in _candidates(tree):
+        if element.tag in _KEEP_TAGS or element.getparent() is None:
+            continue
+        if is_consent_overlay(element):
+            removed += _drop(element)
+    return removed
+
+
+def has_consent_overlay(tree: HtmlElement) -> bool:
+    """Whether `remove_cookie_overlays` would remove anything: the cookie-wall check asks this."""
+    return any(element.tag not in _KEEP_TAGS and is_consent_overlay(element) for element in _candidates(tree))
+
+
+def is_consent_overlay(element: HtmlElement) -> bool:
+    """A candidate (see `_candidates`) that is a named platform's container or a consent dialog, or
+    whose id/class names cookies/consent/GDPR and whose text is short and talks about cookies."""
+    if is_named_overlay(element):
+        return True
+    marks = f"{element.get('id', '')} {element.get('class', '')}".lower()
+    if not any(word in marks for word in CONSENT_WORDS):
+        return False
+    text = element.text_content()
+    return len(text.split()) <= SWEEP_MAX_WORDS and bool(phrases.CONSENT_TALK.search(text))
+
+
+def is_named_overlay(element: HtmlElement) -> bool:
+    if element.get("role") == "dialog":
+        return True  # only consent dialogs reach here (see _candidates)
+    return consent_platform(element.get("id"), element.get("class")) is not None
+
+
+def _candidates(tree: HtmlElement) -> list[HtmlElement]:
+    """Elements whose id/class carries a marker, plus consent dialogs, in document order, once each."""
+    seen: set[int] = set()
+    found = []
+    values = _ID_CLASS_ATTRIBUTES(tree)
+    # One search over all values joined by newlines (no marker holds one): more than half of the
+    # pages carry no marker at all, and on the others the matches point to their values.
+    joined = "\n".join(values)
+    starts: list[int] | None = None
+    for match in _MARKER.finditer(joined):
+        if starts is None:
+            starts = list(itertools.accumulate((len(value) + 1 for value in values[:-1]), initial=0))
+        element = values[bisect.bisect_right(starts, match.start()) - 1].getparent()
+        if id(element) not in seen:
+            seen.add(id(element))
+            found.append(element)
+    for element in _CONSENT_DIALOGS(tree):
+        if id(element) not in seen:
+            seen.add(id(element))
+            found.append(element)
+    return found
+
+
+def _drop(element: HtmlElement) -> bool:
+    """Remove an element but keep its tail text (which belongs to the parent)."""
+    parent = element.getparent()
+    if parent is None or element.tag in _KEEP_TAGS:
+        return False
+    element.drop_tree()
+    return True

@@ -1,0 +1,178 @@
+"""Dates as metadata gives them, read into UTC-aware datetimes (seed 003 §9, "via dateparser").
+
+dateparser is slow (a string it cannot read costs about 20 ms, a dozen lxml parses), so ISO
+8601, RFC 2822 and plain numeric dates go through the standard library and dateparser only sees
+what they cannot read and what has the numbers of a full date (`may_be_full_date`), at most
+`SLOW_DATE_PARSES_PER_PAGE` times a page. Its relative parser and
+dates missing a day, month or year are refused, since their value would depend on the clock.
+
+Not htmldate (trafilatura's dependency), measured for #12 on the 990 trafilatura-eval pages: it
+keeps no provenance and no source order. Of 18 pages where both found a different day, checked
+by hand, ours was right on 10 (htmldate took `dateModified` over `datePublished` even with
+`original_date=True`, or a site header's date of the day), htmldate on 6 (we took a comment's
+`<time>`, or read `01-11-2023` month first), 2 unclear. As a last resort after ours it would
+date 198 of our 309 undated pages (3.7 ms a page; 12 ms with `extensive_search`), some from
+teasers or comments, in a `published` column that cannot tell them from declared dates.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from filters.page.parsed import clean_text
+
+# No web page was published before the web; an earlier year is a parse of something else.
+EARLIEST_YEAR = 1990
+LATEST_YEAR = 2100
+# A date after the capture is a template's placeholder or a typo; the server's clock may run a
+# little ahead of the crawler's.
+CLOCK_SKEW = timedelta(days=1)
+# A failed dateparser call costs ~20 ms; past this many, a page gets no more of them.
+SLOW_DATE_PARSES_PER_PAGE = 2
+# Longer strings are sentences, not dates, and would only make dateparser slow.
+MAX_DATE_CHARS = 80
+
+
+def parse_date(value: str, capture_time: datetime | None = None) -> datetime | None:
+    """A date string as a UTC-aware datetime; None if unreadable, implausible or after the capture.
+
+    ISO 8601 (`fromisoformat`), RFC 2822 (`email.utils`) and numeric dates (`2024-3-1`,
+    `01.03.2024`: dotted dates are day-first wherever they are written) are read directly;
+    dateparser only gets the rest, and only strings with a four-digit year. Naive values are UTC.
+    """
+    return parse_date_budgeted(value, as_utc(capture_time) if capture_time is not None else None, [1])
+
+
+def parse_date_budgeted(value: Any, capture: datetime | None, budget: list[int],
+                        language: str | None = None) -> datetime | None:
+    """`parse_date`, sharing a budget of dateparser calls (`budget[0]`, decremented per call).
+
+    `language`: the page's declared language (ISO 639-1), which dateparser then reads the date in
+    (with English, the language of most templates) instead of trying every language it knows."""
+    text = clean_text(value)
+    if text is None or len(text) > MAX_DATE_CHARS:
+        return None
+    parsed = _parse_standard(text)
+    if parsed is None and budget[0] > 0 and may_be_full_date(text):
+        budget[0] -= 1
+        parsed = _parse_with_dateparser(text, language)
+    if parsed is None:
+        return None
+    try:
+        parsed = as_utc(parsed)
+    except (OverflowError, ValueError):
+        return None
+    if not EARLIEST_YEAR <= parsed.year <= LATEST_YEAR:
+        return None
+    if capture is not None and parsed > capture + CLOCK_SKEW:
+        return None
+    return parsed
+
+
+def may_be_full_date(text: str) -> bool:
+    """Whether dateparser, as configured here, could read a date from `text`: a four-digit year
+    and another number (the day: dateparser reads no day written in words, "first of May 2020",
+    nor a year glued to its day, "20200501"), or a Unix timestamp (10 to 16 digits). "Spring 2020",
+    "Copyright 2023 Example Media" and "May 2020" never reach it (each failed call costs ~20 ms).
+    `tests/filters/test_dates.py` checks this on dates in many languages that dateparser reads."""
+    if not _FOUR_DIGITS.search(text):
+        return False
+    return len(_DIGIT_RUN.findall(text)) >= 2 or _TIMESTAMP_DIGITS.search(text) is not None
+
+
+def _parse_standard(text: str) -> datetime | None:
+    if text[0].isdigit():
+        try:
+            return datetime.fromisoformat(_UTC_SUFFIX.sub("+00:00", text))
+        except ValueError:
+            pass
+    numeric = _parse_numeric(text)
+    if numeric is not None:
+        return numeric
+    try:
+        return parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def _parse_numeric(text: str) -> datetime | None:
+    """`2024-3-1 9:05`, `2024/03/01`, `Di., 01.03.2024 - 10:00`, and Unix timestamps (s or ms)."""
+    if _TIMESTAMP.fullmatch(text):
+        seconds = int(text) / (1000 if len(text) == 13 else 1)
+        return datetime.fromtimestamp(seconds, UTC)
+    match = _NUMERIC_DATE.fullmatch(text)
+    if match is None:
+        return None
+    year = match["year"] or match["dotted_year"]
+    month = match["month"] or match["dotted_month"]
+    day = match["day"] or match["dotted_day"]
+    try:
+        parsed = datetime(int(year), int(month), int(day), int(match["hour"] or 0), int(match["minute"] or 0),
+                          int(match["second"] or 0))
+    except ValueError:
+        return None
+    zone = match["zone"]
+    if zone and zone.upper() not in ("Z", "UTC", "GMT"):
+        sign = -1 if zone[0] == "-" else 1
+        digits = zone[1:].replace(":", "")
+        parsed = parsed - sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0))
+    return parsed.replace(tzinfo=UTC)
+
+
+def load_dateparser() -> None:
+    """Import dateparser and load its data now (~0.2 s) rather than on the first page that needs it
+    (`pipeline.stages.extract.warm_up`)."""
+    _parse_with_dateparser("1 May 2020 10:00")
+
+
+def _parse_with_dateparser(text: str, language: str | None = None) -> datetime | None:
+    """dateparser's reading of `text`, in `language` and English when the page declares a language
+    dateparser knows. Without a language dateparser tries each of its ~200 locales in turn, and
+    builds each one's word tables the first time it tries it: about 7 s per process over the first
+    few hundred pages of a mixed crawl (profiled on wcxb-dev), for dates that are nearly always
+    written in the page's own language."""
+    import dateparser  # slow to import and to run: only for what the standard library cannot read
+
+    languages = None if language is None else list(dict.fromkeys([language, "en"]))
+    try:
+        return dateparser.parse(text, languages=languages, settings=dict(_DATEPARSER_SETTINGS))
+    except ValueError as exc:
+        if languages is not None and "Unknown language" in str(exc):
+            return _parse_with_dateparser(text)  # a language dateparser does not know: let it detect
+        return None
+    except Exception:  # dateparser raises assorted errors on odd input; a bad date is just no date
+        return None
+
+
+def as_utc(value: datetime) -> datetime:
+    if value.tzinfo is None or value.utcoffset() is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+# The relative parser ("2 hours ago") and missing parts would be filled in from the clock.
+_DATEPARSER_SETTINGS: dict[str, Any] = {
+    "TIMEZONE": "UTC",
+    "TO_TIMEZONE": "UTC",
+    "RETURN_AS_TIMEZONE_AWARE": True,
+    "PREFER_DAY_OF_MONTH": "first",
+    "REQUIRE_PARTS": ["day", "month", "year"],
+    "PARSERS": ["timestamp", "custom-formats", "absolute-time"],
+}
+# `(?<!\s)`: see filters.metadata.bylines._BYLINE_END
+_UTC_SUFFIX = re.compile(r"(?:(?<!\s)\s+)?(?:z|utc|gmt)$", re.IGNORECASE)
+_FOUR_DIGITS = re.compile(r"\d{4}")
+_DIGIT_RUN = re.compile(r"\d+")
+_TIMESTAMP_DIGITS = re.compile(r"\d{10}")
+_TIMESTAMP = re.compile(r"\d{10}|\d{13}")
+_NUMERIC_DATE = re.compile(
+    r"(?:[^\W\d_]{1,12}\.?,?\s+)?"  # a weekday: "Di., 25.01.2022 - 14:45"
+    r"(?:(?P<year>\d{4})[-/.](?P<month>\d{1,2})[-/.](?P<day>\d{1,2})"
+    r"|(?P<dotted_day>\d{1,2})\.\s?(?P<dotted_month>\d{1,2})\.\s?(?P<dotted_year>\d{4}))"
+    r"(?:(?:[T\s]|,\s*|\s+-\s+)(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,]\d+)?)?)?"
+    r"\s*(?P<zone>Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?",
+    re.IGNORECASE,
+)

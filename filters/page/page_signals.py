@@ -1,0 +1,201 @@
+"""Page classification and JS detection: seed 000 §2 (PageSignals, classification table) and §3
+(`needs_js` with its four signals and its false-positive mitigations).
+
+Nothing is re-fetched from a WARC, so the classification (page type, strategy, confidence) is
+recorded as signals; `page.js_shell`, `page.cookie_wall` and `page.paywall` are only given when
+the extraction also yields too little text (see `filters.rules.reasons`).
+
+Where the seed is terse, these readings are ours:
+* Cookie wall ("Cookie/GDPR overlay keywords detected in visible text"): a consent phrase in the
+  visible text *and* either a consent overlay, as `filters.extract.cleanup` finds and removes it (a
+  container of a platform in `filters.rules.vocabulary.CONSENT_PLATFORMS`, a consent dialog, or a
+  short cookie notice in an element named for cookies/consent/GDPR), or little text besides
+  (< 150 words). A lone footer sentence about cookies on a long article is not a wall.
+* Paywall ("Paywall keywords + metered content signals"): a paywall phrase *and* a metered
+  marker (an element whose class/id says paywall/meter/premium/subscriber, or JSON-LD
+  `isAccessibleForFree: false`); the JSON-LD declaration alone also counts, since publishers
+  use it precisely to declare paywalled content.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+
+from filters.extract.cleanup import has_consent_overlay
+from filters.page.html import depth_limit_reached
+from filters.page.parsed import Page
+from filters.rules import phrases
+from filters.rules.vocabulary import JS_FRAMEWORK_ROOTS, JS_ROOT_ATTRIBUTES
+
+# §2 Path A: framework fingerprints (tag, attribute, value-or-substring); "*" is any element. Each
+# framework's root elements come from `filters.rules.vocabulary`, plus what marks it besides its root.
+_OTHER_FINGERPRINTS: dict[str, tuple[tuple[str, str | None, str | None], ...]] = {
+    "Next.js": (("script", "src", "/_next/"),),
+    "Angular": (("app-root", None, None),),
+    "Ember": (("body", "class", "ember-application"),),
+}
+FRAMEWORK_FINGERPRINTS: dict[str, tuple[tuple[str, str | None, str | None], ...]] = {
+    name: (*(("*", "id", root) for root in roots),
+           *((("*", JS_ROOT_ATTRIBUTES[name], None),) if name in JS_ROOT_ATTRIBUTES else ()),
+           *_OTHER_FINGERPRINTS.get(name, ()))
+    for name, roots in JS_FRAMEWORK_ROOTS.items()
+}
+SPA_WORD_LIMIT = 200          # §2 Path A: framework AND body_word_count < 200
+THIN_BODY_WORDS = 10          # §2 Path B: body_word_count < 10 AND an external script
+
+# §3 signal 2: an element any framework mounts into (the seed gives CSS selectors; the roots are
+# `filters.rules.vocabulary`'s, the same ones §2 Path A looks for).
+JS_ROOT_XPATH = "//*[{}]".format(" or ".join(
+    [f"@id='{root}'" for roots in JS_FRAMEWORK_ROOTS.values() for root in roots]
+    + [f"@{attribute}" for attribute in JS_ROOT_ATTRIBUTES.values()]))
+NEEDS_JS_WORDS = 100          # §3 threshold_words default
+HEAVY_SCRIPT_COUNT = 8        # §3 signal 3: > 8 external scripts ...
+HEAVY_SCRIPT_WORDS = 50       # ... AND < 50 words
+NOSCRIPT_WORDS = 20           # §3 signal 4: <noscript> with > 20 words
+
+# the phrases of filters.rules.phrases: COOKIE_PHRASES, PAYWALL_PHRASES, JS_REQUIRED_MESSAGES
+COOKIE_WALL_MAX_WORDS = 150
+METERED_XPATH = ("//*[contains(translate(@class,'PAYWLMETRSUBCI','paywlmetrsubci'),'paywall') "
+                 "or contains(translate(@id,'PAYWLMETRSUBCI','paywlmetrsubci'),'paywall') "
+                 "or contains(@class,'metered') or contains(@class,'meter-') or contains(@class,'premium') "
+                 "or contains(@class,'subscriber-only') or contains(@class,'subscription-wall') "
+                 "or @data-paywall]")
+
+PAGE_TYPES = ("COOKIE_WALLED", "PAYWALLED", "JS_SPA", "STATIC_HTML", "UNKNOWN")
+
+
+def frameworks_detected(page: Page) -> list[str]:
+    """Named JS frameworks whose fingerprint is on the page (§2 Path A), in table order.
+
+    Fingerprints are checked against attribute values fetched once as strings (XPath on
+    attributes creates no element objects), not by walking elements per fingerprint.
+    """
+    seen = _fingerprint_values(page)
+    found = []
+    for name, fingerprints in FRAMEWORK_FINGERPRINTS.items():
+        if any(_fingerprint_matches(seen, tag, attribute, value) for tag, attribute, value in fingerprints):
+            found.append(name)
+    return found
+
+
+def needs_js(page: Page) -> dict[str, bool]:
+    """§3: the four signals, each a flag; `needs_js` is any of them."""
+    lowered = page.visible_text
+    words = page.body_word_count
+    signals = {
+        "needs_js_message": "javascript" in lowered and phrases.mentions(lowered, phrases.JS_REQUIRED_MESSAGES),
+        "needs_js_root": words < NEEDS_JS_WORDS and bool(page.tree.xpath(f"boolean({JS_ROOT_XPATH})")),
+        "needs_js_heavy_scripts": page.external_script_count > HEAVY_SCRIPT_COUNT and words < HEAVY_SCRIPT_WORDS,
+        "needs_js_noscript": any(len(noscript.text_content().split()) > NOSCRIPT_WORDS
+                                 for noscript in page.tree.iter("noscript")),
+    }
+    signals["needs_js"] = any(signals.values())
+    return signals
+
+
+def is_cookie_walled(page: Page) -> bool:
+    lowered = page.visible_text
+    # Every phrase but one names cookies: one scan rules out most pages before fifteen more.
+    if not ("cookie" in lowered or "reject all" in lowered):
+        return False
+    if not phrases.mentions(lowered, phrases.COOKIE_PHRASES):
+        return False
+    if page.body_word_count < COOKIE_WALL_MAX_WORDS:
+        return True
+    return has_consent_overlay(page.tree)
+
+
+def is_paywalled(page: Page) -> bool:
+    declared_closed = any(_is_false(obj.get("isAccessibleForFree")) for obj in page.json_ld)
+    if declared_closed:
+        return True
+    lowered = page.visible_text
+    if not phrases.mentions(lowered, phrases.PAYWALL_PHRASES):
+        return False
+    return bool(page.tree.xpath(f"boolean({METERED_XPATH})"))
+
+
+def classify(page: Page) -> dict[str, Any]:
+    """§2 PageSignals and the classification table, as signals.
+
+    `page_type` / `page_strategy` / `page_confidence` follow the table's priority order.
+    """
+    words = page.body_word_count
+    # Path A needs sparse text as well as a framework: on a page with >= 200 words the
+    # fingerprints cannot change the classification, so they are not looked up (null).
+    frameworks = frameworks_detected(page) if words < SPA_WORD_LIMIT else None
+    thin_body = words < THIN_BODY_WORDS and page.external_script_count > 0
+    spa_by_framework = bool(frameworks) and words < SPA_WORD_LIMIT
+    amp = bool(page.tree.xpath("//link[contains(concat(' ', normalize-space(@rel), ' '), ' amphtml ')]/@href"))
+    feed = bool(page.tree.xpath("//link[contains(@rel,'alternate') and "
+                                "(@type='application/rss+xml' or @type='application/atom+xml')]"))
+    cookie = is_cookie_walled(page)
+    paywall = is_paywalled(page)
+    page_type, strategy, confidence = _classification(cookie, paywall, spa_by_framework, thin_body, amp, words)
+    return {
+        "page_body_word_count": words,
+        "page_is_js_spa": spa_by_framework or thin_body,
+        "page_is_cookie_walled": cookie,
+        "page_is_paywalled": paywall,
+        "page_js_frameworks": None if frameworks is None else ",".join(frameworks),
+        "page_has_amp_url": amp,
+        "page_has_feed_url": feed,
+        "page_type": page_type,
+        "page_strategy": strategy,
+        "page_confidence": confidence,
+        "external_script_count": page.external_script_count,
+        # not seed 000: a hostile or broken page the parser stopped reading (record.too_deep)
+        "html_depth_limit_reached": depth_limit_reached(page.tree),
+    }
+
+
+def _classification(cookie: bool, paywall: bool, spa_by_framework: bool, thin_body: bool, amp: bool,
+                    words: int) -> tuple[str, str, float]:
+    if cookie:
+        return "COOKIE_WALLED", "playwright", 0.85
+    if paywall:
+        return "PAYWALLED", "playwright", 0.75
+    if (spa_by_framework or thin_body) and amp:
+        return "JS_SPA", "amp", 0.90
+    if spa_by_framework:
+        return "JS_SPA", "playwright", 0.90
+    if thin_body:
+        return "JS_SPA", "playwright", 0.80
+    if words >= 150:
+        return "STATIC_HTML", "static", 0.90
+    if words >= 50:
+        return "STATIC_HTML", "mobile_ua", 0.70
+    return "UNKNOWN", "static_best_effort", 0.50
+
+
+_FINGERPRINT_ATTRIBUTES = etree.XPath("//@id | //script/@src | {}".format(
+    " | ".join(f"//@{attribute}" for attribute in JS_ROOT_ATTRIBUTES.values())))
+
+
+def _fingerprint_values(page: Page) -> dict[str, list[str]]:
+    """The attribute values the fingerprints look at, fetched in one XPath pass."""
+    seen: dict[str, list[str]] = {}
+    for value in _FINGERPRINT_ATTRIBUTES(page.tree):
+        tag = "script" if value.attrname == "src" else "*"
+        seen.setdefault(f"{tag}@{value.attrname}", []).append(str(value))
+    body = page.tree.find("body")
+    seen["body@class"] = (body.get("class") or "").split() if body is not None else []
+    seen["app-root"] = ["present"] if next(page.tree.iter("app-root"), None) is not None else []
+    return seen
+
+
+def _fingerprint_matches(seen: dict[str, list[str]], tag: str, attribute: str | None, value: str | None) -> bool:
+    if attribute is None:
+        return bool(seen.get(tag))
+    values = seen.get(f"{tag}@{attribute}", [])
+    if value is None:
+        return bool(values)
+    if attribute == "src":
+        return any(value in src for src in values)
+    return value in values
+
+
+def _is_false(value: Any) -> bool:
+    return value is False or (isinstance(value, str) and value.strip().lower() == "false")

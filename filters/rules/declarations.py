@@ -1,0 +1,137 @@
+"""What a filter declares: its signals (`Signal`) and its rules (`Rule`), and the vocabulary
+both use (stages, the pipeline order of reason groups, the comparisons).
+
+A filter module exports `SIGNALS` and `RULES` built from these; `filters.rules.signals` and
+`filters.rules.reasons` only join the modules' declarations in pipeline order (README, "Adding a
+filter"). This module imports no filter, so every filter can import it.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import polars as pl
+import pyarrow as pa
+
+Stage = Literal["extract", "select", "dedup", "dataset"]
+
+# `error` (an exception inside one filter, or the page's time budget) is raised while
+# extracting, so it sits with the extract-stage groups; every extract-stage group comes before
+# every select-stage group, which lets the select stage append its reasons in order.
+GROUP_ORDER: tuple[str, ...] = (
+    "input", "record", "url", "article", "extract", "error", "page", "lang", "length",
+    "block", "c4", "gopher", "quality", "dup", "dataset",
+)
+
+# Groups decided before extraction. A page they reject is "gated": not extracted, and it keeps
+# only their reasons, also when --extract-all extracts it for analysis (`applicable`).
+PRE_EXTRACTION_GROUPS: tuple[str, ...] = ("input", "record", "url", "article", "error")
+
+
+def _outside(value: Any, bounds: tuple[Any, Any]) -> Any:
+    low, high = bounds
+    below = value < low if low is not None else None
+    above = value > high if high is not None else None
+    if below is None or above is None:
+        return above if below is None else below
+    return below | above
+
+
+def _not_in(value: Any, allowed: Any) -> Any:
+    return ~value.is_in(list(allowed)) if isinstance(value, pl.Expr) else value not in allowed
+
+
+# Each comparison written once, for a single value (extract stage, explain) and for a polars
+# column (select stage) alike: the operators below mean the same on both.
+_COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
+    ">": operator.gt,
+    ">=": operator.ge,
+    "<": operator.lt,
+    "<=": operator.le,
+    "==": operator.eq,
+    "is_true": lambda v, _t: operator.eq(v, True),
+    "is_false": lambda v, _t: operator.eq(v, False),
+    "outside": _outside,  # (low, high), either may be None (unbounded)
+    "not_in": _not_in,
+}
+FLAG_OPS = ("is_true", "is_false")
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    meaning: str
+    signal: str
+    op: str
+    stage: Stage
+    params_key: str | tuple[str, str] | None = None  # a pair for "outside": (low key, high key)
+    constant: Any = None
+    enabled_key: str | None = None  # a boolean switch in params, for flag rules that are optional
+
+    @property
+    def group(self) -> str:
+        return self.code.split(".", 1)[0]
+
+    def enabled(self, params: Any) -> bool:
+        if self.enabled_key is not None and not params.get(self.enabled_key):
+            return False
+        if self.op in FLAG_OPS:
+            return True
+        threshold = self.threshold(params)
+        if self.op == "outside":
+            return threshold is not None and any(bound is not None for bound in threshold)
+        if self.op == "not_in":
+            return bool(threshold)
+        return threshold is not None
+
+    def threshold(self, params: Any) -> Any:
+        """The value the signal is compared with; None means the rule is switched off."""
+        if isinstance(self.params_key, tuple):
+            return tuple(params.get(key) for key in self.params_key)
+        if self.params_key is not None:
+            return params.get(self.params_key)
+        return self.constant
+
+    @property
+    def applies_to_gated(self) -> bool:
+        """Whether the rule gives reasons to a page the pre-extraction rules rejected."""
+        return self.group in PRE_EXTRACTION_GROUPS
+
+    def fires(self, value: Any, params: Any) -> bool:
+        """The rule on one value (a null signal never fires)."""
+        if value is None or not self.enabled(params):
+            return False
+        return bool(_COMPARISONS[self.op](value, self.threshold(params)))
+
+    def expr(self, params: Any, columns: Iterable[str] = ()) -> pl.Expr:
+        """The same rule on a frame of rows: the signal is a column when named in `columns`, else
+        a field of the `signals` struct; null never fires."""
+        if not self.enabled(params):
+            return pl.lit(False)
+        value = pl.col(self.signal) if self.signal in set(columns) else pl.col("signals").struct.field(self.signal)
+        return (value.is_not_null() & _COMPARISONS[self.op](value, self.threshold(params))).fill_null(False)
+
+    def describe(self) -> str:
+        """Human-readable comparison, e.g. `payload_bytes > extract.read.max_payload_bytes`."""
+        if self.op in FLAG_OPS:
+            text = f"{self.signal} {'is true' if self.op == 'is_true' else 'is false'}"
+            return text if self.enabled_key is None else f"{text} (when {self.enabled_key})"
+        if self.op == "outside":
+            low, high = self.params_key if isinstance(self.params_key, tuple) else self.constant
+            return f"{self.signal} outside [{low}, {high}]"
+        if self.op == "not_in":
+            return f"{self.signal} not in {self.params_key} (empty: all allowed)"
+        target = self.params_key if self.params_key is not None else repr(self.constant)
+        return f"{self.signal} {self.op} {target}"
+
+
+
+
+@dataclass(frozen=True)
+class Signal:
+    name: str
+    type: pa.DataType
+    meaning: str

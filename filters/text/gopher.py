@@ -1,0 +1,221 @@
+"""Gopher quality and repetition rules: seed 002 "Method used by DOLMa dataset", "Gopher rules".
+
+Reference: Rae et al. 2021, "Scaling Language Models: Methods, Analysis & Insights from Training
+Gopher", Appendix A (MassiveWeb quality filters and repetition removal, Table A1); Dolma's
+`gopher_v1` tagger (`python/dolma/taggers/gopher.py`), which the seed's list follows (median word
+length, `fraction_of_characters_in_most_common_{2,3,4}grams`, `..._duplicate_{5..10}grams`); and,
+for the "token or token sequence repeated > 100 times" rule, Dolma's `tokenizer_repetitions_v2r2`
+tagger (`doc_max_score_repetition`).
+
+The signals are computed on the C4-cleaned text (`filters.text.c4.nopunc_clean`, see
+`../shared/README.md`); thresholds live in `pipeline/params.py` (`GopherParams`, with the published
+values and where each comes from) and are compared by the decision table, never here.
+
+Units and readings:
+* Words are whitespace-separated tokens (`str.split()`), as in Gopher and Dolma; a word's length
+  is its length in characters (code points), punctuation included.
+* Lines are the non-blank, stripped lines of `filters.text.tokens.lines`. Gopher and Dolma split on
+  "\\n" and count blank lines; we do not, otherwise every blank line between paragraphs is a
+  "duplicated line" and dilutes the bullet and ellipsis fractions. Gopher also has paragraph
+  ("\\n\\n") duplicate rules; the seed lists only the line rules, and extracted text has one line
+  per paragraph, so paragraph rules are not computed.
+* Repetition n-grams are over the same words, unnormalised (Dolma). Their "characters" are the
+  lengths of the words they cover, and the denominator is all word characters (Dolma).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import string
+from collections import Counter
+
+import numpy as np
+
+from filters.text.tokens import lines
+
+# Rule -> published threshold, for documentation (params.yaml holds the ones used).
+STOP_WORDS = frozenset({"the", "be", "to", "of", "and", "that", "have", "with"})
+# Stripped from both ends of a word before the stop-word test: ASCII punctuation plus common
+# typographic quotes and dashes ("The", "(and", "with," all count).
+WORD_PUNCTUATION = string.punctuation + "“”‘’«»‹›„‚…–—¿¡"
+# A line "starts with a bullet point" (Gopher does not list them; Dolma: `*` `-`, datatrove: `•`).
+# Round, square and triangular bullets, `-` `*` `+` (Markdown lists), `–` and arrow/check marks.
+# The em dash `—` is left out: it opens dialogue lines in many languages.
+BULLETS = ("•", "●", "○", "◦", "▪", "▫", "■", "□", "‣", "⁃", "∙", "►", "▶", "➢", "➤", "✓", "✔", "-", "*", "+", "–")
+ELLIPSES = ("...", "…")
+TOP_NGRAM_SIZES = (2, 3, 4)              # Gopher: "for each n in {2, 3, 4} ... most frequently-occurring n-gram"
+DUP_NGRAM_SIZES = (5, 6, 7, 8, 9, 10)    # Gopher: "for each n in {5, ..., 10} ... all duplicate n-grams"
+MAX_REPEAT_PERIOD = 13                   # Dolma `TokenizerRepetitionsTagger.MAX_PERIOD`
+_ALPHA = re.compile(r"[^\W\d_]")         # one Unicode letter
+
+
+def gopher_signals(text: str) -> dict[str, float | int]:
+    """All Gopher quality and repetition signals of `text` (the C4-cleaned text), one flat dict."""
+    words = text.split()
+    word_lengths = list(map(len, words))
+    text_lines = lines(text)
+    return {
+        **quality_signals(text, words, word_lengths),
+        **line_signals(text_lines),
+        **repetition_signals(words, word_lengths),
+    }
+
+
+def quality_signals(text: str, words: list[str], word_lengths: list[int]) -> dict[str, float | int]:
+    """Gopher's word-level quality signals (Rae et al. 2021, App. A, "Quality filtering").
+
+    * `gopher_word_count`: whitespace-separated words ("between 50 and 100,000 words").
+    * `gopher_median_word_length`: median word length in characters (0.0 without words). Gopher
+      says *mean*; Dolma's tagger and the seed say median, which we follow.
+    * `gopher_symbol_word_ratio`: (occurrences of `#` + `...` + `…`) / words. Gopher: "a
+      symbol-to-word ratio greater than 0.1 for either the hash symbol or the ellipsis"; the seed
+      and issue pool the symbols into one ratio (never below either per-symbol ratio).
+    * `gopher_alpha_word_fraction`: words with at least one alphabetic character / words ("80% of
+      words in a document contain at least one alphabetic character"); any Unicode letter counts.
+    * `gopher_stop_word_count`: how many *distinct* words of {the, be, to, of, and, that, have,
+      with} occur, case-insensitively, after stripping punctuation from the word ("at least two
+      of the following English words"). Dolma counts occurrences instead.
+    """
+    word_count = len(words)
+    if not word_count:
+        return {"gopher_word_count": 0, "gopher_median_word_length": 0.0, "gopher_symbol_word_ratio": 0.0,
+                "gopher_alpha_word_fraction": 0.0, "gopher_stop_word_count": 0}
+    symbols = text.count("#") + text.count("...") + text.count("…")
+    # Each distinct word is examined once; a long page repeats most of its words.
+    word_counts = Counter(words)
+    alpha_words = sum(count for word, count in word_counts.items() if _ALPHA.search(word))
+    distinct = {word.strip(WORD_PUNCTUATION).lower() for word in word_counts}
+    return {
+        "gopher_word_count": word_count,
+        "gopher_median_word_length": float(statistics.median(word_lengths)),
+        "gopher_symbol_word_ratio": symbols / word_count,
+        "gopher_alpha_word_fraction": alpha_words / word_count,
+        "gopher_stop_word_count": len(STOP_WORDS & distinct),
+    }
+
+
+def line_signals(text_lines: list[str]) -> dict[str, float]:
+    """Gopher's line rules (App. A quality filtering and Table A1 repetition), on non-blank lines.
+
+    * `gopher_bullet_line_fraction`: lines starting with a bullet (`BULLETS`) / lines ("more than
+      90% of lines starting with a bullet point").
+    * `gopher_ellipsis_line_fraction`: lines ending with `...` or `…` / lines ("more than 30%
+      ending with an ellipsis").
+    * `gopher_dup_line_fraction`: lines equal to an earlier line / lines (Table A1 "duplicate line
+      fraction"; the first occurrence is not a duplicate, as in datatrove).
+    * `gopher_dup_line_char_fraction`: characters of those duplicate lines / characters of all
+      lines (Table A1 "duplicate line character fraction").
+    All are 0.0 for a text without lines.
+    """
+    line_count = len(text_lines)
+    if not line_count:
+        return {"gopher_bullet_line_fraction": 0.0, "gopher_ellipsis_line_fraction": 0.0,
+                "gopher_dup_line_fraction": 0.0, "gopher_dup_line_char_fraction": 0.0}
+    seen: set[str] = set()
+    dup_lines = dup_chars = 0
+    for line in text_lines:
+        if line in seen:
+            dup_lines += 1
+            dup_chars += len(line)
+        else:
+            seen.add(line)
+    return {
+        "gopher_bullet_line_fraction": sum(1 for line in text_lines if line.startswith(BULLETS)) / line_count,
+        "gopher_ellipsis_line_fraction": sum(1 for line in text_lines if line.endswith(ELLIPSES)) / line_count,
+        "gopher_dup_line_fraction": dup_lines / line_count,
+        "gopher_dup_line_char_fraction": dup_chars / sum(map(len, text_lines)),
+    }
+
+
+def repetition_signals(words: list[str], word_lengths: list[int]) -> dict[str, float | int]:
+    """Gopher's n-gram repetition signals (Table A1) and the repeated-sequence count.
+
+    * `gopher_top_{2,3,4}gram_char_fraction`: characters of the word positions covered by the
+      most frequent n-gram (all its occurrences; ties go to the n-gram seen first) / all word
+      characters ("the fraction of characters contained within the most frequently-occurring
+      n-gram"). Overlapping occurrences (`a a a`) are counted once, so the value stays <= 1;
+      Dolma multiplies count by length and can exceed 1 there.
+    * `gopher_dup_{5..10}gram_char_fraction`: characters of the word positions covered by any
+      n-gram occurring more than once (all its occurrences) / all word characters ("the fraction
+      of characters contained within all duplicate n-grams, taking care not to count characters
+      that occur in overlapping n-grams more than once").
+    * `gopher_max_repeated_sequence_count`: see `max_repeated_sequence_count`.
+    A text shorter than n words has fraction 0.0 for that n.
+    """
+    ids = word_ids(words)
+    lengths = np.asarray(word_lengths, dtype=np.int64)
+    total_chars = int(lengths.sum())
+    signals: dict[str, float | int] = {}
+    keys = ids
+    for n in range(2, DUP_NGRAM_SIZES[-1] + 1):
+        keys, counts = ngram_ids(keys, ids, n)
+        starts = _top_ngram_starts(keys, counts) if n in TOP_NGRAM_SIZES else counts[keys] > 1
+        fraction = _covered_chars(lengths, starts, n) / total_chars if total_chars else 0.0
+        kind = "top" if n in TOP_NGRAM_SIZES else "dup"
+        signals[f"gopher_{kind}_{n}gram_char_fraction"] = fraction
+    signals["gopher_max_repeated_sequence_count"] = max_repeated_sequence_count(ids)
+    return signals
+
+
+def word_ids(words: list[str]) -> np.ndarray:
+    """Each word mapped once to a small int (first-seen order): the unit of all n-gram work."""
+    vocabulary: dict[str, int] = {}
+    return np.fromiter((vocabulary.setdefault(word, len(vocabulary)) for word in words), dtype=np.int64,
+                       count=len(words))
+
+
+def ngram_ids(previous: np.ndarray, ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact ids of the n-grams starting at each position, and the count of each id.
+
+    An n-gram is its (n-1)-gram followed by one word, so (previous id, word id) names it; packed as
+    `previous * vocabulary + word` (below 2**63 for any page) and renumbered densely by
+    `np.unique`, the ids stay small at every n and never collide.
+    """
+    if len(ids) < n:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    packed = previous[: len(ids) - n + 1] * (int(ids.max()) + 1) + ids[n - 1:]
+    _, inverse, counts = np.unique(packed, return_inverse=True, return_counts=True)
+    return inverse.astype(np.int64, copy=False), counts
+
+
+def _top_ngram_starts(keys: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """True where the most frequent n-gram starts (on a tie, the one whose first occurrence is first)."""
+    if not len(keys):
+        return np.zeros(0, dtype=bool)
+    top = keys[int(np.argmax(counts[keys] == counts.max()))]
+    return keys == top
+
+
+def _covered_chars(lengths: np.ndarray, starts: np.ndarray, n: int) -> int:
+    """Characters of the words inside n-grams starting at `starts`, each word counted once."""
+    covered = np.zeros(len(lengths), dtype=bool)
+    for offset in range(n):
+        covered[offset: offset + len(starts)] |= starts
+    return int(lengths[covered].sum())
+
+
+def max_repeated_sequence_count(ids: np.ndarray) -> int:
+    """Most back-to-back repetitions of one word sequence of 1..13 words (0 for no words).
+
+    The seed's "contains token or token sequence repeated > 100 times" is Dolma's
+    `tokenizer_repetitions_v2r2` tagger: periodic token sequences of period 1..13
+    (`MAX_PERIOD`), scored by how many times the period repeats (`doc_max_score_repetition`,
+    compared with 100 in Dolma v1.7). We use whitespace words instead of GPT-NeoX tokens.
+    Consecutive repetition, not total frequency: "the" occurs over 100 times in any long article.
+    A run of L positions where word i equals word i-p spans L + p words, i.e. (L + p) // p periods.
+    """
+    if not len(ids):
+        return 0
+    best = 1
+    for period in range(1, min(MAX_REPEAT_PERIOD, len(ids) - 1) + 1):
+        best = max(best, (_longest_true_run(ids[period:] == ids[:-period]) + period) // period)
+    return best
+
+
+def _longest_true_run(flags: np.ndarray) -> int:
+    """Length of the longest run of True in a boolean array."""
+    edges = np.diff(np.concatenate(([0], flags.view(np.int8), [0])))
+    run_starts, run_ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    return int((run_ends - run_starts).max()) if len(run_starts) else 0

@@ -1,0 +1,218 @@
+"""Readers: every record of every input file, accounted for.
+
+WARC and ARC files (gzipped per record or not) are read with warcio (`pipeline/io/archives.py`
+handles damage); plain HTML files (also gzipped) become one record each. Nothing is dropped
+silently:
+
+* response and resource records become `RawRecord`s (rows later);
+* request, metadata, warcinfo, revisit, conversion and continuation records are not
+  documents: they are counted per type in the file's `FileReport`;
+* a damaged region (broken gzip member, unparsable WARC header, garbage between records)
+  becomes one `RawRecord` of type `corrupt` carrying the offset where the damage began, and
+  reading resumes at the next record boundary that can be found;
+* a file that cannot be opened or recognised becomes one record of type `unreadable`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import os
+import re
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from warcio.archiveiterator import ArchiveIterator
+
+from pipeline.io.archives import read_archive
+from pipeline.io.gzip_members import read_gzip_members
+from pipeline.io.records import (
+    ARC_LINE,
+    GZIP_MAGIC,
+    PARSE_ERRORS,
+    READ_BLOCK,
+    FileReport,
+    NonChunkedGzip,
+    RawRecord,
+    clean_message,
+    drain,
+    gunzip_head,
+    note_warnings,
+    quietly,
+    record_from_warcio,
+    starts_with_gzip,
+)
+from pipeline.store.storage import input_size, is_url, open_input, walk_url
+
+__all__ = ["FileReport", "NonChunkedGzip", "RawRecord", "detect_format", "discover_inputs", "read_byte_range",
+           "read_file", "read_stream_gzip"]
+
+ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
+HTML_SUFFIXES = (".html", ".htm", ".html.gz", ".htm.gz")
+# Files taken from a directory walk; any other file there is reported as skipped.
+WALK_SUFFIXES = ARCHIVE_SUFFIXES + HTML_SUFFIXES + (".gz",)
+
+# Possessive quantifiers: a head of many `<!---->` comments must not backtrack exponentially
+# (this is matched on every input file, outside any per-record time budget).
+_HTML_START = re.compile(rb"\s*+(?:<!--.*?-->\s*)*+<(?:!doctype\s+html|html|head|body|meta|title|script)\b",
+                         re.IGNORECASE | re.DOTALL)
+
+
+def discover_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
+    """Expand INPUT arguments into files: directories walked recursively in sorted order.
+
+    An INPUT may be a URL (`pipeline/store/storage.py`): a URL "directory" (an object-store prefix) is
+    walked the same way. Returns (files, skipped) where skipped lists files in walked directories
+    whose suffix is not one we read, so they can be reported rather than ignored. Missing paths
+    raise FileNotFoundError (a usage error for the CLI).
+    """
+    files: list[str] = []
+    skipped: list[str] = []
+    for arg in paths:
+        if is_url(arg):
+            walked = walk_url(arg)
+            for child in walked if walked is not None else ():
+                (files if child.rsplit("/", 1)[-1].lower().endswith(WALK_SUFFIXES) else skipped).append(child)
+            if walked is None:
+                files.append(arg)
+            continue
+        path = Path(arg)
+        if path.is_dir():
+            for child in sorted(p for p in path.rglob("*") if p.is_file() or p.is_symlink()):
+                (files if child.name.lower().endswith(WALK_SUFFIXES) else skipped).append(str(child))
+        elif path.exists() or path.is_symlink():
+            files.append(arg)
+        else:
+            raise FileNotFoundError(arg)
+    # A file named twice (or both named and found in a walked directory) is read once.
+    seen: set[str] = set()
+    unique = []
+    for name in files:
+        key = _identity(name)
+        if key not in seen:
+            seen.add(key)
+            unique.append(name)
+    return unique, [name for name in skipped if _identity(name) not in seen]
+
+
+def _identity(path: str) -> str:
+    return path if is_url(path) else os.path.realpath(path)
+
+
+def detect_format(path: str, head: bytes) -> str | None:
+    """'warc', 'arc' or 'html' from the first bytes, else from the file name; None if neither."""
+    sample = gunzip_head(head) if head.startswith(GZIP_MAGIC) else head
+    if sample is not None:
+        if sample.startswith(b"WARC/"):
+            return "warc"
+        if sample.startswith(b"filedesc://") or ARC_LINE.match(sample):
+            return "arc"
+        if _HTML_START.match(sample.lstrip(b"\xef\xbb\xbf")):
+            return "html"
+    name = path.lower().removesuffix(".gz")
+    if name.endswith(".warc"):
+        return "warc"
+    if name.endswith(".arc"):
+        return "arc"
+    if name.endswith((".html", ".htm")):
+        return "html"
+    return None
+
+
+def read_file(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
+    """Yield every document, corrupt region or unreadable marker of one input file."""
+    try:
+        with open_input(path) as fh:
+            head = fh.read(READ_BLOCK)
+    except OSError as exc:
+        report.errors.append(f"unreadable: {exc.strerror or exc}")
+        report.record_types["unreadable"] += 1
+        yield _unreadable(path, f"cannot open: {exc.strerror or exc}")
+        return
+    if not head:
+        report.format = detect_format(path, head)
+        if report.format == "html":
+            report.record_types["file"] += 1
+            yield RawRecord(path, -1, "file", payload=b"", payload_bytes=0)
+        else:
+            report.errors.append("empty file: no records")
+        return
+    report.format = detect_format(path, head)
+    if report.format is None:
+        report.errors.append("not a WARC, ARC or HTML file")
+        report.record_types["unreadable"] += 1
+        yield _unreadable(path, "not a WARC, ARC or HTML file")
+    elif report.format == "html":
+        yield from _read_html_file(path, max_payload_bytes, report)
+    else:
+        yield from _unless_unreadable(path, read_archive(path, max_payload_bytes, report), report)
+
+
+def read_byte_range(path: str, file_format: str, start: int, end: int, max_payload_bytes: int | None,
+                    report: FileReport) -> Iterator[RawRecord]:
+    """The records of a gzipped WARC/ARC from the member at `start` to the first member at or
+    after `end` (`pipeline/io/byte_ranges.py` plans the ranges); `report.stopped_at` says where."""
+    report.format = file_format
+    records = read_gzip_members(path, max_payload_bytes, report, start, end)
+    yield from _unless_unreadable(path, records, report)
+
+
+def _unless_unreadable(path: str, records: Iterator[RawRecord], report: FileReport) -> Iterator[RawRecord]:
+    """`records`, then one `unreadable` record if reading the file failed (an I/O error)."""
+    try:
+        yield from records
+    except OSError as exc:
+        report.errors.append(f"unreadable: {exc}")
+        report.record_types["unreadable"] += 1
+        yield _unreadable(path, f"read failed: {exc}")
+
+
+def _unreadable(path: str, message: str) -> RawRecord:
+    return RawRecord(path, -1, "unreadable", error=message)
+
+
+def _read_html_file(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
+    limit = None if max_payload_bytes is None else max_payload_bytes + 1
+    gzipped = starts_with_gzip(path)
+    try:
+        with open_input(path) as raw, (gzip.GzipFile(fileobj=raw, mode="rb") if gzipped
+                                       else contextlib.nullcontext(raw)) as fh:
+            payload = fh.read(limit) if limit is not None else fh.read()
+            size = len(payload)
+            if limit is not None and size == limit:
+                size += drain(fh)
+    except (OSError, EOFError, zlib.error) as exc:
+        report.errors.append(f"corrupt gzip: {exc}")
+        report.record_types["corrupt"] += 1
+        yield RawRecord(path, 0, "corrupt", error=f"corrupt gzip: {exc}",
+                        corrupt_region_bytes=input_size(path))
+        return
+    report.record_types["file"] += 1
+    too_large = max_payload_bytes is not None and size > max_payload_bytes
+    yield RawRecord(path, -1, "file", payload=None if too_large else payload, payload_bytes=size)
+
+
+def read_stream_gzip(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
+    """Fallback for a gzip file that is one member holding many records (not seekable).
+
+    Offsets are then positions in the *decompressed* stream; the report says so.
+    """
+    report.errors.append("non-chunked gzip: one gzip member holds several records; "
+                         "source_offset values are positions in the decompressed stream")
+    with open_input(path) as raw, gzip.GzipFile(fileobj=raw, mode="rb") as fh:
+        warnings = io.StringIO()
+        iterator = ArchiveIterator(fh, arc2warc=True)
+        current_start = 0
+        try:
+            for record in quietly(iterator, warnings):
+                current_start = iterator.offset
+                yield from record_from_warcio(path, current_start, record, max_payload_bytes, report)
+        except PARSE_ERRORS as exc:
+            message = f"{type(exc).__name__}: {clean_message(str(exc))}"
+            report.errors.append(f"corrupt stream after decompressed offset {current_start}: {message}")
+            report.record_types["corrupt"] += 1
+            yield RawRecord(path, max(iterator.offset, current_start), "corrupt", error=message)
+        finally:
+            note_warnings(warnings.getvalue(), report)

@@ -1,0 +1,220 @@
+"""The dataset card, DIR/README.md, written by select beside the shards (issue #15).
+
+A Hugging Face dataset card: a YAML header (`configs` with the `data_files` of each split, a
+licence placeholder, the languages, the size category) and a body that says how the data was
+made: counts per split, era and language, the funnel, every threshold with the params hash, the
+input files with their sizes and SHA-256, the code version, and the known limits of the filters.
+
+Every count comes from stats.json (the card is rendered from it), so the two always agree. The
+card holds no clock time: the same input and params give the same card.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from filters.corpus.dataset import ERAS, SPLITS
+from pipeline import __version__
+from pipeline.params import Params
+
+CARD = "README.md"
+
+# Hugging Face size categories (the `size_categories` tag), upper bounds exclusive.
+SIZE_CATEGORIES: tuple[tuple[int, str], ...] = (
+    (1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
+    (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M"), (1_000_000_000, "100M<n<1B"),
+)
+
+KNOWN_LIMITS = (
+    "**Era from the capture date.** A page without a usable publication date gets the capture "
+    "date. A capture before the cut-off proves the page was written before it; a capture after it "
+    "proves nothing, so `post_cutoff` pages with `era_date_source: captured` are not known to be "
+    "recent. Publication dates come from the page's own metadata, which sites sometimes set to "
+    "the last update; a date after the capture date is dropped.",
+    "**Splits by site, not by content.** No registered domain (or host, with `split_by: host`) is "
+    "in two splits, but the same text syndicated on two sites can be. Exact and near-duplicate "
+    "removal run over the whole run, across sites, and catch most of it; CDC duplication is "
+    "measured per host only.",
+    "**Article detection is heuristic.** The article score, the shop-page rule and the block, C4 "
+    "and Gopher rules were measured on real pages (see the project README), but some link lists, "
+    "shop pages and forum threads still pass, and some short articles are rejected.",
+    "**Language** is the language identification of the extracted text (py3langid), unreliable on "
+    "short or mixed-language texts.",
+    "**Extraction** keeps the main text of a page; captions, comments and tables may be missing or "
+    "partly included.",
+)
+
+
+def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params) -> str:
+    """The text of DIR/README.md for the output described by `stats`."""
+    dataset = stats["dataset"]
+    header = _header(stats, params)
+    parts = [
+        "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---",
+        "# Article dataset for machine-generated-text detection",
+        f"Web pages selected as articles (blog posts, news, essays, forum prose) by corpus-filter "
+        f"{_code_version()} from {len(stats['files'])} input file(s): {stats['accepted']} accepted "
+        f"of {stats['records_in']} records. Rejected records, each with every reason, are in "
+        f"`rejected/`; the report with figures and example pages per reason is `report/index.html`.",
+        "## Splits\n\n" + _splits_text(dataset),
+        "## Pages per split, era and language\n\n" + _cells_table(dataset),
+        "## Era\n\n" + _era_text(dataset),
+        "## Funnel\n\nRecords remaining after each group of rules, in pipeline order.\n\n" + _funnel_table(stats),
+        "## Page-type model\n\n" + _model_text(params),
+        "## Thresholds\n\n" + _params_text(params),
+        "## Input files\n\n" + _inputs_table(manifest),
+        "## How it was made\n\n" + _how_text(stats),
+        "## Known limits\n\n" + "\n".join(f"- {limit}" for limit in KNOWN_LIMITS),
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def _model_text(params: Params) -> str:
+    """Which page-type model decided, in which version, with which thresholds (or that none did)."""
+    uses = []
+    if params.extract.gate.min_page_article_probability is not None:
+        uses.append(("before extraction (`article.page_model`)", params.extract.gate.model,
+                     params.extract.gate.min_page_article_probability))
+    if params.select.page.min_article_probability is not None:
+        uses.append((f"in select (`page.not_article`, kept types: {', '.join(params.select.page.keep_types)})",
+                     params.select.page.model, params.select.page.min_article_probability))
+    if not uses:
+        return "No page-type model was used: articles were told from other pages by the rules alone."
+    from pipeline.page_model import load_model
+
+    lines = []
+    for where, path, threshold in uses:
+        model = load_model(path)
+        lines.append(f"- {where}: `{Path(model.path).name}`, trained by code version {model.version} on "
+                     f"{sum(model.training.get('pages', {}).values())} labelled pages; threshold {threshold}. "
+                     f"Training data: {model.training.get('attribution', 'see the model card')}.")
+    lines.append("\nThe shipped model's card, with its training data, licences and cross-validated figures, is "
+                 "`pipeline/models/page_type.card.md` in corpus-filter.")
+    return "\n".join(lines)
+
+
+def params_hash(params: Params) -> str:
+    """SHA-256 (16 hex) of the params as JSON with sorted keys."""
+    return hashlib.sha256(json.dumps(params.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def size_category(rows: int) -> str:
+    return next((name for bound, name in SIZE_CATEGORIES if rows < bound), "n>1B")
+
+
+def _header(stats: dict[str, Any], params: Params) -> dict[str, Any]:
+    dataset = stats["dataset"]
+    languages = sorted({language for split in dataset["splits"].values() for language in split["language"]}
+                       - {"unknown"})
+    if params.dataset.split_by is None:
+        files = [{"split": "train", "path": "accepted/part-*.parquet"}]
+    else:
+        files = [{"split": name, "path": f"accepted/{name}-*.parquet"} for name in SPLITS]
+    return {
+        "license": "other",
+        "license_name": "to-be-decided",
+        "license_details": "Placeholder: the pages keep their authors' rights; decide and state the "
+                           "terms before publishing.",
+        "language": languages,
+        "size_categories": [size_category(stats["accepted"])],
+        "task_categories": ["text-classification"],
+        "tags": ["machine-generated-text-detection", "web-articles"],
+        "configs": [{"config_name": "default", "data_files": files}],
+    }
+
+
+def _splits_text(dataset: dict[str, Any]) -> str:
+    if dataset["split_by"] is None:
+        return ("No splits (`dataset.split_by: null`): every accepted page is in `accepted/part-*.parquet`, "
+                "loaded as the `train` split.\n\n| pages | sites |\n|---|---|\n"
+                f"| {dataset['splits']['none']['pages']} | {dataset['splits']['none']['sites']} |")
+    lines = [f"Split by {dataset['split_by'].replace('_', ' ')}: each site goes to one split by a stable hash "
+             f"of its name, so no site is in two splits.", "", "| split | pages | sites |", "|---|---|---|"]
+    lines += [f"| {name} | {split['pages']} | {split['sites']} |" for name, split in dataset["splits"].items()]
+    return "\n".join(lines)
+
+
+def _cells_table(dataset: dict[str, Any]) -> str:
+    lines = ["| split | era | language | pages |", "|---|---|---|---|"]
+    for name, split in dataset["splits"].items():
+        for cell, count in split["era_language"].items():
+            era, language = cell.split("/", 1)
+            lines.append(f"| {name} | {era} | {language} | {count} |")
+    if len(lines) == 2:
+        lines.append("| | | | 0 |")
+    return "\n".join(lines)
+
+
+def _era_text(dataset: dict[str, Any]) -> str:
+    sources = dataset["era_date_source"]
+    eras = {era: sum(split["era"].get(era, 0) for split in dataset["splits"].values()) for era in ERAS}
+    return (f"Cut-off {dataset['era_cutoff']}: `pre_cutoff` when the page was published (else captured) on or "
+            f"before that day (UTC), `post_cutoff` after it, `unknown` with neither date.\n\n"
+            "| era | pages |\n|---|---|\n" + "\n".join(f"| {era} | {count} |" for era, count in eras.items()) +
+            f"\n\n{sources.get('published', 0)} accepted pages are dated by their publication date, "
+            f"{sources.get('captured', 0)} fell back to the capture date, {sources.get('none', 0)} have neither.")
+
+
+def _funnel_table(stats: dict[str, Any]) -> str:
+    lines = ["| after | remaining |", "|---|---|"]
+    lines += [f"| {step['stage']} | {step['remaining']} |" for step in stats["funnel"]]
+    lines += ["", "Rejections per reason (a page can have several):", "", "| reason | pages |", "|---|---|"]
+    lines += [f"| `{reason}` | {count} |" for reason, count in stats["by_reason"].items()]
+    return "\n".join(lines)
+
+
+def _params_text(params: Params) -> str:
+    flat = _flatten(params.to_dict())
+    lines = [f"Params hash `{params_hash(params)}` (SHA-256 of the params as sorted JSON). `null` is a rule "
+             "switched off.", "", "| key | value |", "|---|---|"]
+    lines += [f"| `{key}` | `{json.dumps(value)}` |" for key, value in flat.items()]
+    return "\n".join(lines)
+
+
+def _flatten(node: Any, prefix: str = "") -> dict[str, Any]:
+    if not isinstance(node, dict):
+        return {prefix: node}
+    flat: dict[str, Any] = {}
+    for key, value in node.items():
+        flat.update(_flatten(value, f"{prefix}.{key}" if prefix else key))
+    return flat
+
+
+def _inputs_table(manifest: dict[str, Any]) -> str:
+    digests = {entry["path"]: entry for entry in manifest.get("input_files", [])}
+    lines = ["| file | bytes | SHA-256 |", "|---|---|---|"]
+    for path in manifest.get("inputs", []):
+        entry = digests.get(path, {})
+        size = entry.get("bytes")
+        lines.append(f"| `{path}` | {'unknown' if size is None else size} | "
+                     f"{entry.get('sha256') or 'unknown (unreadable when extracted)'} |")
+    return "\n".join(lines)
+
+
+def _how_text(stats: dict[str, Any]) -> str:
+    return (f"corpus-filter {_code_version()}: each record read from the WARC/ARC/HTML inputs, scored as an "
+            "article or not, its main text extracted (readability and trafilatura, best of two), measured "
+            "(block structure, C4, Gopher, language), selected by the thresholds above, de-duplicated (URL, "
+            "exact hash, per-host Rabin CDC, simhash), then split by site and balanced per site. "
+            f"{stats['records_in']} records in, {stats['accepted']} accepted, {stats['rejected']} rejected.")
+
+
+@functools.cache
+def _code_version() -> str:
+    """The package version, and the git commit of the checkout it runs from when there is one."""
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():  # an installed copy: no checkout of its own
+        return __version__
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                                text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return __version__
+    return f"{__version__} (commit {commit})" if commit else __version__

@@ -1,0 +1,73 @@
+"""The code's layout (docs/development.md): layers import downwards only, every subpackage says
+what it owns, no folder is a heap of modules and no module is too long to read."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("filters", "pipeline")
+# benchmarks -> pipeline -> filters: a layer imports only the layers below it (and libraries).
+LAYERS = ("filters", "pipeline", "benchmarks")
+FORBIDDEN = {"filters": {"pipeline", "benchmarks", "samplegen"}, "pipeline": {"benchmarks"}}
+MAX_MODULES = 12
+MAX_LINES = 500
+
+
+def modules(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def imported_packages(path: Path) -> set[str]:
+    """Top-level names of every import in a module (absolute imports; relative ones stay inside)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_layers_import_downwards_only(package):
+    upward = {f"{path.relative_to(ROOT)} imports {name}" for path in modules(package)
+              for name in imported_packages(path) & FORBIDDEN[package]}
+    assert not upward
+
+
+def test_the_layering_test_finds_an_upward_import(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("import os\nfrom pipeline.params import Params\nif True:\n    import benchmarks.common\n")
+    assert imported_packages(module) & FORBIDDEN["filters"] == {"pipeline", "benchmarks"}
+
+
+def test_no_folder_holds_more_than_twelve_modules():
+    crowded = {}
+    for package in PACKAGES:
+        for folder in [ROOT / package, *(p for p in (ROOT / package).rglob("*") if p.is_dir())]:
+            count = len([p for p in folder.glob("*.py") if p.name != "__init__.py"])
+            if count > MAX_MODULES:
+                crowded[str(folder.relative_to(ROOT))] = count
+    assert not crowded
+
+
+def test_every_subpackage_says_what_it_owns():
+    silent = []
+    for package in PACKAGES:
+        for init in (ROOT / package).rglob("__init__.py"):
+            if init.parent == ROOT / package:
+                continue
+            docstring = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+            if not docstring or "import" not in docstring:
+                silent.append(str(init.relative_to(ROOT)))
+    assert not silent, "each subpackage's docstring says what it owns and what it may import"
+
+
+def test_no_module_is_longer_than_five_hundred_lines():
+    long = {str(path.relative_to(ROOT)): n for package in (*PACKAGES, "samplegen") for path in modules(package)
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long
