@@ -40,17 +40,18 @@ class ReadParams:
 
 @dataclass(frozen=True)
 class UrlParams:
-    # Extra regexes (re.search over the whole URL) that reject a record, like the seed's
-    # optional --exclude-regex (seed 000 §6), applied after the built-in rules.
+    # Extra regexes (re.search over the whole URL) that reject a record: the optional
+    # --exclude-regex of the URL rules (docs/filters.md), applied after the built-in rules.
     exclude_regex: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class GateParams:
-    # Seed 000 §1: score >= 35 -> treat as article and extract; below -> article.score.
-    article_score_min: int | None = None  # seed 000 §1: 35 (presets/seed.yaml)
+    # The article score (docs/filters.md): at least this -> treat as article and extract;
+    # below -> article.score.
+    article_score_min: int | None = None  # 35 in presets/seed.yaml
     # article.page_model: the pre-extraction page-type model's article probability below this
-    # (URL and HTML signals only; README, "Page types"); null: that model is not run.
+    # (URL and HTML signals only; docs/filters.md, "Page types"); null: that model is not run.
     min_page_article_probability: float | None = 0.0635
     # Its model file; null: the model shipped with the package.
     model: str | None = None
@@ -59,18 +60,19 @@ class GateParams:
 @dataclass(frozen=True)
 class PageParams:
     # page.js_shell / page.cookie_wall / page.paywall only when the extraction found fewer
-    # words than this: seed 000 §2 trusts a static fetch ("STATIC_HTML / static") only from
-    # 150 body words up, and below it would re-fetch; we cannot re-fetch, so we reject.
+    # words than this: page classification (docs/filters.md) trusts a static fetch
+    # ("STATIC_HTML / static") only from 150 body words up, and below it would re-fetch; we
+    # cannot re-fetch, so we reject.
     too_little_text_words: int | None = 150
 
 
 @dataclass(frozen=True)
 class CascadeParams:
     # Which rule picks the winner among the candidates (filters/extract/cascade.py POLICIES); chosen
-    # by measurement on trafilatura's evaluation pages (README, "Extraction").
+    # by measurement on trafilatura's evaluation pages (docs/filters.md, "Extraction").
     selection: str = "agreement"
-    # Seed 002: re-run trafilatura with favor_precision when more than this share of its
-    # text is in links or code.
+    # The precision retry (docs/filters.md, "Extraction"): re-run trafilatura with
+    # favor_precision when more than this share of its text is in links or code.
     precision_link_code_fraction: float = 0.20
 
 
@@ -106,7 +108,7 @@ class SelectPageParams:
     # shop-only families, or one with two pieces of furniture an article rarely has together.
     min_product_score: int | None = None  # 5 in presets/seed.yaml; the page-type model decides product pages
     # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
-    # this; null: the model is not run in select (README, "Page types").
+    # this; null: the model is not run in select (docs/filters.md, "Page types").
     min_article_probability: float | None = 0.75
     # Page types kept by page.not_article: the probabilities of these types are added up.
     keep_types: tuple[str, ...] = ("article",)
@@ -122,41 +124,41 @@ class LangParams:
 
 @dataclass(frozen=True)
 class LengthParams:
-    min_tokens: int | None = 200  # seed 002: discard pages with < 200 tokens
+    min_tokens: int | None = 200  # discard pages with < 200 tokens (docs/filters.md)
 
 
 @dataclass(frozen=True)
 class BlockParams:
-    # seed 002, on the block structure of the extracted content
-    max_link_code_char_fraction: float | None = None  # seed 002: 0.20 (presets/seed.yaml)
+    # The article filter's block-structure rules (docs/filters.md), on the extracted content
+    max_link_code_char_fraction: float | None = None  # 0.20 in presets/seed.yaml
     long_block_chars: int | None = 250  # rejected when no block is longer than this
-    min_large_block_char_fraction: float | None = None  # seed 002: 0.75 (presets/seed.yaml)
-    max_short_list_table_char_fraction: float | None = None  # seed 002: 0.20 (presets/seed.yaml)
+    min_large_block_char_fraction: float | None = None  # 0.75 in presets/seed.yaml
+    max_short_list_table_char_fraction: float | None = None  # 0.20 in presets/seed.yaml
 
 
 @dataclass(frozen=True)
 class C4Params:
-    # Document-level NoPunc rule: off by default (it removes valid articles; ../shared/README.md).
+    # Document-level NoPunc rule: off by default, as it removes valid articles (docs/filters.md).
     max_nopunc_line_fraction: float | None = None
-    # c4.removed_words above this share of the words in removed lines (README, "Text filters").
+    # c4.removed_words above this share of the words in removed lines (docs/filters.md, "Text filters").
     max_removed_word_fraction: float | None = 0.8
 
 
 @dataclass(frozen=True)
 class GopherParams:
-    # The one place of the Gopher thresholds (Rae et al. 2021, App. A; seed 002; the duplicate
-    # n-gram values are from ../shared/README.md); filters/text/gopher.py only computes the signals.
+    # The one place of the Gopher thresholds (Rae et al. 2021, App. A, Table A1; docs/filters.md);
+    # filters/text/gopher.py only computes the signals.
     min_words: int | None = 50                          # "does not contain between 50 and 100,000 words"
     max_words: int | None = 100_000
     min_median_word_length: float | None = 3            # "word length outside the range of 3 to 10"
-    max_median_word_length: float | None = 10           # (Gopher: mean; Dolma and the seed: median)
+    max_median_word_length: float | None = 10           # (Gopher: mean; Dolma: median)
     max_symbol_word_ratio: float | None = 0.10          # "symbol-to-word ratio greater than 0.1"
     min_alpha_word_fraction: float | None = 0.80        # "80% of words contain an alphabetic character"
     min_stop_words: int | None = 2                      # "at least two of the following English words"
     max_bullet_line_fraction: float | None = 0.90       # "more than 90% of lines starting with a bullet"
     max_ellipsis_line_fraction: float | None = 0.30     # "or more than 30% ending with an ellipsis"
     max_dup_line_fraction: float | None = 0.30          # Table A1: duplicate line fraction
-    max_dup_line_char_fraction: float | None = 0.30     # seed 002 and issue 5 say 0.30; Table A1 has 0.20
+    max_dup_line_char_fraction: float | None = 0.30     # 0.30 here (docs/filters.md); Table A1 has 0.20
     max_top_2gram_char_fraction: float | None = 0.20    # Table A1: top n-gram character fraction
     max_top_3gram_char_fraction: float | None = 0.18
     max_top_4gram_char_fraction: float | None = 0.16
@@ -172,16 +174,16 @@ class GopherParams:
 
 @dataclass(frozen=True)
 class QualityParams:
-    # seed 001 §6.1; which are on by default is decided by measurement (README, "Text filters").
+    # Quality metrics; which are on by default is decided by measurement (docs/filters.md, "Text filters").
     max_link_density: float | None = 0.30  # must be below
-    min_paragraphs: int | None = None  # seed value 3 ("> 2 paragraphs")
-    min_text_html_ratio: float | None = None  # seed value 0.25 (must be above)
+    min_paragraphs: int | None = None  # quality metric: 3 ("> 2 paragraphs")
+    min_text_html_ratio: float | None = None  # quality metric: 0.25 (must be above)
     require_metadata: bool = False
 
 
 @dataclass(frozen=True)
 class CdcParams:
-    # seed 002: Rabin-fingerprint CDC, 32-byte window, 1/64 boundaries (~96-byte chunks);
+    # Rabin-fingerprint CDC (Manber 1994; docs/filters.md), 32-byte window, 1/64 boundaries (~96-byte chunks);
     # "fastcdc" (gear hash, >= 256-byte chunks) for users who want larger chunks.
     algorithm: str = "rabin"
     fastcdc_avg_bytes: int = 256
@@ -198,10 +200,10 @@ class NearParams:
 class DedupParams:
     cdc: CdcParams = field(default_factory=CdcParams)
     near: NearParams = field(default_factory=NearParams)
-    exact: bool = True   # seed 000 §9 content hash
-    url: bool = True     # seed 003: same normalised URL or canonical URL
+    exact: bool = True   # exact duplicates: same content hash (docs/filters.md)
+    url: bool = True     # same normalised URL or canonical URL (docs/filters.md)
     # dup.record: a document whose WARC-Record-ID an earlier row already had. Whether on or off,
-    # every repeat gets an id of its own (see README, "Row ids").
+    # every repeat gets an id of its own (docs/output.md, "Row ids").
     record: bool = True
     # Hosts are split into this many independent partitions for the CDC pass (memory is bounded
     # by the largest partition, not the corpus).
@@ -231,7 +233,7 @@ class SplitRatios:
 
 @dataclass(frozen=True)
 class DatasetParams:
-    # Detector-dataset assembly (issue #15), applied at the end of select. The site unit of the
+    # Detector-dataset assembly (docs/dataset.md), applied at the end of select. The site unit of the
     # splits and of the per-site balance: registered_domain (public suffix list) or host; null:
     # no splits (accepted/part-NNNNN.parquet, null `split`) and the balance counts per host.
     split_by: str | None = "registered_domain"

@@ -1,4 +1,4 @@
-"""`pipeline sample --out DIR`: write the bundled sample (see README, "Bundled sample").
+"""`pipeline sample --out DIR`: write the bundled sample (docs/development.md, "Bundled sample").
 
 The generator is a test-fixture builder, not part of the pipeline: it lives in the top-level
 `samplegen` package and its prose and page data in `data/sample-src/`, and is imported only

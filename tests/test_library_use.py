@@ -1,4 +1,4 @@
-"""Libraries are called, never copied (docs in README, "Libraries").
+"""Libraries are called, never copied (docs/development.md, "Libraries").
 
 * No module imports a library's private name (leading underscore) or a private module, nor reads
   a private attribute of an imported library module.

@@ -1,4 +1,4 @@
-"""Content-defined chunking for the per-subdomain duplication rule of seed 002 (Deduplication):
+"""Content-defined chunking for the per-subdomain duplication rule (docs/filters.md, "De-duplication"):
 "discard pages w/ > 50% text duplicated relative to previous pages of the same subdomain —
 calculate %duplication based on byte chunks from Rabin fingerprint content-defined chunking (CDC),
 32 byte window, 96 byte target block size (1/64 probability for splitting)". The anchors follow
@@ -18,7 +18,7 @@ sum); the top bits mix every bit of every byte in the window.
 
 Expected chunk length: 32 bytes before the first admissible cut, then a cut with probability 1/64
 at each later byte, i.e. 32 + 63 (the mean of a geometric number of failures) = 95 bytes — the
-seed's 96-byte target. Measured: 95.0 bytes on random bytes, 95.2 on the tag-stripped text of the
+rule's 96-byte target. Measured: 95.0 bytes on random bytes, 95.2 on the tag-stripped text of the
 946 trafilatura-eval pages, whose top 6 fingerprint bits are uniform within 2 %. No maximum chunk
 size is imposed: a forced cut is not content-defined. (A run of one repeated byte has a constant
 fingerprint, so it is cut every 32 bytes for about 1 byte value in 64, never for the others.)
@@ -56,8 +56,8 @@ from typing import NamedTuple
 import numpy as np
 from fastcdc import fastcdc
 
-WINDOW_BYTES = 32                 # seed 002: "32 byte window"
-BOUNDARY_BITS = 6                 # seed 002: "1/64 probability for splitting"
+WINDOW_BYTES = 32                 # the rule's "32 byte window"
+BOUNDARY_BITS = 6                 # the rule's "1/64 probability for splitting"
 BOUNDARY_SHIFT = 64 - BOUNDARY_BITS
 BOUNDARY_MAGIC = 0b101101         # any fixed 6-bit pattern; compared with the top 6 bits
 RABIN_BASE = 0x9E3779B97F4A7C15   # 2**64 / golden ratio, made odd; its order mod 2**64 is 2**62

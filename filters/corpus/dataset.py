@@ -1,4 +1,4 @@
-"""Detector-dataset assembly (issue #15): host-disjoint splits, era labels, per-site balance.
+"""Detector-dataset assembly (docs/dataset.md): host-disjoint splits, era labels, per-site balance.
 
 A detector that has seen a site in training scores that site's test pages too well, so splits
 are drawn per *site*: the registered domain of the page's host by default (`news.example.co.uk`

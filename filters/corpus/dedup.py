@@ -1,11 +1,11 @@
-"""Exact and near-duplicate keys of a text (issue #6); the select stage owns the order in which
+"""Exact and near-duplicate keys of a text (docs/filters.md); the select stage owns the order in which
 pages are compared ("first occurrence in the global order wins") and the sets they are kept in.
 
-* **Exact duplicates** — seed 000 §9 (``ContentHashDedupPipeline``)::
+* **Exact duplicates** — a hash of the text's start::
 
       digest = hashlib.sha256(content_text[:5_000].encode()).hexdigest()[:16]
 
-  only when ``len(content_text) >= 100`` ("too-short content is left to the validation pipeline").
+  only when ``len(content_text) >= 100`` (shorter texts are left to the other rules).
 * **Near duplicates** — 64-bit simhash (Charikar 2002; Manku, Jain & Das Sarma, "Detecting
   Near-Duplicates for Web Crawling", WWW 2007, who use f = 64, k = 3) as the ``simhash`` package
   computes it (each shingle's MD5, last 8 bytes; a bit is set where more than half the shingles
@@ -37,9 +37,9 @@ from itertools import pairwise
 
 import numpy as np
 
-CONTENT_HASH_MIN_CHARS = 100      # seed 000 §9: only applied when len(content_text) >= 100
-CONTENT_HASH_PREFIX_CHARS = 5_000  # seed 000 §9: content_text[:5_000]
-CONTENT_HASH_HEX_CHARS = 16       # seed 000 §9: hexdigest()[:16], a 64-bit prefix
+CONTENT_HASH_MIN_CHARS = 100      # only applied when len(content_text) >= 100
+CONTENT_HASH_PREFIX_CHARS = 5_000  # content_text[:5_000]
+CONTENT_HASH_HEX_CHARS = 16       # hexdigest()[:16], a 64-bit prefix
 
 SIMHASH_BITS = 64
 SIMHASH_SHINGLE_WORDS = 2         # see the module docstring for the measurements behind 2
@@ -51,11 +51,11 @@ _SIGN64 = 1 << 63
 
 
 def content_hash(text: str | None) -> str | None:
-    """Seed 000 §9's exact-duplicate key: 16 hex chars of the SHA-256 of the first 5 000
+    """The exact-duplicate key: 16 hex chars of the SHA-256 of the first 5 000
     characters; ``None`` for a missing text or one shorter than 100 characters."""
     if text is None or len(text) < CONTENT_HASH_MIN_CHARS:
         return None
-    # surrogatepass: the seed's strict .encode() would raise on a lone surrogate; valid text is unchanged.
+    # surrogatepass: a strict .encode() would raise on a lone surrogate; valid text is unchanged.
     prefix = text[:CONTENT_HASH_PREFIX_CHARS].encode("utf-8", errors="surrogatepass")
     return hashlib.sha256(prefix).hexdigest()[:CONTENT_HASH_HEX_CHARS]
 

@@ -1,9 +1,8 @@
-"""Boilerplate line filters (seed 004, "Structural Content Filtering", `isBoilerplate` and
-`preserveContentStructure`: "removes navigation, ads, social buttons, newsletters; filters video
-captions and figure elements").
+"""Boilerplate line filters (docs/filters.md, "Extraction"): navigation, ads, social buttons,
+newsletter prompts, captions and credits that reached the extracted text.
 
-Applied to the blocks of the winning extraction. Each filter is deliberately narrow ("minimal
-pattern matching to avoid false positives", seed 004) and only looks at *short* blocks (at most
+Applied to the blocks of the winning extraction. Each filter is deliberately narrow (minimal
+pattern matching, to avoid false positives) and only looks at *short* blocks (at most
 `MAX_BOILERPLATE_CHARS`), matched as a whole, so a paragraph that merely mentions a copyright, a
 photo, a newsletter or an advertisement is never touched:
 
@@ -11,8 +10,8 @@ photo, a newsletter or an advertisement is never touched:
 * copyright lines: a short block starting with © or "(c) ", or with "Copyright" followed by a
   year, or "All rights reserved" alone;
 * square-bracket annotations: the whole block is `[...]` ("[Advertisement]", "[Photo: …]");
-* ALL-CAPS promotions: a block that is entirely one link and entirely upper-case (seed 004's
-  Fox News rule: both conditions, never either alone);
+* ALL-CAPS promotions: a block that is entirely one link and entirely upper-case (the
+  Fox News pattern: both conditions, never either alone);
 * advertisement labels: the whole block is "Advertisement", "Anzeige", "Publicité", "Story
   continues below advertisement", ...;
 * photo credits and caption labels: a block that starts with "Photo:", "Image credit:", "Foto:",
@@ -26,8 +25,8 @@ photo, a newsletter or an advertisement is never touched:
 * related headlines: a heading such as "Related articles" / "Read more" / "Lesen Sie auch" and
   the run of short link-only blocks after it, or a single "Read more: <link>" block.
 
-`body_blocks` is not a seed 004 filter and removes nothing from `text`: extractors repeat the
-page's headline as the first block, and seed 002's block statistics must be measured on the body
+`body_blocks` is not a boilerplate filter and removes nothing from `text`: extractors repeat the
+page's headline as the first block, and the article filter's block statistics must be measured on the body
 (a 60-character headline lowers the share of text in large blocks of every short news story). A
 leading block (among the first three, before the first block of 200 characters) that equals the
 page's `<title>`, `og:title`, JSON-LD headline or an `<h1>` (or the part of a "Headline | Site" title

@@ -1,26 +1,26 @@
-"""The extraction cascade: seed 000 §4 (best-of-two), §5 (DOM fallback), seed 001's tiers,
-seed 004's structured-data strategy and boilerplate filters, and seed 002's precision retry.
+"""The extraction cascade (docs/filters.md, "Extraction"): best-of-two, the DOM fallback, the
+structured-data tier, the boilerplate line filters and the precision retry.
 
 Candidates, computed lazily (a candidate a policy never asks for never runs):
 
-* `jsonld` — the first article object's `articleBody` (seed 001 tier 1, seed 004 strategy 1), its
+* `jsonld` — the first article object's `articleBody` (the structured-data tier), its
   type read as `filters.metadata.fields` reads it (`filters.rules.vocabulary`; forum and social postings excluded);
 * `trafilatura` — trafilatura's extraction sequence on a copy of the shared tree, its fallback
   comparison (readability's text or jusText instead of its own) made with the `readability`
   candidate rather than trafilatura's second readability run (`filters.fallback`);
-  **precision retry** (seed 002): if more than 20 % of its characters are in links or code, it is
+  **precision retry**: if more than 20 % of its characters are in links or code, it is
   run again with `favor_precision=True` and that result (`trafilatura_precision`) replaces it
   when its share of link/code text is lower (the retry's purpose; a retry that is no cleaner is
   dropped, which measured better than always taking it);
 * `readability` — readability-lxml on the shared tree (runs once trafilatura has copied the tree:
   it removes hidden elements in place, and nothing else needs them afterwards);
-* `dom` — the seed 000 §5 heuristic on a copy (only when a policy reaches it).
+* `dom` — the DOM heuristic (`filters.extract.dom_fallback`) on a copy (only when a policy reaches it).
 
 An exception inside one extractor is recorded in the trace and that candidate counts as empty;
-the cascade goes on. Word counts are whitespace tokens, as in the seed.
+the cascade goes on. Word counts are whitespace tokens (`len(text.split())`).
 
 Selection policies (`extract.cascade.selection`); the default, `agreement`, was chosen by
-measurement (README, "Extraction"); `seed` is seed 000 §4 to the letter:
+measurement (docs/filters.md, "Extraction"); `seed` is the original best-of-two rule to the letter:
 readability ≥ 50 words and trafilatura ≥ 30 → trafilatura only with ≥ 1.4× readability's
 words, else readability; then readability ≥ 50; then trafilatura ≥ 30; then the DOM heuristic
 (which always returns something: the best element, the body, or the document).
@@ -64,14 +64,14 @@ _TAG = re.compile(r"<[a-zA-Z/!][^<>]*>")
 # over. Real pages stay well below: at most 32 000 nodes on trafilatura-eval and product-pages.
 LIBRARY_MAX_NODES = 50_000
 # trafilatura's `fast=True` skips its own fallback comparison with a readability port and jusText.
-# Measured (README, "Extraction"): 30 % less trafilatura time, but the agreement policy's snippet
+# Measured (docs/filters.md, "Extraction"): 30 % less trafilatura time, but the agreement policy's snippet
 # score falls by 0.005 on trafilatura-eval and by 0.025 on the 2025 pages of wcxb-dev, and a rule
 # that lets our readability candidate win instead recovers only half of that. So it stays off.
 TRAFILATURA_FAST = False
 # HTML's navigation sections and section footers (WHATWG HTML, "the nav element", "the footer
 # element") never hold an article's main text. readability scores them like any other element;
 # without them its passes have a fifth less tree to walk (20 % of its time on trafilatura-eval)
-# and the agreement policy's score did not change on either labelled corpus (README, "Extraction").
+# and the agreement policy's score did not change on either labelled corpus (docs/filters.md, "Extraction").
 READABILITY_PRUNED_TAGS = ("nav", "footer")
 _LIBRARY_EXTRACTORS = frozenset({"trafilatura", "readability"})
 
@@ -95,7 +95,7 @@ class CascadeResult:
     blocks: list[Block]
     word_count: int
     trace: dict[str, Any]
-    # `blocks` without the leading headline repeat: what seed 002's block statistics measure
+    # `blocks` without the leading headline repeat: what the article filter's block statistics measure
     body_blocks: list[Block] = field(default_factory=list)
 
 
@@ -200,8 +200,8 @@ def trafilatura_body(tree: Any, favor_precision: bool, fast: bool) -> Any:
 def readability_element(tree: Any) -> Any:
     """readability-lxml's main content of `tree` as an HTML element (None when it finds nothing).
 
-    `readability.Document` accepts a parsed lxml tree as well as a string (python-readability
-    issue #140, readability-lxml 0.8.4): no second parse. It drops hidden elements from the tree
+    `readability.Document` accepts a parsed lxml tree as well as a string (readability-lxml 0.8.4;
+    https://github.com/buriy/python-readability/issues/140): no second parse. It drops hidden elements from the tree
     it is given, so it gets a copy, and in that copy the page's `<nav>` and `<footer>` elements
     are removed first (`READABILITY_PRUNED_TAGS`). No `url`: it would only make every link
     absolute, which no block reads.
@@ -234,7 +234,7 @@ Policy = Callable[[Candidates], tuple[str, str]]
 
 
 def seed_policy(c: Candidates) -> tuple[str, str]:
-    """Seed 000 §4, best-of-two, then the DOM heuristic."""
+    """Best-of-two (docs/filters.md, "Extraction"), then the DOM heuristic."""
     r, t = c.words("readability"), c.words("trafilatura")
     if r >= READABILITY_MIN_WORDS and t >= TRAFILATURA_MIN_WORDS:
         if t >= r * TRAFILATURA_PREFERENCE:
@@ -248,7 +248,7 @@ def seed_policy(c: Candidates) -> tuple[str, str]:
 
 
 def jsonld_first_policy(c: Candidates) -> tuple[str, str]:
-    """Seed 001/004 tier 1: the publisher's own articleBody when it is long enough, else `seed`."""
+    """Structured data first: the publisher's own articleBody when it is long enough, else `seed`."""
     j = c.words("jsonld")
     if j >= JSONLD_MIN_WORDS:
         return "jsonld", f"JSON-LD articleBody has {j} >= {JSONLD_MIN_WORDS} words"
@@ -288,7 +288,7 @@ def agreement_blocks(c: Candidates) -> list[Block] | None:
 
     Short blocks are where trafilatura's boilerplate hides (share buttons, bylines, "Impressum",
     dates); readability, which keeps one dense subtree, rarely has them. Measured on
-    trafilatura-eval (README): it raises the share of `without` snippets kept out from 0.899 to
+    trafilatura-eval (docs/filters.md, "Extraction"): it raises the share of `without` snippets kept out from 0.899 to
     0.915 for a small loss of `with` snippets.
     """
     t_blocks = c.get("trafilatura").blocks

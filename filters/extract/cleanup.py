@@ -1,11 +1,11 @@
-"""Pre-processing before any extractor (seed 000 §4), point 2: cookie-consent overlay removal.
-(Point 1, `<template>` removal, has to happen before the parse: `filters.page.html.parse_html_bytes`.)
+"""Pre-processing before any extractor (docs/filters.md, "Extraction"): cookie-consent overlay removal.
+(The other step, `<template>` removal, has to happen before the parse: `filters.page.html.parse_html_bytes`.)
 
 * Cookie-consent and GDPR overlays are removed from the parsed tree by named selectors of the
   common consent platforms (CookieYes, Cookiebot, OneTrust, Complianz, Borlabs, WP GDPR
   plugins, Osano, Quantcast, Didomi, Usercentrics, TrustArc, Klaro, …) plus a keyword sweep for
   dynamically named widgets: a container whose id/class mentions cookies/consent/GDPR and whose
-  text is short and talks about cookies (seed 000 §4, point 2). The sweep's text guard is what
+  text is short and talks about cookies. The sweep's text guard is what
   keeps an article *about* cookies (or a site called "Cookie Monster Recipes") intact.
 
 This runs after scoring and page classification (which must still see the banner) and before

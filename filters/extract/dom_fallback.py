@@ -1,11 +1,11 @@
-"""DOM heuristic fallback (seed 000 §5, with §4's 55 % dominance rule), used when readability
+"""DOM heuristic fallback (docs/filters.md, "Extraction"), used when readability
 and trafilatura both fail.
 
-Exactly the seed's three steps, on a copy of the page (the decomposition is destructive):
+Three steps, on a copy of the page (the decomposition is destructive):
 
 1. Decompose nav/header/footer/aside, script/style/noscript, form controls, and elements whose
-   class or id contains one of the seed's keywords; then try the priority selectors in order
-   and take the first match with ≥ 10 words **that also passes seed 001 §4.2's validation
+   class or id contains one of the exclusion keywords; then try the priority selectors in order
+   and take the first match with ≥ 10 words **that also passes the validation
    chain** (text > 100 characters, more than 2 `<p>`, link/text ratio < 0.3, an article
    indicator: a date, an author or a headline).
 2. Otherwise score every `<div>`/`<section>`: paragraph_words × (paragraph_words / words) and
@@ -13,7 +13,7 @@ Exactly the seed's three steps, on a copy of the page (the decomposition is dest
    of the body's words, else the whole body.
 3. Otherwise the body; without a body, the document itself ("the original HTML").
 
-Words are whitespace-separated tokens (`len(text.split())`, as the seed does).
+Words are whitespace-separated tokens (`len(text.split())`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ DECOMPOSE_KEYWORDS: tuple[str, ...] = ("sidebar", "comment", "advertisement", "b
                                        "social", "newsletter", "cookie", "popup", "modal", "widget")
 MIN_WORDS = 10
 DOMINANCE = 0.55
-# seed 001 §4.2 validation chain
+# validation chain
 MIN_TEXT_CHARS = 100
 MIN_PARAGRAPHS = 2
 MAX_LINK_TEXT_RATIO = 0.3
@@ -78,7 +78,7 @@ def words(element: HtmlElement) -> int:
 
 
 def dom_heuristic(tree: HtmlElement) -> DomResult:
-    """Seed 000 §5 on a copy of `tree`; never fails (the document itself is the last resort)."""
+    """The DOM heuristic on a copy of `tree`; never fails (the document itself is the last resort)."""
     doc = copy.deepcopy(tree)
     decompose(doc)
     for css, xpath in _SELECTORS:
@@ -96,7 +96,7 @@ def dom_heuristic(tree: HtmlElement) -> DomResult:
 
 
 def decompose(doc: HtmlElement) -> None:
-    """Drop the elements below a <body> that the seed decomposes, with their content (tails stay)."""
+    """Drop the elements below a <body> that step 1 decomposes, with their content (tails stay)."""
     doomed = [element for body in doc.iter("body") for element in body.iterdescendants()
               if _decomposed(element)]
     for element in doomed:
@@ -113,7 +113,7 @@ def _decomposed(element: HtmlElement) -> bool:
 
 
 def passes_validation_chain(element: HtmlElement) -> bool:
-    """Seed 001 §4.2, stages 2–5 (stage 1, "element exists", is the selector match itself)."""
+    """The validation chain, stages 2–5 (stage 1, "element exists", is the selector match itself)."""
     text = element.text_content()
     if len(text.strip()) <= MIN_TEXT_CHARS:
         return False

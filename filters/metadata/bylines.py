@@ -1,8 +1,8 @@
-"""Authors and dates found in the page's markup rather than its metadata: seed 001 §2.2/§2.3.
+"""Authors and dates found in the page's markup rather than its metadata (docs/filters.md, "Metadata").
 
-Seed 001's DOM selectors are the last resort of seed 003 §9's order: for the author
+These DOM selectors are the last resort of the metadata priority: for the author
 `address[rel=author]`, `[rel=author]`, `[itemprop=author]`, `.by-line, .byline, .author-name,
-.author`, then a "By Firstname Lastname" line under the headline (§2.2's article header); for the
+.author`, then a "By Firstname Lastname" line under the headline (the article header); for the
 date `[itemprop=datePublished]` (`time[datetime]` is read by `filters.metadata.fields`). DOM scans cost
 about a quarter of a parse each, so `Dom` runs each at most once per call, and only if asked.
 """
@@ -41,7 +41,7 @@ def author_names(names: Iterable[str]) -> list[str]:
 
 
 class Dom:
-    """Seed 001 §2.2/§2.3 look-ups for one call; each tree scan runs at most once, and only if asked."""
+    """DOM look-ups for one call; each tree scan runs at most once, and only if asked."""
 
     def __init__(self, tree: HtmlElement) -> None:
         self.tree = tree
@@ -98,7 +98,7 @@ _ITEMPROP = etree.XPath("descendant::*[@itemprop]")
 
 
 def dom_authors(dom: Dom) -> Iterator[tuple[list[str], str]]:
-    """Seed 001 §2.3's author selectors in its order, then a "By Firstname Lastname" line."""
+    """The DOM author selectors in order, then a "By Firstname Lastname" line."""
     marked = dom.marked
     rel = [element for element in marked if element.tag != "link" and "author" in tokens(element, "rel")]
     rel.sort(key=lambda element: element.tag != "address")  # address[rel=author] first
@@ -127,7 +127,7 @@ def dom_authors(dom: Dom) -> Iterator[tuple[list[str], str]]:
 def _by_lines(dom: Dom) -> Iterator[list[str]]:
     """"By Firstname Lastname" at the start of a short element among the first ones after a headline.
 
-    Bylines sit under the headline (seed 001 §2.2's article header); looking only there keeps the
+    Bylines sit under the headline (the article header); looking only there keeps the
     check cheap and keeps "By the time we arrived ..." in a comment thread from counting.
     """
     for headline in dom.headlines():
@@ -202,7 +202,7 @@ def tokens(element: HtmlElement, attribute: str) -> list[str]:
 _NAME_PARTICLES = frozenset({
     "van", "von", "de", "der", "den", "da", "di", "del", "della", "du", "la", "le", "bin", "al", "ibn", "dos", "das",
 })
-# Seed 001 §2.3's `.by-line, .byline, .author-name, .author`, also with a prefix (`post-author`,
+# The byline classes `.by-line, .byline, .author-name, .author`, also with a prefix (`post-author`,
 # `c-byline`), but not `comment-author`: a comment's author is not the article's.
 _BYLINE_CLASS = re.compile(r"^(?!comment)(?:[\w-]*[-_])?(?:author|author-name|by-?line)$")
 _BY_PREFIX = re.compile(r"^\s*(?:(?:written|posted|words|story|text)\s+)?by\b\s*:?\s*", re.IGNORECASE)

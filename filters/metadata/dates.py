@@ -1,4 +1,4 @@
-"""Dates as metadata gives them, read into UTC-aware datetimes (seed 003 §9, "via dateparser").
+"""Dates as metadata gives them, read into UTC-aware datetimes (docs/filters.md, "Metadata").
 
 dateparser is slow (a string it cannot read costs about 20 ms, a dozen lxml parses), so ISO
 8601, RFC 2822 and plain numeric dates go through the standard library and dateparser only sees

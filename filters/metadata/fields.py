@@ -1,20 +1,20 @@
 """Page metadata (title, author, dates, description, site, canonical URL, tags, language), read once.
 
-Seed 003 §9 ("Metadata Extractor") fixes the order every field is looked up in:
+The metadata priority (docs/filters.md, "Metadata") fixes the order every field is looked up in:
 **JSON-LD > Open Graph > Twitter Card > HTML `<meta>`**. Structured data is what a publisher keeps
-up for machines (seed 001 §1.2 calls it "the highest confidence"), Open Graph is kept up for
+up for machines (the most trusted source), Open Graph is kept up for
 social previews, and loose `<meta>` tags are the likeliest to be stale template leftovers. When
-none of them has a field, seed 001's DOM selectors are the last resort: §2.2 for the headline,
-§2.3 for the date (`time[datetime]`, then `[itemprop=datePublished]`) and for the author
+none of them has a field, DOM selectors are the last resort: the article header for the headline,
+then selectors for the date (`time[datetime]`, then `[itemprop=datePublished]`) and for the author
 (`address[rel=author]`, `[rel=author]`, `[itemprop=author]`, `.by-line, .byline, .author-name,
 .author`), then a "By Firstname Lastname" line under the headline.
 
-The same look-ups answer two content signals of seed 000 §1, "Author in metadata" and
-"Published date in metadata" (`has_author`, `has_published_date`); `language_of` is seed 000 §8
-and `reading_time_minutes` seed 000 §7.
+The same look-ups answer two content signals of the article score, "Author in metadata" and
+"Published date in metadata" (`has_author`, `has_published_date`); `language_of` is the declared
+language (docs/filters.md) and `reading_time_minutes` the reading time (docs/output.md).
 
 The work is split along those sources: `filters.metadata.jsonld` (which objects speak for the page),
-`filters.metadata.bylines` (seed 001's DOM selectors and "By" lines), `filters.metadata.dates` (seed 003 §9's date
+`filters.metadata.bylines` (DOM selectors and "By" lines), `filters.metadata.dates` (date
 normalisation, dateparser only as a budgeted last resort); this module holds the priority
 order per field, the canonical URL, tags and language. DOM scans cost about a quarter of a parse
 each, so they run only when the metadata tiers found nothing, and at most once per call.
@@ -49,7 +49,7 @@ __all__ = [
     "has_published_date", "language_of", "normalise_language", "parse_date", "reading_time_minutes",
 ]
 
-# Seed 000 §7.
+# Reading time.
 WORDS_PER_MINUTE = 200
 
 # <meta> keys per tier, as `Page.meta` lower-cases them (name/property/itemprop/http-equiv).
@@ -77,7 +77,7 @@ TWITTER_URL = ("twitter:url",)
 OG_TAGS = ("article:tag", "og:article:tag")
 META_KEYWORDS = ("keywords", "news_keywords")
 OG_LOCALE = ("og:locale",)
-META_LANGUAGE = ("content-language", "language")  # seed 000 §8 step 4, http-equiv first
+META_LANGUAGE = ("content-language", "language")  # declared language, step 4: http-equiv first
 
 # `<meta name="language" content="English">` is common; a declared name is not a guess. Ours, not
 # langcodes.find (language_data: names in every CLDR language, +29 MB): it also takes any known
@@ -107,14 +107,14 @@ class Metadata:
     site_name: str | None
     canonical_url: str | None  # absolute
     tags: tuple[str, ...]
-    language: str | None  # lower-case primary subtag, seed 000 §8
+    language: str | None  # lower-case primary subtag, declared (never guessed)
     # "json-ld", "og", "twitter", "meta", "link", "time", "itemprop", "byline", "title-tag", "html-lang";
     # tags name every source they were merged from ("json-ld+meta").
     sources: dict[str, str]
 
 
 def extract_metadata(page: Page, capture_time: datetime | None = None) -> Metadata:
-    """Every field in seed 003 §9's priority; dates later than `capture_time` + 1 day are dropped."""
+    """Every field in the metadata priority; dates later than `capture_time` + 1 day are dropped."""
     ld = JsonLd.of(page)
     dom = Dom(page.tree)
     capture = as_utc(capture_time) if capture_time is not None else None
@@ -143,12 +143,12 @@ def extract_metadata(page: Page, capture_time: datetime | None = None) -> Metada
 
 
 def has_author(page: Page, metadata: Metadata | None = None) -> bool:
-    """Seed 000 §1 "Author in metadata": OG, JSON-LD, twitter:creator, `<meta name=author>`, byline.
+    """The article score's "Author in metadata": OG, JSON-LD, twitter:creator, `<meta name=author>`, byline.
 
     Any non-empty value counts, even one `extract_metadata` would not keep as a name (an
     `article:author` profile URL): the page still declares an author. JSON-LD counts when an
     author name can be read (a string, an object with a name, an `@id` pointing at one) in any
-    object. The byline part is seed 001 §2.3's selectors and the "By Firstname Lastname" line,
+    object. The byline part is the DOM author selectors and the "By Firstname Lastname" line,
     only looked for when no metadata says anything.
 
     Pass the page's own `extract_metadata` result as `metadata` to skip the DOM scans it already
@@ -161,11 +161,11 @@ def has_author(page: Page, metadata: Metadata | None = None) -> bool:
 
 
 def has_published_date(page: Page, metadata: Metadata | None = None) -> bool:
-    """Seed 000 §1 "Published date in metadata": any date meta tag or JSON-LD `datePublished`.
+    """The article score's "Published date in metadata": any date meta tag or JSON-LD `datePublished`.
 
     A non-empty value is enough (a score should not pay for date parsing). Counted: JSON-LD
     `datePublished` of any object, the OG and `<meta>` publication keys above, and microdata
-    `itemprop=datePublished` (structured data, seed 001 §1.2). A bare `<time datetime>` is *not*
+    `itemprop=datePublished` (structured data). A bare `<time datetime>` is *not*
     metadata: listing pages carry one per teaser, and this signal exists to tell them from articles.
 
     `metadata` (this page's `extract_metadata` result) settles it without a scan when its
@@ -177,13 +177,13 @@ def has_published_date(page: Page, metadata: Metadata | None = None) -> bool:
 
 
 def language_of(page: Page) -> str | None:
-    """Seed 000 §8: `<html lang>`, og:locale, JSON-LD inLanguage, content-language; never a guess."""
+    """Declared language: `<html lang>`, og:locale, JSON-LD inLanguage, content-language; never a guess."""
     found = _language(page, JsonLd.of(page))
     return found[0] if found is not None else None
 
 
 def reading_time_minutes(word_count: int) -> int:
-    """Seed 000 §7: `max(1, ceil(word_count / 200))`; an empty text still takes a minute to open."""
+    """Reading time: `max(1, ceil(word_count / 200))`; an empty text still takes a minute to open."""
     return max(1, math.ceil(word_count / WORDS_PER_MINUTE))
 
 
@@ -192,7 +192,7 @@ def normalise_language(value: Any) -> str | None:
 
     Only a 2-3 letter primary subtag is a language (BCP 47; 4-8 letter ones are reserved or
     unused), so `x-default`, `*`, `i-klingon` and the codes that name no language (`und`, `mul`,
-    `mis`, `zxx`) are refused and seed 000 §8 falls through to its next source. langcodes (CLDR
+    `mis`, `zxx`) are refused and the language look-up falls through to its next source. langcodes (CLDR
     aliases) gives a code its current, shortest form, the one language ID uses: deprecated and
     three-letter codes become the two-letter one (`iw` -> `he`, `in` -> `id`, `eng`/`ger` -> `en`/
     `de`), a macrolanguage's members the macrolanguage (`cmn` -> `zh`); CLDR also has `tl` -> `fil`.
@@ -235,7 +235,7 @@ def _title_candidates(page: Page, ld: JsonLd, dom: Dom) -> Iterator[tuple[Any, s
     yield from _meta(page, OG_TITLE, "og")
     yield from _meta(page, TWITTER_TITLE, "twitter")
     yield from _meta(page, META_TITLE, "meta")
-    for headline in dom.headlines():  # seed 001 §2.2 priority 2: h1[itemprop=headline]
+    for headline in dom.headlines():  # the article header: h1[itemprop=headline]
         if "headline" in (headline.get("itemprop") or "").split():
             yield headline.text_content(), "itemprop"
     title = page.tree.find("head/title")
@@ -280,7 +280,7 @@ def _declared_dates(page: Page, ld: JsonLd, key: str, og: tuple[str, ...],
 
 def _published_candidates(page: Page, ld: JsonLd, dom: Dom, with_time: bool) -> Iterator[tuple[str, str]]:
     yield from _declared_dates(page, ld, "datePublished", OG_PUBLISHED, META_PUBLISHED)
-    if with_time:  # seed 001 §2.3: time[datetime] first, then [itemprop=datePublished]
+    if with_time:  # DOM selectors: time[datetime] first, then [itemprop=datePublished]
         tried = 0
         for element in page.tree.iter("time"):
             value = clean_text(element.get("datetime"))
@@ -293,7 +293,7 @@ def _published_candidates(page: Page, ld: JsonLd, dom: Dom, with_time: bool) -> 
 
 
 def _updated_candidates(page: Page, ld: JsonLd) -> Iterator[tuple[str, str]]:
-    # Seed 001 §2.3 has no DOM selector for modification dates: metadata only.
+    # No DOM selector for modification dates: metadata only.
     yield from _declared_dates(page, ld, "dateModified", OG_MODIFIED, META_MODIFIED)
 
 
@@ -351,7 +351,7 @@ def _author(page: Page, ld: JsonLd, dom: Dom, sources: dict[str, str]) -> str | 
 def _canonical_url(page: Page, ld: JsonLd, sources: dict[str, str]) -> str | None:
     """`<link rel=canonical>` first, then JSON-LD url / mainEntityOfPage, og:url, twitter:url.
 
-    The one field where seed 003's order is not followed: rel=canonical has its own standard
+    The one field where the metadata priority is not followed: rel=canonical has its own standard
     (RFC 6596) and search engines hold sites to it, while og:url and JSON-LD url are more often
     template values (the home page). Relative values resolve against `<base href>`, then the URL.
     """
@@ -420,7 +420,7 @@ _KEYWORD_SPLIT = re.compile(r"[,;，、]")
 
 
 def _language(page: Page, ld: JsonLd) -> tuple[str, str] | None:
-    """Seed 000 §8 in its order; a junk value at one step falls through to the next."""
+    """The declared-language sources in order; a junk value at one step falls through to the next."""
     root = page.tree.getroottree().getroot()
     steps = (
         ("html-lang", (normalise_language(root.get(attribute)) for attribute in ("lang", "xml:lang"))),

@@ -1,7 +1,7 @@
 """JSON-LD as metadata reads it: which objects speak for the page, and how their values are read.
 
-Seed 003 §9 puts JSON-LD first among metadata sources, and seed 001 §1.2 calls structured data
-"the highest confidence". A page often carries several objects (the article, its WebPage, the
+The metadata priority (docs/filters.md) puts JSON-LD first among metadata sources: structured
+data is the most trusted. A page often carries several objects (the article, its WebPage, the
 WebSite, the publisher, breadcrumbs): the article-like one is read first, a WebPage-like one
 next ("WebPage last"), then every other object in document order. Author and publisher values
 may be strings, objects, `@id` references to another object, or lists of these.

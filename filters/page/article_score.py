@@ -1,16 +1,16 @@
-"""Article score: seed 000 §1 ("Article Page Scoring"), every row of its table with its weight.
+"""Article score (docs/filters.md): every row of its table with its weight.
 
 `article_score(page, has_author, has_date)` returns the total and one signal per component
 (`article_score_<component>`, in points) so a user can see *why* a page scored what it did.
-The threshold (35 in the seed) lives in params (`extract.gate.article_score_min`).
+The threshold (35 in presets/seed.yaml) lives in params (`extract.gate.article_score_min`).
 
-Where the seed is terse, these readings are ours (documented in the README):
+Where the table is terse, these readings are ours (documented in docs/filters.md):
 * "Path contains `/about`" and the other soft-exclude patterns without a trailing slash are
   matched as whole path segments (optionally with an extension, e.g. `/about.html`), so a
   post slug such as `/blog/about-time` is not penalised; patterns with a trailing slash
   (`/tag/`) match as written. `/search` also matches `/search?q=...`.
 * Path depth counts non-empty segments: `/` is 0, `/about` is 1.
-* "Single-segment path (home/about/etc)", −20 for "path depth ≤ 1": the seed's label says what it
+* "Single-segment path (home/about/etc)", −20 for "path depth ≤ 1": the row's label says what it
   is for, home and about-like pages (`/`, `/about-us`, `/contact.html`, `/shop`). A single segment
   that is a headline slug, at least `SLUG_MIN_WORDS` (4) hyphen- or underscore-separated words of
   which at least 3 contain a letter (`/long-hyphenated-headline-words/`), is a post published at
@@ -140,7 +140,7 @@ def article_score(page: Page, has_author: bool, has_date: bool) -> tuple[int, di
 
 
 def paragraph_count(page: Page) -> int:
-    """`<p>` elements with at least 20 characters of text (seed 000 §1), whitespace-normalised."""
+    """`<p>` elements with at least 20 characters of text, whitespace-normalised."""
     return int(_PARAGRAPHS(page.tree))
 
 

@@ -1,6 +1,6 @@
 """Is a payload HTML? Media type from headers, sniffing only when no header says anything.
 
-Issue #2's order: the HTTP Content-Type, then WARC-Identified-Payload-Type, and only when
+Order: the HTTP Content-Type, then WARC-Identified-Payload-Type, and only when
 both are missing a sniff of the first bytes (a WHATWG-style prefix check, not a guess from
 the URL). A `resource` record's own WARC Content-Type plays the HTTP header's part.
 """
@@ -33,7 +33,7 @@ def looks_like_html(payload: bytes) -> bool:
 
 
 def resolve_media_type(declared: str | None, identified: str | None, payload: bytes | None) -> str | None:
-    """The media type we believe, in the issue's order; sniffed only when nothing is declared."""
+    """The media type we believe, in that order; sniffed only when nothing is declared."""
     for value in (declared, identified):
         found = media_type(value)
         if found is not None:

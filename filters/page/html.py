@@ -15,8 +15,8 @@ from lxml.html import HtmlElement
 
 # Before parsing (all on bytes, so the payload is never turned into a Python str):
 # - the XML declaration;
-# - `<template>` elements (seed 000 §4: lxml re-parents a template's children into the body, so
-#   removing the element after parsing is not enough);
+# - `<template>` elements (pre-processing, docs/filters.md: lxml re-parents a template's children
+#   into the body, so removing the element after parsing is not enough);
 # - a first-line DOCTYPE with a system identifier, as trafilatura's own loader does (its comment
 #   cites https://bugs.launchpad.net/lxml/+bug/1955915). Measured: on trafilatura-eval pages such
 #   as buchperlen.wordpress.com, trafilatura run on a tree parsed with that line kept found 0

@@ -1,11 +1,11 @@
-"""Page classification and JS detection: seed 000 §2 (PageSignals, classification table) and §3
-(`needs_js` with its four signals and its false-positive mitigations).
+"""Page classification and JS detection (docs/filters.md): PageSignals with the classification
+table, and `needs_js` with its four signals and its false-positive mitigations.
 
 Nothing is re-fetched from a WARC, so the classification (page type, strategy, confidence) is
 recorded as signals; `page.js_shell`, `page.cookie_wall` and `page.paywall` are only given when
 the extraction also yields too little text (see `filters.rules.reasons`).
 
-Where the seed is terse, these readings are ours:
+Where the rules are terse, these readings are ours:
 * Cookie wall ("Cookie/GDPR overlay keywords detected in visible text"): a consent phrase in the
   visible text *and* either a consent overlay, as `filters.extract.cleanup` finds and removes it (a
   container of a platform in `filters.rules.vocabulary.CONSENT_PLATFORMS`, a consent dialog, or a
@@ -29,7 +29,7 @@ from filters.page.parsed import Page
 from filters.rules import phrases
 from filters.rules.vocabulary import JS_FRAMEWORK_ROOTS, JS_ROOT_ATTRIBUTES
 
-# §2 Path A: framework fingerprints (tag, attribute, value-or-substring); "*" is any element. Each
+# SPA path A: framework fingerprints (tag, attribute, value-or-substring); "*" is any element. Each
 # framework's root elements come from `filters.rules.vocabulary`, plus what marks it besides its root.
 _OTHER_FINGERPRINTS: dict[str, tuple[tuple[str, str | None, str | None], ...]] = {
     "Next.js": (("script", "src", "/_next/"),),
@@ -42,18 +42,18 @@ FRAMEWORK_FINGERPRINTS: dict[str, tuple[tuple[str, str | None, str | None], ...]
            *_OTHER_FINGERPRINTS.get(name, ()))
     for name, roots in JS_FRAMEWORK_ROOTS.items()
 }
-SPA_WORD_LIMIT = 200          # §2 Path A: framework AND body_word_count < 200
-THIN_BODY_WORDS = 10          # §2 Path B: body_word_count < 10 AND an external script
+SPA_WORD_LIMIT = 200          # SPA path A: framework AND body_word_count < 200
+THIN_BODY_WORDS = 10          # SPA path B: body_word_count < 10 AND an external script
 
-# §3 signal 2: an element any framework mounts into (the seed gives CSS selectors; the roots are
-# `filters.rules.vocabulary`'s, the same ones §2 Path A looks for).
+# needs_js signal 2: an element any framework mounts into (given as CSS selectors; the roots are
+# `filters.rules.vocabulary`'s, the same ones SPA path A looks for).
 JS_ROOT_XPATH = "//*[{}]".format(" or ".join(
     [f"@id='{root}'" for roots in JS_FRAMEWORK_ROOTS.values() for root in roots]
     + [f"@{attribute}" for attribute in JS_ROOT_ATTRIBUTES.values()]))
-NEEDS_JS_WORDS = 100          # §3 threshold_words default
-HEAVY_SCRIPT_COUNT = 8        # §3 signal 3: > 8 external scripts ...
+NEEDS_JS_WORDS = 100          # needs_js threshold_words default
+HEAVY_SCRIPT_COUNT = 8        # needs_js signal 3: > 8 external scripts ...
 HEAVY_SCRIPT_WORDS = 50       # ... AND < 50 words
-NOSCRIPT_WORDS = 20           # §3 signal 4: <noscript> with > 20 words
+NOSCRIPT_WORDS = 20           # needs_js signal 4: <noscript> with > 20 words
 
 # the phrases of filters.rules.phrases: COOKIE_PHRASES, PAYWALL_PHRASES, JS_REQUIRED_MESSAGES
 COOKIE_WALL_MAX_WORDS = 150
@@ -67,7 +67,7 @@ PAGE_TYPES = ("COOKIE_WALLED", "PAYWALLED", "JS_SPA", "STATIC_HTML", "UNKNOWN")
 
 
 def frameworks_detected(page: Page) -> list[str]:
-    """Named JS frameworks whose fingerprint is on the page (§2 Path A), in table order.
+    """Named JS frameworks whose fingerprint is on the page (SPA path A), in table order.
 
     Fingerprints are checked against attribute values fetched once as strings (XPath on
     attributes creates no element objects), not by walking elements per fingerprint.
@@ -81,7 +81,7 @@ def frameworks_detected(page: Page) -> list[str]:
 
 
 def needs_js(page: Page) -> dict[str, bool]:
-    """§3: the four signals, each a flag; `needs_js` is any of them."""
+    """The four needs_js signals, each a flag; `needs_js` is any of them."""
     lowered = page.visible_text
     words = page.body_word_count
     signals = {
@@ -118,7 +118,7 @@ def is_paywalled(page: Page) -> bool:
 
 
 def classify(page: Page) -> dict[str, Any]:
-    """§2 PageSignals and the classification table, as signals.
+    """PageSignals and the classification table, as signals.
 
     `page_type` / `page_strategy` / `page_confidence` follow the table's priority order.
     """
@@ -146,7 +146,7 @@ def classify(page: Page) -> dict[str, Any]:
         "page_strategy": strategy,
         "page_confidence": confidence,
         "external_script_count": page.external_script_count,
-        # not seed 000: a hostile or broken page the parser stopped reading (record.too_deep)
+        # an addition of ours: a hostile or broken page the parser stopped reading (record.too_deep)
         "html_depth_limit_reached": depth_limit_reached(page.tree),
     }
 

@@ -1,6 +1,6 @@
 """A parsed page and the views of it that several filters share, each computed once.
 
-Seed 000 computes its article score and page signals "from a single HTML parse"; `Page` holds
+The article score and page classification (docs/filters.md) read a single HTML parse; `Page` holds
 that parse (an lxml tree) and caches what more than one filter reads: the JSON-LD objects, the
 `<meta>` tags, and the visible text with navigation and scripts stripped. Filters never
 modify the tree: extractors that need to cut it up work on their own copy.
@@ -19,9 +19,9 @@ from lxml.html import HtmlElement
 
 from filters.rules.vocabulary import schema_types
 
-# Seed 000 §1/§2: word counts are taken "after stripping nav/header/footer" (and, per §2,
-# script/style/template). <noscript> text stays: it is what a non-JS reader sees, and seed 000
-# §3 looks for "enable JavaScript" messages in it.
+# The article score and page classification count words "after stripping nav/header/footer" (and
+# script/style/template). <noscript> text stays: it is what a non-JS reader sees, and the needs_js
+# check looks for "enable JavaScript" messages in it.
 STRIPPED_TAGS: tuple[str, ...] = ("nav", "header", "footer", "script", "style", "template")
 _STRUCTURAL = frozenset({"nav", "header", "footer", "template"})
 # Text nodes straight under script/style are code, never visible. A predicate on every text
@@ -52,19 +52,19 @@ class Page:
     @cached_property
     def visible_text(self) -> str:
         """All text of <body> a reader could see (script/style excluded), whitespace-collapsed,
-        lower-cased: what the seed's keyword detectors (JS messages, cookie walls, paywalls) read."""
+        lower-cased: what the page-classification keyword detectors (JS messages, cookie walls, paywalls) read."""
         return " ".join(self._visible_words).lower()
 
     @cached_property
     def external_script_count(self) -> int:
-        """`<script src>` elements (seed 000 §2 path B and §3 signal 3)."""
+        """`<script src>` elements (page classification's SPA path B and needs_js signal 3)."""
         return int(_EXTERNAL_SCRIPTS(self.tree))
 
     @cached_property
     def body_word_count(self) -> int:
         """Whitespace-separated words of <body> without nav/header/footer/script/style/template.
 
-        Seed 000 counts `len(text.split())`. Computed as all visible words minus those inside
+        The article score counts `len(text.split())`. Computed as all visible words minus those inside
         the outermost nav/header/footer/template elements, which is exact and avoids testing
         every text node's ancestors.
         """

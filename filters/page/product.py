@@ -1,10 +1,10 @@
 """Shop and product pages: structured product markup and the commerce furniture of the visible page.
 
 Detectors of machine-generated text are trained on articles; a product page with a long
-publisher's description and a few reader reviews looks like an article to the seed 000 score and
-to the seed 002 block rules, so this module looks for what only a shop page has. Seed 001 §1
-reads schema.org JSON-LD as the first tier of what a page says it is; the same vocabulary says
-"product" here:
+publisher's description and a few reader reviews looks like an article to the article score and
+to the block rules (docs/filters.md), so this module looks for what only a shop page has. The
+metadata reads schema.org JSON-LD as the first tier of what a page says it is; the same vocabulary
+says "product" here:
 
 * **Structured data** (schema.org, https://schema.org/Product and https://schema.org/Offer): the
   types Product, ProductGroup, IndividualProduct, ProductModel, SomeProducts, Offer and
@@ -27,7 +27,7 @@ can be re-tuned without re-extraction. The weights follow one idea: what an arti
 too (a price, an ISBN, a link to a shop, a product in its markup without an offer) counts one
 point; what only a shop's own page has (an offer in its markup, its own add-to-cart control, a
 quantity selector) counts two or three; and a page that declares itself an article in JSON-LD
-(seed 000 §1's article types) loses three, so that a review with an affiliate "buy" box, a news
+(the article score's article types) loses three, so that a review with an affiliate "buy" box, a news
 story about prices or a recipe with a shopping list stays an article.
 """
 

@@ -1,8 +1,8 @@
-"""URL rules: canonical form (seed 003 "URL Normalizer") and the exclusion rules of seed 000 §6.
+"""URL rules (docs/filters.md): canonical form (URL normalisation) and the exclusion rules.
 
-Normalisation follows seed 003 §3: lower-case scheme and host, drop the fragment, drop default
-ports, strip tracking parameters and sort what is left. The seed gives no order for repeated keys;
-we sort by (key, value) so `?a=2&a=1` and `?a=1&a=2` become one URL. Parameters are kept exactly as
+Normalisation: lower-case scheme and host, drop the fragment, drop default ports, strip
+tracking parameters and sort what is left. Repeated keys have no given order; we sort by
+(key, value) so `?a=2&a=1` and `?a=1&a=2` become one URL. Parameters are kept exactly as
 written (no decode / re-encode round trip): normalising only reorders pairs and drops tracking,
 empty and whitespace-only ones, so a server would see the same request. Path case is kept: paths
 are case-sensitive on most servers.
@@ -16,18 +16,18 @@ w3lib's `canonicalize_url` keeps `:443`, strips no tracker and re-encodes every 
 (`?flag` becomes `?flag=`, `:` `%3A`). Where w3lib merges what we do not (16 groups among the
 links: a path written in Unicode and in `%XX`, `/./`), the record URLs had no such case.
 
-The §6 rules turn into three flags for the `url` group of the decision table:
+The exclusion rules turn into three flags for the `url` group of the decision table:
 
 * `url_hard_excluded`: the hard-exclude list (framework assets, CDN internals, WordPress admin,
-  AMP duplicates). The seed writes them as lowercase path fragments; we search the path anywhere
+  AMP duplicates). They are written as lowercase path fragments; we search the path anywhere
   (a WordPress site installed under `/blog/` has `/blog/wp-admin/`) and case-insensitively, since
   `/WP-Content/Uploads/` on a case-insensitive server is the same junk and no article path is a
-  near miss. The seed's `.amp(?|$)` over path+query means "the path ends in `.amp`" (the `?` is
+  near miss. The pattern `.amp(?|$)` over path+query means "the path ends in `.amp`" (the `?` is
   exactly where the path ends), so it is `\\.amp$` over the path alone, with a literal dot: the
-  seed's bare `.` would otherwise drop `/on-ramp`, and matching the query would drop `?f=x.amp`.
+  pattern's bare `.` would otherwise drop `/on-ramp`, and matching the query would drop `?f=x.amp`.
 * `url_excluded_extension`: the extension list, on the last path segment only (`/pdf-guide/` is
   a page, `/guide.PDF` is not), ignoring `;params` (`/a.pdf;jsessionid=1` is still a PDF).
-  `.json` is not in the seed's list and is not excluded.
+  `.json` is not in the list and is not excluded.
 * `url_exclude_regex_matched`: the optional user regexes (`--exclude-regex`, params key
   `extract.url.exclude_regex`), applied "after all built-in rules" with `re.search` over the full
   *normalised* URL, so a pattern need not allow for tracking parameters, host case or fragments.
@@ -49,7 +49,7 @@ from urllib.parse import SplitResult, unquote_plus, urlsplit
 # Parameters that identify a click, a visitor or a campaign, never the content; the same article
 # shared on two networks must become one URL. Sources: Google Ads / Analytics, Meta, Microsoft,
 # Yandex, Mailchimp, HubSpot, Marketo, Matomo/Piwik, Alibaba, TikTok, Twitter/X, LinkedIn, AT
-# Internet, Wicked Reports, Firefox's query-stripping list and the seed's own `ref`. Compared
+# Internet, Wicked Reports, Firefox's query-stripping list and `ref`. Compared
 # lower-cased, as whole names. Deliberately absent: anything that can select content (`id`, `p`,
 # `page`, `q`, `lang`, `source`, `keyword`, `uid`, `cid`, generic `pk_*`), and referral or
 # affiliate names that also carry a redirect target (`referer`, `referrer`).
@@ -72,7 +72,7 @@ TRACKING_PARAMS: frozenset[str] = frozenset({
     "mkt_tok", "vero_conv", "vero_id", "oly_anon_id", "oly_enc_id",
     # Matomo / Piwik campaign names (only these; `pk_` alone is a common primary-key prefix)
     "pk_campaign", "pk_kwd", "pk_keyword", "pk_source", "pk_medium", "pk_content", "pk_cid",
-    # Referral markers (seed 003 names `ref`) and Alibaba's super-position model
+    # Referral markers (`ref` and its variants) and Alibaba's super-position model
     "ref", "ref_src", "ref_url", "spm",
 })
 
@@ -83,7 +83,7 @@ TRACKING_PREFIXES: tuple[str, ...] = ("utm_", "mtm_", "hsa_", "itm_")
 # `?a=1&amp;utm_medium=x`: a link written HTML-escaped twice reaches us with the key `amp;utm_medium`.
 _ESCAPED_AMPERSAND = "amp;"
 
-# Seed 000 §6 "Hard-exclude", over the URL path, matched case-insensitively (see module docstring).
+# The hard-exclude rules (docs/filters.md), over the URL path, matched case-insensitively (see module docstring).
 HARD_EXCLUDE_PATTERNS: tuple[str, ...] = (
     r"/_next/static/",
     r"/cdn-cgi/",
@@ -92,10 +92,10 @@ HARD_EXCLUDE_PATTERNS: tuple[str, ...] = (
     r"/wp-json/",
     r"/wp-admin/",
     r"/xmlrpc\.php",
-    r"\.amp$",  # the seed's `.amp(?|$)`: an AMP duplicate such as `/story.amp` or `/story.amp?x=1`
+    r"\.amp$",  # `.amp(?|$)` over path+query: an AMP duplicate such as `/story.amp` or `/story.amp?x=1`
 )
 
-# Seed 000 §6 "Excluded by extension". `.tar.gz` is covered by `.gz`.
+# The excluded extensions (docs/filters.md). `.tar.gz` is covered by `.gz`.
 EXCLUDED_EXTENSIONS: frozenset[str] = frozenset({
     ".pdf", ".jpg", ".jpeg", ".png", ".gif", ".svg", ".webp",
     ".css", ".js", ".woff", ".woff2", ".ttf", ".ico",
@@ -179,7 +179,7 @@ def _normalized(parts: SplitResult) -> str:
 
 
 def normalize_url(url: str) -> str:
-    """Canonical form of `url` per seed 003 "URL Normalizer".
+    """Canonical form of `url` (URL normalisation, docs/filters.md).
 
     Lower-case scheme and host, drop the fragment, drop default ports (80 for http, 443 for https;
     an empty port too), strip tracking parameters (`TRACKING_PARAMS`, `TRACKING_PREFIXES`), sort the
@@ -203,13 +203,13 @@ def _path_has_excluded_extension(path: str) -> bool:
 
 
 def is_hard_excluded(url: str) -> bool:
-    """True when the path matches a seed 000 §6 hard-exclude pattern; False for an unparsable URL."""
+    """True when the path matches a hard-exclude pattern; False for an unparsable URL."""
     parts = _split(url)
     return parts is not None and _path_is_hard_excluded(parts.path)
 
 
 def has_excluded_extension(url: str) -> bool:
-    """True when the last path segment ends in a §6 extension (case-insensitive); False if unparsable."""
+    """True when the last path segment ends in an excluded extension (case-insensitive); False if unparsable."""
     parts = _split(url)
     return parts is not None and _path_has_excluded_extension(parts.path)
 
@@ -232,7 +232,7 @@ def matches_any(url: str, patterns: tuple[str, ...]) -> bool:
 
 
 def url_signals(url: str | None, exclude_regex: tuple[str, ...] = ()) -> dict[str, bool | None]:
-    """The §6 flags for one record's URL; all None when there is no http(s) URL to judge.
+    """The URL-rule flags for one record's URL; all None when there is no http(s) URL to judge.
 
     `url_exclude_regex_matched` is False, not None, when no regex is configured: the URL was
     judged and nothing matched.

@@ -2,7 +2,7 @@
 both use (stages, the pipeline order of reason groups, the comparisons).
 
 A filter module exports `SIGNALS` and `RULES` built from these; `filters.rules.signals` and
-`filters.rules.reasons` only join the modules' declarations in pipeline order (README, "Adding a
+`filters.rules.reasons` only join the modules' declarations in pipeline order (docs/development.md, "Adding a
 filter"). This module imports no filter, so every filter can import it.
 """
 

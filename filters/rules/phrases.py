@@ -2,11 +2,11 @@
 than content, in the languages we have seen them in. One place for all of them, so the filter
 that detects a kind of furniture and the one that removes it read the same list.
 
-* line patterns, matched against one whole short block by `filters.extract.boilerplate` (seed 004's
-  line filters): relative times, copyright notices, advertisement and photo-credit labels, byline
+* line patterns, matched against one whole short block by `filters.extract.boilerplate` (the
+  boilerplate line filters): relative times, copyright notices, advertisement and photo-credit labels, byline
   openers, share and newsletter prompts, related-headline headings;
-* page phrases, searched for in a page's lower-cased body text by `filters.page.page_signals` (seed
-  000 §2/§3: cookie banners, paywalls, "enable JavaScript" messages) and `filters.extract.cleanup`
+* page phrases, searched for in a page's lower-cased body text by `filters.page.page_signals` (page
+  classification: cookie banners, paywalls, "enable JavaScript" messages) and `filters.extract.cleanup`
   (what a consent widget talks about), through `mentions`.
 
 Shop vocabulary (cart buttons, availability) is the product filter's own (`filters.page.product`).
@@ -77,16 +77,16 @@ READ_MORE_LINK = re.compile(
 
 
 # ---- page phrases (lower-cased body text; filters.page.page_signals, filters.extract.cleanup)
-# seed 000 §3 signal 1: explicit "JavaScript required" messages.
+# needs_js signal 1: explicit "JavaScript required" messages.
 JS_REQUIRED_MESSAGES = ("enable javascript", "javascript is required", "please enable javascript",
                         "javascript must be enabled", "this site requires javascript",
                         "you need to enable javascript")
-# seed 000 §2 cookie walls: what a consent banner says.
+# page classification, cookie walls: what a consent banner says.
 COOKIE_PHRASES = ("we use cookies", "this website uses cookies", "this site uses cookies", "accept all cookies",
                   "accept cookies", "cookie settings", "cookie preferences", "manage cookies",
                   "consent to the use of cookies", "cookie consent", "reject all", "wir verwenden cookies",
                   "nous utilisons des cookies", "utilizziamo i cookie", "utilizamos cookies")
-# seed 000 §2 paywalls: what a paywall says (with metered markers in the markup).
+# page classification, paywalls: what a paywall says (with metered markers in the markup).
 PAYWALL_PHRASES = ("subscribe to continue reading", "subscribe to read", "subscribers only", "subscriber-only",
                    "to continue reading", "already a subscriber", "this article is for subscribers",
                    "sign in to read", "log in to continue reading", "premium content", "free articles remaining",

@@ -46,25 +46,25 @@ RULES: tuple[Rule, ...] = (
          params_key="extract.read.max_undecodable_char_fraction"),
     Rule("record.too_deep", "elements nested as deep as the HTML parser goes (256 levels): the parse stopped "
          "there and the rest of the page was not read", "html_depth_limit_reached", "is_true", "extract"),
-    Rule("url.hard_excluded", "URL path matches a hard-exclude pattern of seed 000 §6 (build assets, "
+    Rule("url.hard_excluded", "URL path matches a hard-exclude pattern of the URL rules (build assets, "
          "CDN, WordPress admin/API/uploads, AMP duplicates)", "url_hard_excluded", "is_true", "extract"),
-    Rule("url.extension", "URL ends in an excluded extension (seed 000 §6: images, PDF, CSS/JS, fonts, "
+    Rule("url.extension", "URL ends in an excluded extension (the URL rules: images, PDF, CSS/JS, fonts, "
          "archives)", "url_excluded_extension", "is_true", "extract"),
     Rule("url.exclude_regex", "URL matches a user pattern (extract.url.exclude_regex)",
          "url_exclude_regex_matched", "is_true", "extract"),
-    Rule("article.score", "article score below the threshold (seed 000 §1); not extracted unless "
+    Rule("article.score", "article score below the threshold; not extracted unless "
          "--extract-all", "article_score", "<", "extract", params_key="extract.gate.article_score_min"),
     Rule("article.page_model", "the pre-extraction page-type model (URL, title, metadata, page, product and "
          "structure signals) gives the page a low article probability: not extracted unless --extract-all",
          "page_article_probability", "<", "extract", params_key="extract.gate.min_page_article_probability"),
     Rule("extract.empty", "the extractor found no main text", "word_count", "==", "extract",
          constant=0),
-    Rule("page.js_shell", "JS-only shell (seed 000 §2 SPA or §3 needs_js) and the extraction found too "
+    Rule("page.js_shell", "JS-only shell (SPA or needs_js) and the extraction found too "
          "little text", "js_shell_extracted_words", "<", "extract",
          params_key="extract.page.too_little_text_words"),
-    Rule("page.cookie_wall", "cookie/GDPR wall (seed 000 §2) and the extraction found too little text",
+    Rule("page.cookie_wall", "cookie/GDPR wall and the extraction found too little text",
          "cookie_wall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
-    Rule("page.paywall", "paywall (seed 000 §2) and the extraction found too little text",
+    Rule("page.paywall", "paywall and the extraction found too little text",
          "paywall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
     # ---- select stage: thresholds on stored signals, re-tunable without re-extracting
     *product.RULES,
@@ -73,15 +73,15 @@ RULES: tuple[Rule, ...] = (
          "marketing page", "kept_type_probability", "<", "select", params_key="select.page.min_article_probability"),
     Rule("lang.not_allowed", "text language (language ID of the extracted text) not in the allow-list",
          "text_language", "not_in", "select", params_key="select.lang.allowed"),
-    Rule("length.tokens", "fewer tokens than the minimum (seed 002: 200); a token is a word, or one CJK "
+    Rule("length.tokens", "fewer tokens than the minimum (the article filter: 200); a token is a word, or one CJK "
          "character", "token_count", "<", "select", params_key="select.length.min_tokens"),
-    Rule("block.link_code", "too much of the text inside links or code (seed 002)", "link_code_char_fraction",
+    Rule("block.link_code", "too much of the text inside links or code", "link_code_char_fraction",
          ">", "select", params_key="select.block.max_link_code_char_fraction"),
-    Rule("block.no_long_block", "no block longer than 250 characters (seed 002): likely not paragraphs",
+    Rule("block.no_long_block", "no block longer than 250 characters: likely not paragraphs",
          "longest_block_chars", "<=", "select", params_key="select.block.long_block_chars"),
-    Rule("block.large_block_share", "too little text in large blocks of >= 200 characters (seed 002)",
+    Rule("block.large_block_share", "too little text in large blocks of >= 200 characters",
          "large_block_char_fraction", "<", "select", params_key="select.block.min_large_block_char_fraction"),
-    Rule("block.list_table", "too much text in short list items / table cells of <= 100 characters (seed 002)",
+    Rule("block.list_table", "too much text in short list items / table cells of <= 100 characters",
          "short_list_table_char_fraction", ">", "select",
          params_key="select.block.max_short_list_table_char_fraction"),
     Rule("c4.nopunc_lines", "too many lines without terminal punctuation (C4 document rule; off by default)",
@@ -115,25 +115,25 @@ RULES: tuple[Rule, ...] = (
         ("repeated_sequence", "a token sequence repeated back to back too often (off by default)",
          "gopher_max_repeated_sequence_count", ">", "select.gopher.max_repeated_sequence_count"),
     )),
-    Rule("quality.link_density", "links/text ratio at or above the seed 001 §6 limit (0.3)",
+    Rule("quality.link_density", "links/text ratio at or above the quality metrics limit (0.3)",
          "quality_link_density", ">=", "select", params_key="select.quality.max_link_density"),
-    Rule("quality.paragraphs", "fewer paragraphs than the minimum (seed 001 §6: > 2 required; off by default)",
+    Rule("quality.paragraphs", "fewer paragraphs than the minimum (the quality metrics: > 2 required; off by default)",
          "quality_paragraph_count", "<", "select", params_key="select.quality.min_paragraphs"),
-    Rule("quality.text_density", "text/HTML ratio at or below the seed 001 §6 limit (0.25; off by default)",
+    Rule("quality.text_density", "text/HTML ratio at or below the quality metrics limit (0.25; off by default)",
          "quality_text_html_ratio", "<=", "select", params_key="select.quality.min_text_html_ratio"),
-    Rule("quality.metadata", "no title, or neither author nor date (seed 001 §6; off by default)",
+    Rule("quality.metadata", "no title, or neither author nor date (the quality metrics; off by default)",
          "quality_metadata_complete", "is_false", "select", enabled_key="select.quality.require_metadata"),
     # ---- dedup (select stage, after every other rule: candidates are the pages that pass them all)
-    Rule("dup.cdc", "more than half of the text's bytes are in Rabin-CDC chunks already seen on the same host "
-         "(seed 002)", "cdc_duplicated_fraction", ">", "dedup", params_key="select.dedup.cdc.max_duplicated_fraction"),
-    Rule("dup.exact", "same content hash (SHA-256 of the first 5 000 characters) as an earlier page (seed 000 §9)",
+    Rule("dup.cdc", "more than half of the text's bytes are in Rabin-CDC chunks already seen on the same host",
+         "cdc_duplicated_fraction", ">", "dedup", params_key="select.dedup.cdc.max_duplicated_fraction"),
+    Rule("dup.exact", "same content hash (SHA-256 of the first 5 000 characters) as an earlier page",
          "exact_duplicate", "is_true", "dedup", enabled_key="select.dedup.exact"),
     Rule("dup.near", "64-bit simhash within the Hamming distance of an earlier kept page", "near_duplicate_distance",
          "<=", "dedup", params_key="select.dedup.near.max_hamming_distance"),
     Rule("dup.record", "the same WARC record (same WARC-Record-ID) was already read earlier in the run, from "
          "another file or another place in the same file: a copied or re-packed WARC, a duplicated gzip member",
          "record_duplicate", "is_true", "dedup", enabled_key="select.dedup.record"),
-    Rule("dup.url", "same normalised URL or canonical URL as an earlier page (seed 003)", "url_duplicate",
+    Rule("dup.url", "same normalised URL or canonical URL as an earlier page", "url_duplicate",
          "is_true", "dedup", enabled_key="select.dedup.url"),
     # ---- dataset assembly (select stage, after dedup: the balance counts the pages still kept)
     *dataset.RULES,
@@ -174,7 +174,7 @@ def in_pipeline_order(codes: Iterable[str]) -> list[str]:
 
 
 def markdown_table() -> str:
-    """The README's reason-code table, generated from `RULES` (a test keeps them equal)."""
+    """The reason-code table of docs/output.md, generated from `RULES` (a test keeps them equal)."""
     lines = ["| code | stage | meaning | rule (signal, comparison, params key) |", "|---|---|---|---|"]
     for rule in RULES:
         lines.append(f"| `{rule.code}` | {rule.stage} | {rule.meaning} | `{rule.describe()}` |")

@@ -32,30 +32,30 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("undecodable_char_fraction", pa.float64(), "share of U+FFFD and control chars after decoding"),
     Signal("html_bytes", pa.int64(), "bytes of the HTML handed to the parser (payload without BOM)"),
     Signal("html_depth_limit_reached", pa.bool_(), "elements nest 256 levels deep, where the parser stops reading"),
-    # seed 000 §6 URL rules
-    Signal("url_hard_excluded", pa.bool_(), "URL path matches a hard-exclude pattern (seed 000 §6)"),
-    Signal("url_excluded_extension", pa.bool_(), "URL ends in an excluded file extension (seed 000 §6)"),
+    # URL rules (docs/filters.md)
+    Signal("url_hard_excluded", pa.bool_(), "URL path matches a hard-exclude pattern"),
+    Signal("url_excluded_extension", pa.bool_(), "URL ends in an excluded file extension"),
     Signal("url_exclude_regex_matched", pa.bool_(), "URL matches one of extract.url.exclude_regex"),
-    # seed 000 §1 article score: one field per table row, in points
-    *(Signal(f"article_score_{name}", pa.int32(), f"article score points for '{name}' (seed 000 §1)")
+    # article score (docs/filters.md): one field per table row, in points
+    *(Signal(f"article_score_{name}", pa.int32(), f"article score points for '{name}'")
       for name in SCORE_COMPONENTS),
     Signal("body_word_count", pa.int32(), "words of visible body text without nav/header/footer/script/style"),
     Signal("h1_count", pa.int32(), "<h1> elements"),
     Signal("paragraph_count", pa.int32(), "<p> elements with at least 20 characters"),
     Signal("outbound_link_count", pa.int32(), "<a href> links to another host"),
-    # seed 000 §2 page classification and §3 needs_js
-    Signal("page_body_word_count", pa.int32(), "PageSignals.body_word_count (seed 000 §2)"),
+    # page classification and needs_js (docs/filters.md)
+    Signal("page_body_word_count", pa.int32(), "PageSignals.body_word_count (page classification)"),
     Signal("page_is_js_spa", pa.bool_(), "framework root with < 200 words, or < 10 words and external scripts"),
-    Signal("page_is_cookie_walled", pa.bool_(), "cookie/GDPR overlay detected (seed 000 §2)"),
-    Signal("page_is_paywalled", pa.bool_(), "paywall phrases plus metered markers (seed 000 §2)"),
+    Signal("page_is_cookie_walled", pa.bool_(), "cookie/GDPR overlay detected"),
+    Signal("page_is_paywalled", pa.bool_(), "paywall phrases plus metered markers"),
     Signal("page_js_frameworks", pa.string(), "named JS frameworks detected, comma-separated"),
     Signal("page_has_amp_url", pa.bool_(), "<link rel=amphtml> present"),
     Signal("page_has_feed_url", pa.bool_(), "RSS/Atom <link rel=alternate> present"),
-    Signal("page_type", pa.string(), "COOKIE_WALLED, PAYWALLED, JS_SPA, STATIC_HTML or UNKNOWN (seed 000 §2)"),
-    Signal("page_strategy", pa.string(), "what a live fetcher would do next (seed 000 §2); recorded only"),
-    Signal("page_confidence", pa.float64(), "confidence of the classification (seed 000 §2)"),
+    Signal("page_type", pa.string(), "COOKIE_WALLED, PAYWALLED, JS_SPA, STATIC_HTML or UNKNOWN"),
+    Signal("page_strategy", pa.string(), "what a live fetcher would do next; recorded only"),
+    Signal("page_confidence", pa.float64(), "confidence of the classification"),
     Signal("external_script_count", pa.int32(), "<script src> elements"),
-    Signal("needs_js", pa.bool_(), "any of the four needs_js signals (seed 000 §3)"),
+    Signal("needs_js", pa.bool_(), "any of the four needs_js signals"),
     Signal("needs_js_message", pa.bool_(), "explicit 'enable JavaScript' message in the body text"),
     Signal("needs_js_root", pa.bool_(), "JS framework root element and < 100 words"),
     Signal("needs_js_heavy_scripts", pa.bool_(), "> 8 external scripts and < 50 words"),
@@ -65,8 +65,8 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("page_article_probability", pa.float64(), "pre-extraction page-type model: probability that the page "
            "is an article (null: model not run)"),
     Signal("extraction_gated", pa.bool_(), "a pre-extraction rule (url, article score) rejected the page"),
-    # extraction cascade trace (seed 004) and block structure (seed 002)
-    Signal("cookie_overlays_removed_count", pa.int32(), "consent overlays removed before extraction (seed 000 §4)"),
+    # extraction cascade trace and block structure (docs/filters.md)
+    Signal("cookie_overlays_removed_count", pa.int32(), "consent overlays removed before extraction"),
     Signal("cascade_policy", pa.string(), "selection policy that picked the winner"),
     Signal("cascade_reason", pa.string(), "why the winner won, with the word counts compared"),
     Signal("cascade_errors", pa.string(), "extractors that raised (with the exception) or were skipped: empty"),
@@ -78,14 +78,14 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("cascade_readability_words", pa.int32(), "words of the readability candidate (null: not run)"),
     Signal("cascade_dom_words", pa.int32(), "words of the DOM-heuristic candidate (null: not run)"),
     Signal("headline_block_count", pa.int32(), "leading blocks of text repeating the headline (not in block stats)"),
-    Signal("boilerplate_blocks_removed_count", pa.int32(), "blocks removed by seed 004's boilerplate filters"),
+    Signal("boilerplate_blocks_removed_count", pa.int32(), "blocks removed by the boilerplate line filters"),
     Signal("text_chars", pa.int64(), "characters of the extracted blocks"),
-    Signal("block_count", pa.int32(), "blocks of the extracted content (seed 002)"),
+    Signal("block_count", pa.int32(), "blocks of the extracted content"),
     Signal("longest_block_chars", pa.int64(), "characters of the longest block"),
     Signal("link_code_char_fraction", pa.float64(), "share of text characters inside links or code"),
     Signal("large_block_char_fraction", pa.float64(), "share of text in blocks of >= 200 characters"),
     Signal("short_list_table_char_fraction", pa.float64(), "share of text in list items/table cells <= 100 chars"),
-    # text filters (issue 5): length, C4 NoPunc, Gopher (on the C4-cleaned text), language, quality
+    # text filters (docs/filters.md): length, C4 NoPunc, Gopher (on the C4-cleaned text), language, quality
     Signal("token_count", pa.int32(), "tokens of the text: words, and each CJK character (length.tokens)"),
     Signal("c4_line_count", pa.int32(), "non-blank lines of the extracted text"),
     Signal("c4_removed_line_fraction", pa.float64(), "share of lines C4 NoPunc removes (no terminal punctuation)"),
@@ -108,12 +108,12 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("gopher_max_repeated_sequence_count", pa.int32(), "most back-to-back repeats of a 1-13 word sequence"),
     Signal("text_language", pa.string(), "language ID of the extracted text (py3langid), ISO 639-1 where one exists"),
     Signal("text_language_confidence", pa.float64(), "normalised probability of text_language"),
-    Signal("quality_paragraph_count", pa.int32(), "paragraph blocks of the extracted content (seed 001 §6)"),
-    Signal("quality_text_html_ratio", pa.float64(), "extracted characters / decoded HTML characters (seed 001 §6)"),
-    Signal("quality_link_density", pa.float64(), "characters inside links / extracted characters (seed 001 §6)"),
-    Signal("quality_metadata_complete", pa.bool_(), "title and (author or date) present (seed 001 §6)"),
-    # duplication: hashes at extract, decisions at select (issue 6)
-    Signal("content_hash", pa.string(), "SHA-256 of the first 5 000 characters, 16 hex (seed 000 §9; null: short)"),
+    Signal("quality_paragraph_count", pa.int32(), "paragraph blocks of the extracted content"),
+    Signal("quality_text_html_ratio", pa.float64(), "extracted characters / decoded HTML characters"),
+    Signal("quality_link_density", pa.float64(), "characters inside links / extracted characters"),
+    Signal("quality_metadata_complete", pa.bool_(), "title and (author or date) present"),
+    # duplication: hashes at extract, decisions at select (docs/filters.md)
+    Signal("content_hash", pa.string(), "SHA-256 of the first 5 000 characters, 16 hex (null: short)"),
     Signal("simhash64", pa.int64(), "64-bit simhash over 2-word shingles, stored as signed int64"),
     Signal("cdc_duplicated_fraction", pa.float64(), "share of text bytes in CDC chunks seen earlier on the host"),
     Signal("exact_duplicate", pa.bool_(), "an earlier candidate has the same content hash"),
@@ -124,7 +124,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("kept_type_probability", pa.float64(), "page-type model: probability that the page is of a kept type "
            "(select.page.keep_types; select stage)"),
     *dataset.SIGNALS,  # per-site balance of the detector dataset (select stage, after dedup)
-    Signal("reading_time_minutes", pa.int32(), "max(1, ceil(words / 200)) of the extracted text (seed 000 §7)"),
+    Signal("reading_time_minutes", pa.int32(), "max(1, ceil(words / 200)) of the extracted text"),
     Signal("js_shell_extracted_words", pa.int32(), "extracted words, set only for JS shells (page.js_shell)"),
     Signal("cookie_wall_extracted_words", pa.int32(), "extracted words, set only for cookie walls"),
     Signal("paywall_extracted_words", pa.int32(), "extracted words, set only for paywalled pages"),

@@ -1,14 +1,14 @@
-"""Names the web uses for things the filters look for, each written down once (issue #12).
+"""Names the web uses for things the filters look for, each written down once.
 
 * **schema.org types** (`ARTICLE_TYPES`, `WEBPAGE_TYPES`) and the one reading of a JSON-LD
   `@type` (`schema_type`, `schema_types`), used by `filters.page.parsed`, `filters.metadata.fields`,
-  `filters.metadata.jsonld` and `filters.extract.cascade`. Seed 000 §1's own five article types stay in
-  `filters.page.article_score`: they are the seed's table row.
-* **consent platforms** (`CONSENT_PLATFORMS`, `consent_platform`): the containers seed 000 §4
-  point 2 removes (`filters.extract.cleanup`) and seed 000 §2's cookie-wall check looks for
+  `filters.metadata.jsonld` and `filters.extract.cascade`. The article score's own five article types stay in
+  `filters.page.article_score`: they are a row of its table.
+* **consent platforms** (`CONSENT_PLATFORMS`, `consent_platform`): the containers the
+  pre-processing removes (`filters.extract.cleanup`) and page classification's cookie-wall check looks for
   (`filters.page.page_signals`), so detection and removal agree.
 * **JS framework roots** (`JS_FRAMEWORK_ROOTS`, `JS_ROOT_ATTRIBUTES`): the element a framework
-  mounts into, for seed 000 §2 Path A and §3 signal 2.
+  mounts into, for SPA path A and needs_js signal 2 (docs/filters.md).
 
 Data and pure functions only.
 """
@@ -19,7 +19,7 @@ from typing import Any
 
 # --- schema.org ------------------------------------------------------------------------------------
 
-# Seed 000 §1 names Article, BlogPosting, NewsArticle, TechArticle, ScholarlyArticle; the rest are
+# The article score names Article, BlogPosting, NewsArticle, TechArticle, ScholarlyArticle; the rest are
 # schema.org subtypes of Article that publishers use for the same kind of page.
 ARTICLE_TYPES = frozenset({
     "Article", "NewsArticle", "BlogPosting", "TechArticle", "ScholarlyArticle", "Report",
@@ -121,7 +121,7 @@ def consent_platform(element_id: str | None, class_value: str | None) -> str | N
 
 # --- JS framework roots ----------------------------------------------------------------------------
 
-# Seed 000 §2 Path A / §3 signal 2: the id of the element each framework mounts the page into.
+# SPA path A / needs_js signal 2: the id of the element each framework mounts the page into.
 JS_FRAMEWORK_ROOTS: dict[str, tuple[str, ...]] = {
     "Next.js": ("__next",),
     "React": ("root", "react-root"),

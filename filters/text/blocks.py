@@ -1,6 +1,6 @@
-"""Text blocks of extracted content and their signals: seed 002 ("Filter out Non-Article").
+"""Text blocks of extracted content and their signals: the article filter's block rules (docs/filters.md).
 
-Seed 002 discards pages with > 20 % of text characters in links or code, pages without any block
+The article filter discards pages with > 20 % of text characters in links or code, pages without any block
 longer than 250 characters, pages with < 75 % of text in large blocks (>= 200 characters) and pages
 with > 20 % of text in list items / table cells of <= 100 characters. It defines a block thus:
 "blocks are separated by newline, line break, separator; boundaries of block elements: header,
@@ -18,7 +18,7 @@ include_links=True, include_formatting=True, include_tables=True)`, which return
 vocabularies only clash on `head`, resolved by position: a `head` directly under `html` is the HTML
 document head (title, meta: not visible text) and is skipped; any other `head` is a heading.
 
-Where the seed is terse, these readings are ours:
+Where the block definition is terse, these readings are ours:
 * Block kinds: h1-h6/header/head -> 'heading'; p -> 'paragraph'; td/th/cell -> 'cell';
   li/dt/dd/item -> 'list_item'; pre and block-level code -> 'code'; blockquote/quote -> 'quote';
   body/html -> 'body'; div and the other structural containers (section, article, main, nav, aside,
@@ -27,11 +27,11 @@ Where the seed is terse, these readings are ours:
   The innermost block wins: `<div><p>x</p></div>` yields one 'paragraph' block, not a duplicate.
   Text directly in a block that also has block children (`<div>intro<p>..</p>outro</div>`) forms
   its own blocks of the enclosing kind; text under an inline root element gets the kind 'div'.
-* Breaks: `<br>`, trafilatura's `<lb>` (line break) and `<hr>` (the seed's "separator") split.
+* Breaks: `<br>`, trafilatura's `<lb>` (line break) and `<hr>` (its "separator") split.
 * Whitespace: outside code blocks, every run of whitespace (newlines and NBSP included) is one
   space, as a browser renders it; a newline in HTML source or in trafilatura's XML is formatting,
   while `<br>`/`<lb>` is the line break. Inside a code block (`<pre>`, block-level `<code>`) newlines
-  are real, so each line of code is its own 'code' block (seed: "separated by newline"); a long
+  are real, so each line of code is its own 'code' block ("separated by newline"); a long
   listing therefore never passes for a long paragraph. Every block's text is then
   whitespace-collapsed and stripped; empty blocks are dropped; `chars` counts code points.
   Invisible characters that only hint at rendering (soft hyphen U+00AD, zero-width space U+200B,
@@ -63,8 +63,8 @@ from typing import Any
 
 from lxml import etree
 
-LARGE_BLOCK_CHARS = 200  # seed 002: "large block need >= 200 characters"
-SHORT_ITEM_CHARS = 100  # seed 002: list item / table cell counted only when <= 100 characters
+LARGE_BLOCK_CHARS = 200  # a large block has >= 200 characters
+SHORT_ITEM_CHARS = 100  # list item / table cell counted only when <= 100 characters
 
 HEADING, PARAGRAPH, DIV, BODY, CELL, LIST_ITEM, CODE, QUOTE, TEXT = (
     "heading", "paragraph", "div", "body", "cell", "list_item", "code", "quote", "text")
@@ -137,7 +137,7 @@ def blocks_from_text(text: str) -> list[Block]:
 
 def block_signals(blocks: list[Block], *, large_block_chars: int = LARGE_BLOCK_CHARS,
                   short_item_chars: int = SHORT_ITEM_CHARS) -> dict[str, float | int]:
-    """Seed 002's block statistics; every fraction is of `text_chars` and 0.0 when that is 0."""
+    """The article filter's block statistics; every fraction is of `text_chars` and 0.0 when that is 0."""
     text_chars = sum(block.chars for block in blocks)
     link_code = sum(block.link_chars + block.code_chars for block in blocks)
     large = sum(block.chars for block in blocks if block.chars >= large_block_chars)

@@ -1,5 +1,5 @@
-"""C4 NoPunc: seed 002 "Method used by DOLMa dataset" ("C4 nopunc: remove paragraphs not ending in
-punctuation") and its document-level rule ("more than half of lines not ending with . ? ! \\"").
+"""C4 NoPunc: remove lines that do not end in terminal punctuation, and its document-level rule
+("more than half of lines not ending with . ? ! \\"").
 
 Rule (Raffel et al. 2020, "Exploring the Limits of Transfer Learning with a Unified Text-to-Text
 Transformer", §2.2: "we only retained lines that ended in a terminal punctuation mark (i.e. a
@@ -7,7 +7,7 @@ period, exclamation mark, question mark, or end quotation mark)"); reference imp
 TensorFlow Datasets `c4_utils` (`_END_MARKS = (".", "?", "!", '"')`, tested on the stripped line)
 and Dolma's `c4_v1` tagger (`python/dolma/taggers/c4.py`, `lines_with_no_ending_punctuation`).
 
-As `../shared/README.md` notes, the rule is applied as *line removal* before the Gopher rules
+As docs/filters.md says, the rule is applied as *line removal* before the Gopher rules
 run: `nopunc_clean` returns the kept lines for `filters.text.gopher`, while the stored text stays as
 extracted. Its document-level form ("≥ 50 % of lines lack end punctuation", `c4.nopunc_lines`,
 off by default) needs no signal of its own: it is `c4_removed_line_fraction` compared with 0.5 by
@@ -56,7 +56,7 @@ def nopunc_clean(text: str) -> tuple[str, dict[str, float | int]]:
     Returns the kept lines joined with "\\n" (the text the Gopher rules see) and the signals:
     * `c4_line_count`: non-blank lines in `text`;
     * `c4_removed_line_fraction`: removed lines / non-blank lines (0.0 for a text without lines).
-      The seed's document rule, "more than half of lines not ending with . ? ! \\"", is this
+      The document rule, "more than half of lines not ending with . ? ! \\"", is this
       fraction compared with 0.5 by the decision table.
     * `c4_removed_word_fraction`: whitespace words in removed lines / all words (0.0 without
       words): how much of the page the removal took, which a line count hides (a page of long

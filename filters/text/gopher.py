@@ -1,14 +1,14 @@
-"""Gopher quality and repetition rules: seed 002 "Method used by DOLMa dataset", "Gopher rules".
+"""Gopher quality and repetition rules, as Dolma applies them (docs/filters.md, "Text filters").
 
 Reference: Rae et al. 2021, "Scaling Language Models: Methods, Analysis & Insights from Training
 Gopher", Appendix A (MassiveWeb quality filters and repetition removal, Table A1); Dolma's
-`gopher_v1` tagger (`python/dolma/taggers/gopher.py`), which the seed's list follows (median word
+`gopher_v1` tagger (`python/dolma/taggers/gopher.py`), whose rule list we follow (median word
 length, `fraction_of_characters_in_most_common_{2,3,4}grams`, `..._duplicate_{5..10}grams`); and,
 for the "token or token sequence repeated > 100 times" rule, Dolma's `tokenizer_repetitions_v2r2`
 tagger (`doc_max_score_repetition`).
 
 The signals are computed on the C4-cleaned text (`filters.text.c4.nopunc_clean`, see
-`../shared/README.md`); thresholds live in `pipeline/params.py` (`GopherParams`, with the published
+docs/filters.md); thresholds live in `pipeline/params.py` (`GopherParams`, with the published
 values and where each comes from) and are compared by the decision table, never here.
 
 Units and readings:
@@ -17,8 +17,8 @@ Units and readings:
 * Lines are the non-blank, stripped lines of `filters.text.tokens.lines`. Gopher and Dolma split on
   "\\n" and count blank lines; we do not, otherwise every blank line between paragraphs is a
   "duplicated line" and dilutes the bullet and ellipsis fractions. Gopher also has paragraph
-  ("\\n\\n") duplicate rules; the seed lists only the line rules, and extracted text has one line
-  per paragraph, so paragraph rules are not computed.
+  ("\\n\\n") duplicate rules; extracted text has one line per paragraph, so only the line rules
+  are computed.
 * Repetition n-grams are over the same words, unnormalised (Dolma). Their "characters" are the
   lengths of the words they cover, and the denominator is all word characters (Dolma).
 """
@@ -67,10 +67,10 @@ def quality_signals(text: str, words: list[str], word_lengths: list[int]) -> dic
 
     * `gopher_word_count`: whitespace-separated words ("between 50 and 100,000 words").
     * `gopher_median_word_length`: median word length in characters (0.0 without words). Gopher
-      says *mean*; Dolma's tagger and the seed say median, which we follow.
+      says *mean*; Dolma's tagger says median, which we follow.
     * `gopher_symbol_word_ratio`: (occurrences of `#` + `...` + `…`) / words. Gopher: "a
-      symbol-to-word ratio greater than 0.1 for either the hash symbol or the ellipsis"; the seed
-      and issue pool the symbols into one ratio (never below either per-symbol ratio).
+      symbol-to-word ratio greater than 0.1 for either the hash symbol or the ellipsis"; we pool
+      the symbols into one ratio (never below either per-symbol ratio).
     * `gopher_alpha_word_fraction`: words with at least one alphabetic character / words ("80% of
       words in a document contain at least one alphabetic character"); any Unicode letter counts.
     * `gopher_stop_word_count`: how many *distinct* words of {the, be, to, of, and, that, have,
@@ -199,7 +199,7 @@ def _covered_chars(lengths: np.ndarray, starts: np.ndarray, n: int) -> int:
 def max_repeated_sequence_count(ids: np.ndarray) -> int:
     """Most back-to-back repetitions of one word sequence of 1..13 words (0 for no words).
 
-    The seed's "contains token or token sequence repeated > 100 times" is Dolma's
+    The rule "contains token or token sequence repeated > 100 times" is Dolma's
     `tokenizer_repetitions_v2r2` tagger: periodic token sequences of period 1..13
     (`MAX_PERIOD`), scored by how many times the period repeats (`doc_max_score_repetition`,
     compared with 100 in Dolma v1.7). We use whitespace words instead of GPT-NeoX tokens.

@@ -1,4 +1,4 @@
-"""Content quality metrics of seed 001 §6.1, as signals.
+"""Content quality metrics (docs/filters.md, "Text filters"), as signals.
 
 * Content length (word count > 100 words): the `word_count` column; the length rule is
   `length.tokens`.
@@ -14,7 +14,7 @@
 The paragraph count is taken on the *extracted* content (blocks of kind paragraph or text),
 not on the raw page: a page's navigation has `<p>` elements too, and the rule is about the
 article. Which of the `quality.*` rules are on by default is decided from measurements on real
-pages (README, "Text filters").
+pages (docs/filters.md, "Text filters").
 """
 
 from __future__ import annotations

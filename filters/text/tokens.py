@@ -3,7 +3,7 @@
 Two units, on purpose: a *token* (the length rule, `token_count`) is a run of Unicode
 letters/digits/underscore with inner apostrophes and hyphens, or one character of a script
 written without spaces; a *word* (the `word_count` column, article score, cascade thresholds,
-Gopher) is a whitespace-separated piece, `len(text.split())`, as in the seeds.
+Gopher) is a whitespace-separated piece, `len(text.split())`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ TOKEN = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+(?:['’-][^\W{CJK_CHARS}]+
 
 
 def token_count(text: str | None) -> int:
-    """Tokens in `text`: the unit of the seed-002 length rule ("discard pages w/ < 200 tokens").
+    """Tokens in `text`: the unit of the length rule (`length.tokens`: fewer than 200 tokens).
 
     A token is a run of letters/digits/underscore with inner apostrophes or hyphens
     (`don't`, `well-known`; `3.5` is two) except that every Han, Hiragana or Katakana character is a

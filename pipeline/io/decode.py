@@ -1,6 +1,6 @@
 """Bytes -> text: find the character encoding of an HTML payload and record where it came from.
 
-Order (issue #2, with the byte-order mark first as in the WHATWG Encoding Standard): byte-order
+Order (with the byte-order mark first, as in the WHATWG Encoding Standard): byte-order
 mark -> HTTP `charset` -> `<meta charset>` / http-equiv in the first 4 KB -> detection (strict
 UTF-8 first, then charset-normalizer) -> UTF-8 with replacement. Labels are read as browsers read
 them (`normalise_label`). A declared encoding is used only if the first 64 KiB decode with it strictly;

@@ -111,7 +111,7 @@ def languages_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
     draw_horizontal_bars(axes, shown["language"].to_list(), shown["accepted_pages"].to_list(), "accepted pages")
     save(figure, out_dir / "languages.png")
     return Section("Accepted pages by language", "languages.png", ("languages.csv",),
-                   "The page's declared language (seed 000 §8), else the language identified from its text.")
+                   "The page's declared language, else the language identified from its text.")
 
 
 def year_counts(rows: pl.LazyFrame) -> pl.DataFrame:

@@ -1,4 +1,4 @@
-"""The dataset card, DIR/README.md, written by select beside the shards (issue #15).
+"""The dataset card, DIR/README.md, written by select beside the shards (docs/dataset.md).
 
 A Hugging Face dataset card: a YAML header (`configs` with the `data_files` of each split, a
 licence placeholder, the languages, the size category) and a body that says how the data was
@@ -43,7 +43,7 @@ KNOWN_LIMITS = (
     "removal run over the whole run, across sites, and catch most of it; CDC duplication is "
     "measured per host only.",
     "**Article detection is heuristic.** The article score, the shop-page rule and the block, C4 "
-    "and Gopher rules were measured on real pages (see the project README), but some link lists, "
+    "and Gopher rules were measured on real pages (see docs/filters.md in corpus-filter), but some link lists, "
     "shop pages and forum threads still pass, and some short articles are rejected.",
     "**Language** is the language identification of the extracted text (py3langid), unreliable on "
     "short or mixed-language texts.",

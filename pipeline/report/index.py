@@ -59,15 +59,15 @@ class SignalPlot:
 
 
 SIGNAL_PLOTS: tuple[SignalPlot, ...] = (
-    SignalPlot("article_score", "Article score (seed 000 §1)", "article score (points)", "article.score", False),
+    SignalPlot("article_score", "Article score", "article score (points)", "article.score", False),
     SignalPlot("word_count", "Length of the extracted text", "words per page", "length.tokens", False),
-    SignalPlot("link_code_char_fraction", "Text inside links or code (seed 002)",
+    SignalPlot("link_code_char_fraction", "Text inside links or code",
                "link/code characters ÷ text characters", "block.link_code", True),
-    SignalPlot("large_block_char_fraction", "Text in large blocks (seed 002)",
+    SignalPlot("large_block_char_fraction", "Text in large blocks",
                "characters in blocks ≥ 200 chars ÷ text characters", "block.large_block_share", True),
     SignalPlot("product_score", "Shop-page evidence (filters/page/product.py)", "product score (points)",
                "page.product", False),
-    SignalPlot("cdc_duplicated_fraction", "Text already seen on the same host (CDC, seed 002)",
+    SignalPlot("cdc_duplicated_fraction", "Text already seen on the same host (CDC)",
                "duplicated bytes ÷ text bytes", "dup.cdc", True),
     SignalPlot("gopher_alpha_word_fraction", "Words with an alphabetic character (Gopher)",
                "alphabetic words ÷ words", "gopher.alpha_words", True),

@@ -1,4 +1,4 @@
-"""Detector-dataset assembly at the end of select (issue #15; the rules are in filters/corpus/dataset.py).
+"""Detector-dataset assembly at the end of select (docs/dataset.md; the rules are in filters/corpus/dataset.py).
 
 * `site_balance`: after de-duplication, for every page that passes every other rule, how many
   such pages its site has and its rank in the site's deterministic sample: the signals of

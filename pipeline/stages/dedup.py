@@ -1,13 +1,13 @@
-"""De-duplication pass of the select stage (issue #6).
+"""De-duplication pass of the select stage (docs/filters.md, "De-duplication").
 
 Candidates are the rows that pass every other rule. They are put in one deterministic global
 order (capture time, then URL, then id; unknown capture times last), and:
 
-* **URL** (seed 003): a candidate whose normalised URL or normalised canonical URL was seen on
+* **URL**: a candidate whose normalised URL or normalised canonical URL was seen on
   an earlier candidate is `url_duplicate`;
-* **exact** (seed 000 §9): a candidate whose content hash appeared on an earlier candidate is
+* **exact**: a candidate whose content hash appeared on an earlier candidate is
   `exact_duplicate` (the first occurrence wins);
-* **CDC** (seed 002): per host, in the same order, `cdc_duplicated_fraction` is the share of the
+* **CDC** (Rabin fingerprints, Manber 1994): per host, in the same order, `cdc_duplicated_fraction` is the share of the
   candidate's text bytes in chunks already seen on that host; every candidate's chunks join the
   host's set after it is scored. Hosts are independent, so they are processed in `partitions`
   groups by host hash, reading texts only for that partition's candidates;

@@ -341,9 +341,9 @@ GOPHER_MIN_MEASURED_WORDS = 50
 
 
 def text_signals(text: str) -> dict[str, Any]:
-    """Issue #5's text signals, computed once per extracted page; thresholds are select-stage rules.
+    """The text filters' signals, computed once per extracted page; thresholds are select-stage rules.
 
-    C4 NoPunc removes lines first and Gopher sees the cleaned text (../shared/README.md); the
+    C4 NoPunc removes lines first and Gopher sees the cleaned text (docs/filters.md); the
     stored `text` stays as extracted. When the removal leaves fewer than 50 words of a text that
     has more, the Gopher statistics of that remainder would blame the page for what C4 did (a
     700-word article whose paragraphs end in hashtags got `gopher.word_count` and

@@ -353,5 +353,5 @@ def model_card(summary: dict[str, Any], model_path: str) -> str:
     lines += ["## Use", "",
               "`select.page.min_article_probability` and `extract.gate.min_page_article_probability` in",
               "params.yaml override the thresholds above; `select.page.keep_types` chooses which types are kept.",
-              "Retrain with `pipeline train LABELS... --out MODEL` (docs in README, \"Page types\").", ""]
+              "Retrain with `pipeline train LABELS... --out MODEL` (docs/filters.md, \"Page types\").", ""]
     return "\n".join(lines)

@@ -1,9 +1,9 @@
-"""Arrow schema of the rows: the contract's columns (CONTRACT.md) plus a few extras.
+"""Arrow schema of the rows (docs/output.md, "Columns"): the core columns plus a few extras.
 
-Extras (after the contract's columns): `record_type` (response, resource, file, corrupt,
+Extras (after the core columns): `record_type` (response, resource, file, corrupt,
 unreadable), `encoding` and `encoding_source` (where the charset came from: http, bom, meta,
 detected, fallback), `error` (what went wrong for input.* and error.* rows),
-`normalized_url` (seed 003's URL normaliser), `updated` and `tags` (metadata), `warc_record_id`
+`normalized_url` (URL normalisation, docs/filters.md), `updated` and `tags` (metadata), `warc_record_id`
 (the WARC-Record-ID as recorded: `id` is unique, this may repeat when a record was read twice).
 The shards select writes (`OUTPUT_SCHEMA`) add `split`, `era`, `era_date` and `era_date_source`.
 """

@@ -156,7 +156,7 @@ def test_megabyte_attributes_cost_nothing_special(attribute: bytes):
 @pytest.mark.parametrize("name", [b"class", b"id"])
 def test_megabyte_class_or_id_is_bounded_by_the_budget(name: bytes):
     # readability and trafilatura search class and id with their regexes once per node they
-    # weigh: seconds for a 1 MB value, linear, cut by the budget (README, "Hostile input")
+    # weigh: seconds for a 1 MB value, linear, cut by the budget (docs/reliability.md, "Hostile input")
     attribute = name + b"='" + b"a b " * 250_000 + b"'"
     row, _ = run(record(page(b"<div " + attribute + b">" + ARTICLE + b"</div>")), params(budget=1.0))
     assert row["reasons"] in ([], ["error.timeout"])

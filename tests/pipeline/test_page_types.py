@@ -119,7 +119,7 @@ def test_the_seed_preset_is_the_seed_and_the_default_keeps_the_sample_pages_it_k
     kept = {(Path(row["source_file"]).resolve().relative_to(SAMPLE.resolve()).as_posix(), row["source_offset"])
             for row in default.filter(pl.col("kept")).to_dicts()}
     # no page the seed's rules reject gets in; the model may lose one of the sample's hand-written
-    # articles (the file-only essay paper-notebook.html scores 0.661 against 0.75, README, "Page types")
+    # articles (the file-only essay paper-notebook.html scores 0.661 against 0.75, docs/filters.md, "Page types")
     assert kept <= expected
     assert len(expected - kept) <= 1
 

@@ -1,4 +1,4 @@
-"""Security invariants of a run on hostile input (README, "Hostile input and security").
+"""Security invariants of a run on hostile input (docs/reliability.md, "Hostile input and security").
 
 * Processing never touches the network or reads a file a page names: lxml's HTML parser loads
   no DTD and resolves no external entity (`filters/page/html.py` spells out `no_network=True`), and
