@@ -24,6 +24,7 @@ run: $(STAMP_RUN)
 
 test: $(STAMP_TEST)
 	$(PY) -m ruff check pipeline filters samplegen tests benchmarks
+	$(PY) -m mypy pipeline filters
 	# Two test processes (most tests use one core); a file's tests stay together and in order (test_dvc's build on each other).
 	$(PY) -m pytest -q -n 2 --dist loadfile
 

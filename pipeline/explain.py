@@ -39,7 +39,7 @@ def find_record(inputs: list[str], url: str | None, params: Params) -> RawRecord
 def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tuple[dict[str, Any], Timings]:
     """The row the pipeline would write, with select-stage reasons (no dedup) appended."""
     timings = Timings()
-    row = record_to_row_within_budget(raw, params, timings, extract_all)
+    row: dict[str, Any] = dict(record_to_row_within_budget(raw, params, timings, extract_all))
     _add_page_type(row, params.select.page.model)
     if params.select.page.min_article_probability is not None and row["page_type"] is not None:
         kept = [PAGE_TYPES.index(name) for name in params.select.page.keep_types]

@@ -365,7 +365,7 @@ def _build(cls: type, data: Any, prefix: str) -> Any:
 
 def _convert(hint: Any, raw: Any, key: str) -> Any:
     if dataclasses.is_dataclass(hint):
-        return _build(hint, raw, key)
+        return _build(hint, raw, key)  # type: ignore[arg-type]  # a dataclass type here: hints are types
     allowed = _allowed_types(hint)
     if raw is None:
         if type(None) in allowed:

@@ -194,7 +194,7 @@ def trafilatura_body(tree: Any, favor_precision: bool, fast: bool) -> Any:
     document = trafilatura.bare_extraction(tree, fast=fast, favor_precision=favor_precision, include_comments=False,
                                            include_tables=True, include_links=True, include_formatting=True,
                                            output_format="xml", deduplicate=False)
-    return None if document is None else document.body
+    return None if document is None else document.body  # type: ignore[union-attr]  # a Document for output_format="xml"
 
 
 def readability_element(tree: Any) -> Any:

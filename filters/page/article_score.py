@@ -158,7 +158,7 @@ def has_rel_next_prev(page: Page) -> bool:
     return any({"next", "prev", "previous"} & set(value.lower().split()) for value in values)
 
 
-def _split(url: str | None):  # type: ignore[no-untyped-def]
+def _split(url: str | None):
     if not url:
         return None
     try:

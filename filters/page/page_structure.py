@@ -64,7 +64,7 @@ SIGNALS: tuple[Signal, ...] = (
 
 def structure_signals(page: Page) -> dict[str, Any]:
     """The counts of `SIGNALS` for `page` (every count present, 0 when there is none)."""
-    counts = dict.fromkeys(_COUNTS, 0)
+    counts: dict[str, Any] = dict.fromkeys(_COUNTS, 0)
     for element in page.tree.iter(*_COUNTED_TAGS):
         counts[_COUNTED_TAGS[element.tag]] += 1
     links = _LINKS(page.tree)

@@ -98,7 +98,7 @@ def colon_spans(text: str) -> list[tuple[int, int]]:
         start = colon.start()
         while start > previous_end and text[start - 1].isspace():
             start -= 1
-        previous_end = _SPACES.match(text, colon.end()).end()
+        previous_end = _SPACES.match(text, colon.end()).end()  # type: ignore[union-attr]  # `\s*` always matches
         spans.append((start, previous_end))
     return spans
 

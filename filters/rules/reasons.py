@@ -89,7 +89,8 @@ RULES: tuple[Rule, ...] = (
     Rule("c4.removed_words", "C4 NoPunc line removal took most of the text's words (lines without terminal "
          "punctuation: menus, lists, hashtag or caption lines); Gopher then measures the text as extracted",
          "c4_removed_word_fraction", ">", "select", params_key="select.c4.max_removed_word_fraction"),
-    *(Rule(f"gopher.{code}", meaning, signal, op, "select", params_key=key) for code, meaning, signal, op, key in (
+    *(Rule(f"gopher.{code}", meaning, signal, op, "select", params_key=key)  # type: ignore[arg-type]
+      for code, meaning, signal, op, key in (
         ("word_count", "word count outside the Gopher range", "gopher_word_count", "outside",
          ("select.gopher.min_words", "select.gopher.max_words")),
         ("median_word_length", "median word length outside the Gopher range", "gopher_median_word_length",

@@ -13,6 +13,7 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import IO
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
@@ -39,7 +40,7 @@ class Member:
     error: Exception | None = None
 
 
-def inflate_member(fh: io.BufferedReader, start: int) -> Member:
+def inflate_member(fh: IO[bytes], start: int) -> Member:
     """Inflate the gzip member at `start` to its end, checking its CRC-32 and length.
 
     A flipped bit anywhere in the compressed data or trailer fails the check, so a member that
@@ -84,7 +85,7 @@ class _Bomb(ValueError):
 class _MemberStream(io.RawIOBase):
     """The inflated bytes of one gzip member, streamed (for members too large to buffer)."""
 
-    def __init__(self, fh: io.BufferedReader, start: int) -> None:
+    def __init__(self, fh: IO[bytes], start: int) -> None:
         super().__init__()
         self._fh = fh
         self._position = start
@@ -149,7 +150,7 @@ def read_gzip_members(path: str, max_payload_bytes: int | None, report: FileRepo
     report.stopped_at = file_size if position is None else position
 
 
-def _only_padding(fh: io.BufferedReader, position: int, file_size: int) -> bool:
+def _only_padding(fh: IO[bytes], position: int, file_size: int) -> bool:
     """Nothing but whitespace or NUL bytes from `position` to the end (padded files)."""
     if file_size - position > READ_BLOCK:
         return False

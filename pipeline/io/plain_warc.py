@@ -6,10 +6,10 @@ otherwise the region from its header to the next real `WARC/` header is one corr
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
+from typing import IO
 
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.limitreader import LimitReader
@@ -60,7 +60,7 @@ _TRAILER_SLACK = 16
 _HEADER_FIELD = re.compile(rb"^([A-Za-z0-9-]+):[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
 
 
-def _plain_header(fh: io.BufferedReader, position: int) -> _PlainHeader | None:
+def _plain_header(fh: IO[bytes], position: int) -> _PlainHeader | None:
     """The WARC header block at `position` if it starts with a version line, ends with a blank
     line within 1 MiB and declares a Content-Length; else None."""
     fh.seek(position)
@@ -87,7 +87,7 @@ def _plain_header(fh: io.BufferedReader, position: int) -> _PlainHeader | None:
     return _PlainHeader(match.end(), int(length), text(b"warc-target-uri"), text(b"warc-record-id"))
 
 
-def _skip_newlines(fh: io.BufferedReader, position: int, file_size: int) -> int | None:
+def _skip_newlines(fh: IO[bytes], position: int, file_size: int) -> int | None:
     """The first offset at or after `position` that is not CR/LF (None at the end)."""
     while position < file_size:
         fh.seek(position)
@@ -99,7 +99,7 @@ def _skip_newlines(fh: io.BufferedReader, position: int, file_size: int) -> int 
     return None
 
 
-def _record_end(fh: io.BufferedReader, end: int, file_size: int) -> int | None:
+def _record_end(fh: IO[bytes], end: int, file_size: int) -> int | None:
     """Where reading goes on if the record ends at `end` as declared: its content followed by the
     blank line pair of the WARC format, or newlines up to a header or the end of the file, or a
     few stray bytes (`_TRAILER_SLACK`) before the next header, which then become a small corrupt
@@ -125,7 +125,7 @@ def _record_end(fh: io.BufferedReader, end: int, file_size: int) -> int | None:
     return end if not stray.strip(b"\0 \t\r\n") else None
 
 
-def _header_at(fh: io.BufferedReader, position: int, file_size: int) -> bool:
+def _header_at(fh: IO[bytes], position: int, file_size: int) -> bool:
     """The end of the file, or a WARC version line, at `position`."""
     if position >= file_size:
         return True
@@ -136,7 +136,7 @@ def _header_at(fh: io.BufferedReader, position: int, file_size: int) -> bool:
 _RECORD_SEPARATOR = re.compile(rb"\r\n\r\n(?=WARC/\d\.\d+\r?\n)")
 
 
-def _swallows_records(fh: io.BufferedReader, content_start: int, end: int, after: int, file_size: int) -> bool:
+def _swallows_records(fh: IO[bytes], content_start: int, end: int, after: int, file_size: int) -> bool:
     """A declared length too long by exactly the records after it frames correctly, yet the
     content then holds a record separator and a WARC header whose own declared length ends at
     the same place (give or take the closing newlines): that record was swallowed. (A WARC file
@@ -168,7 +168,7 @@ def _swallows_records(fh: io.BufferedReader, content_start: int, end: int, after
     return False
 
 
-def _lying_length(fh: io.BufferedReader, path: str, report: FileReport, start: int, header: _PlainHeader,
+def _lying_length(fh: IO[bytes], path: str, report: FileReport, start: int, header: _PlainHeader,
                   end: int, file_size: int) -> Generator[RawRecord, None, int | None]:
     """The record whose declared length does not end where a record begins: one corrupt record
     from its header to the next real header (or to the end of the file); returns where reading

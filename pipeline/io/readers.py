@@ -80,8 +80,8 @@ def discover_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
             continue
         path = Path(arg)
         if path.is_dir():
-            for child in sorted(p for p in path.rglob("*") if p.is_file() or p.is_symlink()):
-                (files if child.name.lower().endswith(WALK_SUFFIXES) else skipped).append(str(child))
+            for found in sorted(p for p in path.rglob("*") if p.is_file() or p.is_symlink()):
+                (files if found.name.lower().endswith(WALK_SUFFIXES) else skipped).append(str(found))
         elif path.exists() or path.is_symlink():
             files.append(arg)
         else:

@@ -105,7 +105,7 @@ def drain(fh: io.BufferedIOBase | object) -> int:
     """Count the bytes left in `fh` without keeping them, up to `MAX_INFLATED` (past that the
     count stops: a gzip bomb is not inflated to the end)."""
     total = 0
-    while total <= MAX_INFLATED and (chunk := fh.read(READ_BLOCK)):  # type: ignore[attr-defined]
+    while total <= MAX_INFLATED and (chunk := fh.read(READ_BLOCK)):  # type: ignore[union-attr]
         total += len(chunk)
     return total
 

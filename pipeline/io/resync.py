@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from typing import IO
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
@@ -69,7 +70,7 @@ def _damage_start(iterator: ArchiveIterator | None, current_start: int) -> int:
     return current_start if iterator is None else max(iterator.offset, current_start)
 
 
-def _trailing_garbage(fh: io.BufferedReader, end: int, file_size: int) -> Exception | None:
+def _trailing_garbage(fh: IO[bytes], end: int, file_size: int) -> Exception | None:
     """After a clean iteration, bytes left past the last record (a cut-off record) are damage."""
     if end >= file_size:
         return None
@@ -84,8 +85,9 @@ def head_url(head: bytes | None) -> str | None:
     return match.group(1).decode("utf-8", "replace").strip() if match else None
 
 
-def corrupt_region(fh: io.BufferedReader, path: str, report: FileReport, exc: BaseException, start: int,
-                   is_gzip: bool, is_arc: bool, file_size: int, url: str | None = None) -> Iterator[RawRecord]:
+def corrupt_region(fh: IO[bytes], path: str, report: FileReport, exc: BaseException, start: int,
+                   is_gzip: bool, is_arc: bool, file_size: int,
+                   url: str | None = None) -> Generator[RawRecord, None, int | None]:
     """Emit the corrupt-region record and return where reading resumes (None: at the end)."""
     resume = find_next_boundary(fh, start + 1, is_gzip, is_arc)
     end = file_size if resume is None else resume
@@ -96,7 +98,7 @@ def corrupt_region(fh: io.BufferedReader, path: str, report: FileReport, exc: Ba
     return resume
 
 
-def find_next_boundary(fh: io.BufferedReader, start: int, is_gzip: bool, is_arc: bool) -> int | None:
+def find_next_boundary(fh: IO[bytes], start: int, is_gzip: bool, is_arc: bool) -> int | None:
     """Offset of the first plausible record start at or after `start`, or None.
 
     In a gzipped file a record starts a gzip member whose first bytes inflate to a WARC or
@@ -137,7 +139,7 @@ def _candidates(block: bytes, is_gzip: bool, is_arc: bool) -> Iterator[int]:
             yield index
 
 
-def is_record_start(fh: io.BufferedReader, offset: int, is_gzip: bool, is_arc: bool) -> bool:
+def is_record_start(fh: IO[bytes], offset: int, is_gzip: bool, is_arc: bool) -> bool:
     fh.seek(offset)
     data = fh.read(READ_BLOCK)
     if is_gzip:

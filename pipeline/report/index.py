@@ -176,7 +176,7 @@ def scan_rows(run_dir: Path) -> pl.LazyFrame:
         return pl.LazyFrame(schema={**TOP_LEVEL_COLUMNS, **SIGNAL_FIELDS})
     frame = pl.scan_parquet(files)
     schema = frame.collect_schema()
-    fields = {f.name for f in schema["signals"].fields} if "signals" in schema else set()
+    fields = {f.name for f in schema["signals"].fields} if "signals" in schema else set()  # type: ignore[attr-defined]
     return frame.select(
         *(_column_or_null(name, dtype, name in schema) for name, dtype in TOP_LEVEL_COLUMNS.items()),
         *(pl.col("signals").struct.field(name) if name in fields else pl.lit(None, dtype).alias(name)

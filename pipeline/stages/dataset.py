@@ -49,7 +49,7 @@ def site_balance(compact: pl.DataFrame, duplicates: pl.DataFrame, params: Params
         "file", "row",
         pl.len().over("site").cast(pl.Int32).alias("site_accepted_pages"),
         (pl.col("key").rank("ordinal").over("site") - 1).cast(pl.Int32).alias("site_sample_rank"),
-    ).cast(schema)
+    ).cast(schema)  # type: ignore[arg-type]  # polars accepts data type classes
 
 
 def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:

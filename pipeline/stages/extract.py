@@ -253,7 +253,7 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
     started = time.perf_counter()
     decoded = decode_html(raw.payload, raw.http_content_type)
     timings.add("decode", started)
-    row.update(encoding=decoded.encoding, encoding_source=decoded.source)
+    row.update({"encoding": decoded.encoding, "encoding_source": decoded.source})
     signals.update(undecodable_char_fraction=round(decoded.undecodable_char_fraction, 6),
                    html_bytes=len(decoded.data))
     if _fires(row, params, ("record",)):
@@ -300,7 +300,7 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
         signals["cookie_overlays_removed_count"] = remove_cookie_overlays(page.tree)
         cascade = params.extract.cascade
         result = run_cascade(page, cascade.selection, cascade.precision_link_code_fraction, on_time=timings.add_seconds)
-        row.update(text=result.text, extractor=result.extractor, word_count=result.word_count)
+        row.update({"text": result.text, "extractor": result.extractor, "word_count": result.word_count})
         signals.update(result.trace)
         if result.text:
             signals.update(block_signals(result.body_blocks))
@@ -372,9 +372,17 @@ def _add_url_signals(row: Row, params: Params) -> None:
 
 
 def _add_metadata(row: Row, meta: Metadata) -> None:
-    row.update(title=meta.title, author=meta.author, published=meta.published, updated=meta.updated,
-               description=meta.description, site_name=meta.site_name, canonical_url=meta.canonical_url,
-               language=meta.language, tags=list(meta.tags) or None)
+    row.update({
+        "title": meta.title,
+        "author": meta.author,
+        "published": meta.published,
+        "updated": meta.updated,
+        "description": meta.description,
+        "site_name": meta.site_name,
+        "canonical_url": meta.canonical_url,
+        "language": meta.language,
+        "tags": list(meta.tags) or None,
+    })
 
 
 def _add_page_text_signals(signals: dict[str, Any], words: int) -> None:
@@ -407,18 +415,18 @@ def _step(row: Row, timings: Timings, name: str, reason: str | None = None) -> I
 
 def _base_row(raw: RawRecord) -> Row:
     row = empty_row()
-    row.update(
-        id=raw.record_id or _synthetic_id(raw),
-        warc_record_id=raw.record_id,
-        url=raw.url,
-        host=host_of(raw.url),
-        source_file=raw.source_file,
-        source_offset=raw.source_offset,
-        warc_date=raw.warc_date,
-        http_status=raw.http_status,
-        record_type=raw.record_type,
-        error=raw.error or raw.content_encoding_error,
-    )
+    row.update({
+        "id": raw.record_id or _synthetic_id(raw),
+        "warc_record_id": raw.record_id,
+        "url": raw.url,
+        "host": host_of(raw.url),
+        "source_file": raw.source_file,
+        "source_offset": raw.source_offset,
+        "warc_date": raw.warc_date,
+        "http_status": raw.http_status,
+        "record_type": raw.record_type,
+        "error": raw.error or raw.content_encoding_error,
+    })
     return row
 
 

@@ -106,11 +106,11 @@ def read_labels(path: Path) -> dict[str, str]:
         raise LabelError(f"{path}: not a JSON label file ({exc})") from None
     if not isinstance(data, dict) or not data:
         raise LabelError(f"{path}: expected a JSON object mapping URLs to page types")
-    labels = {}
+    labels: dict[str, str] = {}
     for url, value in data.items():
         page_type = value.get("page_type") if isinstance(value, dict) else value
         _check_type(page_type, f"{path}: {url}")
-        labels[url] = page_type
+        labels[url] = str(page_type)
     return labels
 
 

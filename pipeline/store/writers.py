@@ -325,14 +325,14 @@ def remove_stale_temps(directory: Path | ObjectPath) -> list[Path] | list[Object
         return stale
     removed = []
     with contextlib.suppress(FileNotFoundError):
-        for entry in sorted(directory.iterdir()):
-            if not _TEMP_NAME.match(entry.name):
+        for path in sorted(directory.iterdir()):
+            if not _TEMP_NAME.match(path.name):
                 continue
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry, ignore_errors=True)
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
             else:
-                entry.unlink(missing_ok=True)
-            removed.append(entry)
+                path.unlink(missing_ok=True)
+            removed.append(path)
     return removed
 
 
