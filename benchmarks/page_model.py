@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from filters.page.page_type import page_features  # noqa: E402
 from pipeline.page_model import DEFAULT_MODEL, load_model  # noqa: E402
-from pipeline.stages.page_types import ROW_FIELDS, SLICE_ROWS  # noqa: E402
+from pipeline.stages.page_types import PARSED, ROW_FIELDS, SLICE_ROWS  # noqa: E402
 
 
 def parsed_rows(run_dir: Path) -> list[dict]:
@@ -32,8 +32,7 @@ def parsed_rows(run_dir: Path) -> list[dict]:
     if not files:
         raise SystemExit(f"{run_dir}: no accepted/ or rejected/ shards (the output of `pipeline run`)")
     frame = pl.concat([pl.read_parquet(path, columns=list(ROW_FIELDS)) for path in files], how="diagonal_relaxed")
-    html = pl.col("signals").struct.field("structure_link_count").is_not_null()
-    return frame.filter(html).to_dicts()
+    return frame.filter(PARSED).to_dicts()
 
 
 def best_of(repeat: int, run) -> float:

@@ -21,6 +21,9 @@ from pipeline.params import Params, ParamsError
 ROW_FIELDS = ("url", "title", "author", "published", "description", "article_score", "word_count", "text", "signals")
 COLUMNS = ("page_type", "article_probability", "kept_type_probability")
 SLICE_ROWS = 1_000
+# Pages that were parsed (the structure signals exist): not a record the decoder or a record,
+# URL or input rule turned away before the page was read. Only these get a page type.
+PARSED = pl.col("signals").struct.field("structure_link_count").is_not_null()
 _SCHEMA = {"row": pl.UInt32, "page_type": pl.String, "article_probability": pl.Float64,
            "kept_type_probability": pl.Float64}
 
@@ -45,12 +48,9 @@ def predictions(path: str, params: Params) -> pl.DataFrame:
     kept = [PAGE_TYPES.index(name) for name in params.select.page.keep_types]
     frames = []
     scan = pl.scan_parquet(path).with_row_index("row")
-    # pages that were parsed (the structure signals exist): not a record the decoder or a record,
-    # URL or input rule turned away before the page was read
-    html = pl.col("signals").struct.field("structure_link_count").is_not_null()
     total = scan.select(pl.len()).collect().item()
     for start in range(0, total, SLICE_ROWS):
-        part = scan.slice(start, SLICE_ROWS).filter(html).select("row", *ROW_FIELDS).collect()
+        part = scan.slice(start, SLICE_ROWS).filter(PARSED).select("row", *ROW_FIELDS).collect()
         if part.is_empty():
             continue
         rows: list[dict[str, Any]] = part.to_dicts()
