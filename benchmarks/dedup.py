@@ -1,4 +1,4 @@
-"""Throughput of the content-defined chunkers behind the per-subdomain duplication rule (issue #6).
+"""Throughput of the content-defined chunkers behind the per-subdomain duplication rule.
 
     python benchmarks/dedup.py [WARC] [--random-mb N] [--repeat N]
 
@@ -12,7 +12,7 @@ Two inputs, one process, best of N:
 For each input: Rabin CDC chunking alone (``rabin_boundaries``), Rabin chunking + chunk hashes
 (``chunk_hashes``, what the select stage calls) and fastcdc's gear chunker + hashes
 (``chunk_hashes(algorithm="fastcdc")``, 256-byte average), in MB/s per core, with mean chunk sizes.
-Target (issue #6): Rabin CDC >= 20 MB/s per core.
+Target: Rabin CDC >= 20 MB/s per core.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def main() -> int:
 
     print(f"target: Rabin CDC >= {TARGET_MB_PER_S:.0f} MB/s per core (single process, best of {args.repeat})")
     random_bytes = np.random.default_rng(0).integers(0, 256, args.random_mb << 20, dtype=np.uint8).tobytes()
-    report(f"(a) random bytes, seed 0, {args.random_mb} MiB", random_bytes, args.repeat)
+    report(f"(a) random bytes (seed=0), {args.random_mb} MiB", random_bytes, args.repeat)
     del random_bytes
 
     if not args.warc.is_file():
@@ -123,7 +123,7 @@ def main() -> int:
 def select_stage_ratio(warc: Path, workers: int) -> None:
     """`pipeline select` wall time on the WARC's extract output, as a ratio to `pipeline extract`'s.
 
-    Target (issue #6): select <= 5 % of extract. Both run as the CLI would, in this process.
+    Target: select <= 5 % of extract. Both run as the CLI would, in this process.
     """
     import tempfile
     import time

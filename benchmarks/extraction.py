@@ -14,7 +14,7 @@ selection policy of the cascade (all policies share one computation of the candi
 
 Speed: per page, the default cascade (one lxml parse + cookie-overlay removal + the
 candidates the policy asks for + blocks + boilerplate filters) against readability alone plus
-trafilatura alone, each from the HTML string as a user would call them. Target (issue #4):
+trafilatura alone, each from the HTML string as a user would call them. Target:
 cascade <= 1.15x (readability + trafilatura).
 """
 

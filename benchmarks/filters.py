@@ -4,7 +4,7 @@
 
 For every HTML page of trafilatura-eval.warc.gz: the cascade (default policy) is timed, then all
 text filters together on its output (length tokens, language ID, C4 NoPunc + Gopher, block
-signals, seed-001 quality signals). Target (issue #5): filters <= 20 % of the cascade's time.
+signals, quality signals). Target: filters <= 20 % of the cascade's time.
 Then every select-stage rule is applied with the default params and the pages each one rejects
 are counted (pages can fail several rules), so the defaults can be judged against real pages.
 """

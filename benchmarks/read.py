@@ -6,7 +6,7 @@ Baseline: `ArchiveIterator` over the file, reading every record's decoded conten
 (the least any reader must do). Ours: `pipeline.io.readers.read_file` (accounting, corruption
 recovery, size cap, transfer/content decoding) plus media-type resolution and charset
 decoding of every HTML payload. Runs alternate and the best of N is kept for each, so both
-see the same machine state. Target (issue #2): ours <= 1.3x the baseline's time.
+see the same machine state. Target: ours <= 1.3x the baseline's time.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ lxml parse of the same page, in one run; plus the score distribution.
 
 Pages: every HTML response in the WARC, decoded once up front (decoding is not timed). For
 each page the parse and the scoring are timed back to back, best of N, and summed over the
-corpus. Target (issue #3): scoring <= 2x the parse.
+corpus. Target: scoring <= 2x the parse.
 """
 
 from __future__ import annotations

@@ -379,7 +379,6 @@ def _train(args: argparse.Namespace, params: Params) -> int:
     from pipeline.stages.train import (
         ATTRIBUTION,
         LabelError,
-        code_version,
         label_sources,
         labelled_rows,
         model_card,
@@ -388,6 +387,7 @@ def _train(args: argparse.Namespace, params: Params) -> int:
         train_model,
         without_model,
     )
+    from pipeline.version import code_version
 
     params = without_model(params)
     try:

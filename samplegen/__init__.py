@@ -2,7 +2,7 @@
 
 The sample is the project's end-to-end fixture: a small crawl that contains one or more
 examples of every case the seeds describe, each labelled in `manifest.json` with the reason
-codes (CONTRACT.md) it must get and whether it must be kept. Every page is original prose
+codes (docs/output.md) it must get and whether it must be kept. Every page is original prose
 written for this file, so the sample can be redistributed with the project.
 
 What is written:

@@ -78,7 +78,7 @@ def night_train_page() -> str:
 
 
 def lamplighters_page(*, site: Site | None = None) -> str:
-    """JSON-LD NewsArticle carrying the full `articleBody` (seed 004's first strategy)."""
+    """JSON-LD NewsArticle carrying the full `articleBody` (the first metadata strategy)."""
     data = news_jsonld(LAMPLIGHTERS, articleBody=LAMPLIGHTERS.text, wordCount=len(LAMPLIGHTERS.text.split()))
     head = description(LAMPLIGHTERS) + jsonld(data)
     return article_page(LAMPLIGHTERS, head, site=site)

@@ -248,7 +248,7 @@ def _article_captures(clock: Clock) -> Iterator[Capture]:
                   payload=metadata, warc_content_type="application/warc-fields", links_to=CYCLE_LANES.url)
     yield html_response(CYCLE_LANES.url + ".amp", amp_page(CYCLE_LANES), rejected(
         "amp_page", ["url.hard_excluded"],
-        "AMP copy of the cycle lanes story; seed 000 §6 hard-excludes URLs matching .amp(?|$).",
+        "AMP copy of the cycle lanes story; URLs matching .amp(?|$) are hard-excluded.",
         "url:amp"), clock.tick(), HERALD)
 
     onions = onions_page().encode("utf-8")
@@ -292,7 +292,7 @@ def _article_captures(clock: Clock) -> Iterator[Capture]:
         else:
             expect = rejected("template_page", ["dup.cdc"], "Same-host notice whose text is mostly the "
                               "council's shared boilerplate block: over half its CDC chunks were seen on "
-                              "an earlier page of the host (seed 002).", "cdc:repeat")
+                              "an earlier page of the host.", "cdc:repeat")
         yield html_response(notice.url, council_notice_page(notice), expect, clock.tick(), COUNCIL)
 
 
@@ -312,8 +312,8 @@ def _non_article_captures(clock: Clock) -> Iterator[Capture]:
     score = "article.score"
     pages = (
         (OCEAN_BLOG.url("/blog/"), blog_index_page(), "blog_listing", OCEAN_BLOG,
-         "Blog index with twelve teasers: single path segment, rel=next and many links keep the seed 000 "
-         "§1 score far below 35."),
+         "Blog index with twelve teasers: single path segment, rel=next and many links keep the article "
+         "score far below 35."),
         (OCEAN_BLOG.url("/tag/oceans/"), tag_page(), "tag_page", OCEAN_BLOG,
          "Tag archive: /tag/ is an excluded path pattern (-30)."),
         (KITCHEN.url("/category/baking/"), category_page(), "category_page", KITCHEN,
@@ -323,13 +323,13 @@ def _non_article_captures(clock: Clock) -> Iterator[Capture]:
         (OCEAN_BLOG.url("/blog/page/2/"), blog_page_two(), "paginated_list", OCEAN_BLOG,
          "Second page of the blog index: paginated URL, rel=prev/next."),
         (HERALD.url("/login"), login_page(), "login_page", HERALD,
-         "Sign-in form: /login is a soft-excluded pattern (seed 000 §6 lists it for scoring, not for the "
-         "hard-exclude list), single segment, under 50 words."),
+         "Sign-in form: /login is a soft-excluded pattern (it counts in the score, but is not "
+         "hard-excluded), single segment, under 50 words."),
         (KITCHEN.url("/search?q=sourdough+starter"), search_page(), "search_page", KITCHEN,
          "Site search results: /search pattern (-30) and single segment (-20)."),
         (SHOP.url("/products/aurora-x2-wireless-earbuds"), product_page(), "product_spec", SHOP,
          "Product page with a spec table, price and Add to cart: no author, no date, under 300 words "
-         "(seed 002 names spec charts as a non-article)."),
+         "(spec charts are a non-article)."),
     )
     for url, page, kind, site, note in pages:
         yield html_response(url, page, rejected(kind, [score], note), clock.tick(), site)
@@ -342,7 +342,7 @@ def _non_article_captures(clock: Clock) -> Iterator[Capture]:
     yield html_response(NIGHT_BUS.url, nextjs_shell_page(), rejected(
         "nextjs_shell", ["page.js_shell"], "Next.js page before hydration: empty div#__next, __NEXT_DATA__ "
         "and eleven /_next/ scripts; its rich head metadata lifts the score to about 45, so the JS-shell "
-        "rule (seed 000 §2 path A) is what rejects it.", "js:nextjs"), clock.tick(), METRO)
+        "rule is what rejects it.", "js:nextjs"), clock.tick(), METRO)
     yield html_response(RECIPE_APP.url("/recipes/lemon-tart"), react_shell_page(), rejected(
         "react_root_shell", [score], "Create-React-App shell: empty div#root and the 'You need to enable "
         "JavaScript' noscript; no metadata, so the article-score gate rejects it before extraction, and "
@@ -373,11 +373,11 @@ def _duplicate_captures(clock: Clock) -> Iterator[Capture]:
     yield html_response(HERITAGE.url("/features/2023/12/04/the-lamplighters-of-old-harbour-town"),
                         lamplighters_page(site=HERITAGE), rejected(
         "exact_duplicate", ["dup.exact"], "The lamplighters article republished verbatim on another host "
-        "(different site chrome, identical article): same content hash (seed 000 §9)."), clock.tick(), HERITAGE)
+        "(different site chrome, identical article): same content hash."), clock.tick(), HERITAGE)
     yield html_response(TIDE_GAUGES.url + "?utm_source=newsletter&utm_medium=email&utm_campaign=spring-digest",
                         tide_gauges_page(), rejected(
         "url_duplicate", ["dup.url"], "The tide gauge post fetched again through a newsletter link: the URL "
-        "normalises to the original once utm_* parameters are stripped (seed 003). Its content hash and "
+        "normalises to the original once utm_* parameters are stripped. Its content hash and "
         "CDC chunks also match the original."), clock.tick(), OCEAN_BLOG)
     yield Capture("revisit", TIDE_GAUGES.url, clock.tick(), not_a_row(
         "revisit", "Identical-payload-digest revisit of the tide gauge post."), status="200 OK",

@@ -409,7 +409,7 @@ def moved_page(location: str) -> str:
 
 
 def amp_page(article: Article) -> str:
-    """The AMP copy of an article: same text, `.amp` URL (a hard-excluded pattern, seed 000 §6)."""
+    """The AMP copy of an article: same text, `.amp` URL (a hard-excluded pattern)."""
     head = (link("canonical", article.url)
             + "<style amp-boilerplate>body{visibility:hidden}</style>\n"
             + '<script async src="https://cdn.ampproject.org/v0.js"></script>\n' + description(article))

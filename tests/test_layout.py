@@ -71,3 +71,53 @@ def test_no_module_is_longer_than_five_hundred_lines():
     long = {str(path.relative_to(ROOT)): n for package in (*PACKAGES, "samplegen") for path in modules(package)
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long
+
+
+def module_imports(path: Path) -> set[str]:
+    """Dotted names of the project modules a module imports (absolute imports, at any depth)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in names if name.split(".")[0] in PACKAGES}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each cycle found by a depth-first walk, as the list of modules around it."""
+    cycles, state = [], {}
+
+    def walk(node: str, trail: list[str]) -> None:
+        state[node] = "open"
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == "open":
+                cycles.append(trail[trail.index(target):] + [target])
+            elif target not in state:
+                walk(target, [*trail, target])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            walk(node, [node])
+    return cycles
+
+
+def test_modules_do_not_import_each_other_in_a_circle():
+    """A call path that goes from one module to another and back again shows as an import cycle
+    (a package's __init__ re-exporting its modules is not one)."""
+    names = {}
+    for package in PACKAGES:
+        for path in modules(package):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            names[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = {name: {target for target in module_imports(path) if target in names and target != name
+                    and not name.startswith(f"{target}.") and not target.startswith(f"{name}.")}
+             for name, path in names.items()}
+    assert not import_cycles(graph)
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []

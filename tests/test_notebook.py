@@ -1,4 +1,4 @@
-"""`notebooks/filter_stats.ipynb` executes against the bundled sample's output (issue #7).
+"""`notebooks/filter_stats.ipynb` executes against the bundled sample's output.
 
 The notebook is run with nbclient, as Jupyter would run it (kernel started in `notebooks/`), with
 its parameters in the environment: RUN_DIR, COMPARE_DIR, FIGURES_DIR. It prints marker lines

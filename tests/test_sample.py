@@ -1,4 +1,4 @@
-"""The bundled sample: deterministic, complete, and labelled consistently with CONTRACT.md."""
+"""The bundled sample: deterministic, complete, and labelled consistently with docs/output.md."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def test_manifest_entries_are_consistent(sample: tuple[Path, list[dict]]) -> Non
 
 
 def test_manifest_follows_the_seeds_on_key_cases(sample: tuple[Path, list[dict]]) -> None:
-    """Spot checks of the labels against seed 000 §1/§6 and CONTRACT.md."""
+    """Spot checks of the labels against docs/filters.md and docs/output.md."""
     _, manifest = sample
     by_kind: dict[str, list[dict]] = {}
     for entry in manifest:

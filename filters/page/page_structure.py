@@ -20,41 +20,34 @@ from lxml import etree
 from filters.page.parsed import Page
 from filters.rules.declarations import Signal
 
-# tag -> signal that counts it
-_COUNTED_TAGS: dict[str, str] = {
-    "form": "structure_form_count",
-    "input": "structure_input_count",
-    "select": "structure_input_count",
-    "textarea": "structure_input_count",
-    "button": "structure_button_count",
-    "img": "structure_image_count",
-    "li": "structure_list_item_count",
-    "h2": "structure_heading_count",
-    "h3": "structure_heading_count",
-    "h4": "structure_heading_count",
-    "table": "structure_table_count",
-    "article": "structure_article_element_count",
-    "time": "structure_time_element_count",
-    "nav": "structure_nav_count",
-    "aside": "structure_aside_count",
-    "iframe": "structure_iframe_count",
+# signal -> the tags it counts
+_COUNTED: dict[str, tuple[str, ...]] = {
+    "structure_form_count": ("form",),
+    "structure_input_count": ("input", "select", "textarea"),
+    "structure_button_count": ("button",),
+    "structure_image_count": ("img",),
+    "structure_list_item_count": ("li",),
+    "structure_heading_count": ("h2", "h3", "h4"),
+    "structure_table_count": ("table",),
+    "structure_article_element_count": ("article",),
+    "structure_time_element_count": ("time",),
+    "structure_nav_count": ("nav",),
+    "structure_aside_count": ("aside",),
+    "structure_iframe_count": ("iframe",),
 }
-_COUNTS = tuple(dict.fromkeys(_COUNTED_TAGS.values()))
+_COUNTED_TAGS = {tag: name for name, tags in _COUNTED.items() for tag in tags}
 _LINKS = etree.XPath("//body//a[@href]")
 
+
+def _elements(tags: tuple[str, ...]) -> str:
+    """'<h2>, <h3> and <h4> elements': the description of a count over `tags`."""
+    names = [f"<{tag}>" for tag in tags]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{listed} elements"
+
+
 SIGNALS: tuple[Signal, ...] = (
-    Signal("structure_form_count", pa.int32(), "<form> elements"),
-    Signal("structure_input_count", pa.int32(), "<input>, <select> and <textarea> elements"),
-    Signal("structure_button_count", pa.int32(), "<button> elements"),
-    Signal("structure_image_count", pa.int32(), "<img> elements"),
-    Signal("structure_list_item_count", pa.int32(), "<li> elements"),
-    Signal("structure_heading_count", pa.int32(), "<h2>, <h3> and <h4> elements"),
-    Signal("structure_table_count", pa.int32(), "<table> elements"),
-    Signal("structure_article_element_count", pa.int32(), "<article> elements"),
-    Signal("structure_time_element_count", pa.int32(), "<time> elements"),
-    Signal("structure_nav_count", pa.int32(), "<nav> elements"),
-    Signal("structure_aside_count", pa.int32(), "<aside> elements"),
-    Signal("structure_iframe_count", pa.int32(), "<iframe> elements"),
+    *(Signal(name, pa.int32(), _elements(tags)) for name, tags in _COUNTED.items()),
     Signal("structure_link_count", pa.int32(), "<a href> elements in <body>"),
     Signal("structure_link_word_fraction", pa.float64(), "words inside <body> links / visible words of <body>"),
     Signal("structure_schema_types", pa.string(),
@@ -64,7 +57,7 @@ SIGNALS: tuple[Signal, ...] = (
 
 def structure_signals(page: Page) -> dict[str, Any]:
     """The counts of `SIGNALS` for `page` (every count present, 0 when there is none)."""
-    counts: dict[str, Any] = dict.fromkeys(_COUNTS, 0)
+    counts: dict[str, Any] = dict.fromkeys(_COUNTED, 0)
     for element in page.tree.iter(*_COUNTED_TAGS):
         counts[_COUNTED_TAGS[element.tag]] += 1
     links = _LINKS(page.tree)

@@ -11,18 +11,16 @@ card holds no clock time: the same input and params give the same card.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from filters.corpus.dataset import ERAS, SPLITS
-from pipeline import __version__
 from pipeline.params import Params
+from pipeline.version import code_version
 
 CARD = "README.md"
 
@@ -60,7 +58,7 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---",
         "# Article dataset for machine-generated-text detection",
         f"Web pages selected as articles (blog posts, news, essays, forum prose) by corpus-filter "
-        f"{_code_version()} from {len(stats['files'])} input file(s): {stats['accepted']} accepted "
+        f"{code_version()} from {len(stats['files'])} input file(s): {stats['accepted']} accepted "
         f"of {stats['records_in']} records. Rejected records, each with every reason, are in "
         f"`rejected/`; the report with figures and example pages per reason is `report/index.html`.",
         "## Splits\n\n" + _splits_text(dataset),
@@ -199,22 +197,8 @@ def _inputs_table(manifest: dict[str, Any]) -> str:
 
 
 def _how_text(stats: dict[str, Any]) -> str:
-    return (f"corpus-filter {_code_version()}: each record read from the WARC/ARC/HTML inputs, scored as an "
+    return (f"corpus-filter {code_version()}: each record read from the WARC/ARC/HTML inputs, scored as an "
             "article or not, its main text extracted (readability and trafilatura, best of two), measured "
             "(block structure, C4, Gopher, language), selected by the thresholds above, de-duplicated (URL, "
             "exact hash, per-host Rabin CDC, simhash), then split by site and balanced per site. "
             f"{stats['records_in']} records in, {stats['accepted']} accepted, {stats['rejected']} rejected.")
-
-
-@functools.cache
-def _code_version() -> str:
-    """The package version, and the git commit of the checkout it runs from when there is one."""
-    root = Path(__file__).resolve().parents[2]
-    if not (root / ".git").exists():  # an installed copy: no checkout of its own
-        return __version__
-    try:
-        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                                text=True, timeout=10, check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return __version__
-    return f"{__version__} (commit {commit})" if commit else __version__

@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import subprocess
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -258,24 +257,6 @@ def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rul
         parts[name] = {"features": list(features), "booster": booster.model_to_string(),
                        "min_article_probability": threshold}
     return model_document(parts["page"], parts["full"], summary), summary
-
-
-def code_version() -> str:
-    """The git commit of the code that trained the model, or the package version outside a checkout."""
-    root = Path(__file__).resolve().parents[2]
-    try:
-        done = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"], capture_output=True,
-                              text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        done = None
-    if done is not None and done.returncode == 0 and done.stdout.strip():
-        return done.stdout.strip()
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return f"corpus-filter {version('corpus-filter')}"
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def scratch_directory() -> tempfile.TemporaryDirectory[str]:

@@ -1,4 +1,4 @@
-"""C4 NoPunc (seed 002, Dolma list): line removal before Gopher, and the removed-line fraction."""
+"""C4 NoPunc (Raffel et al. 2020; Dolma's list): line removal before Gopher, and the removed-line fraction."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 000 §9 (content hash) and issue #6's near duplicates: simhash over word shingles and the
+"""The content hash and near duplicates (docs/filters.md): simhash over word shingles and the
 pigeonhole index for Hamming distance <= k."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def flip(value: int, bits: list[int]) -> int:
     return value
 
 
-# --- content hash (seed 000 §9) ------------------------------------------------------------------
+# --- content hash ----------------------------------------------------------------------------
 
 def test_content_hash_is_the_seed_formula():
     text = "Syndicated story about the harbour festival. " * 5

@@ -1,4 +1,4 @@
-"""Gopher quality and repetition signals (seed 002 "Gopher rules", Rae et al. 2021 App. A), each rule at both
+"""Gopher quality and repetition signals (Rae et al. 2021, App. A), each rule at both
 sides of its published threshold; plus the `length.tokens` unit and the shared line unit of `filters.text.tokens`."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def violates_rule(name: str, value: object, params: Params = DEFAULTS) -> bool:
 
 
 def test_defaults_are_the_published_gopher_values() -> None:
-    """Rae et al. 2021 App. A, seed 002 and ../shared/README.md (duplicate n-gram values)."""
+    """Rae et al. 2021, App. A (duplicate n-gram values)."""
     gopher = DEFAULTS.select.gopher
     assert (gopher.min_words, gopher.max_words) == (50, 100_000)
     assert (gopher.min_median_word_length, gopher.max_median_word_length) == (3, 10)

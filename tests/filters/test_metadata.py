@@ -1,4 +1,4 @@
-"""Seed 003 §9 priority, seed 001 §2.2/§2.3 fallbacks, seed 000 §1/§7/§8: each rule at both sides."""
+"""Metadata priority, author and date fallbacks, and language (docs/filters.md): each rule at both sides."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def utc(*parts: int) -> datetime:
     return datetime(*parts, tzinfo=UTC)
 
 
-# --- seed 003 §9: JSON-LD > Open Graph > Twitter Card > <meta> ----------------------------------------
+# --- priority: JSON-LD > Open Graph > Twitter Card > <meta> -------------------------------------------
 
 TIERS = {
     "json-ld": json_ld({"@context": "https://schema.org", "@type": "NewsArticle", "headline": "LD title",
@@ -174,7 +174,7 @@ def test_json_ld_strings_are_entity_decoded():
     assert extract_metadata(page).title == "Salt & Pepper"
 
 
-# --- seed 001 §2.3 author fallbacks and the byline pattern ---------------------------------------------
+# --- author fallbacks and the byline pattern -----------------------------------------------------------
 
 
 @pytest.mark.parametrize("body, expected, source", [
@@ -248,7 +248,7 @@ def test_has_author_false_without_any_author():
     assert not has_author(make("<title>T</title>", "<h1>Story</h1><p>Only the story, no byline.</p>"))
 
 
-# --- seed 000 §1 "Published date in metadata" -------------------------------------------------------
+# --- "Published date in metadata" ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("head, body", [
@@ -371,7 +371,7 @@ def test_dateparser_calls_are_budgeted_per_page(monkeypatch):
     assert len(calls) == dates_module.SLOW_DATE_PARSES_PER_PAGE
 
 
-# --- seed 000 §8 language -----------------------------------------------------------------------------
+# --- language ----------------------------------------------------------------------------------------
 
 LANGUAGE_SOURCES = {
     "html-lang": ("fr-FR", ""),

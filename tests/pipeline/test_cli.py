@@ -126,7 +126,7 @@ def test_warcio_testdata_accounting(shared_corpora, tmp_path):
     assert by_file["example-digest.warc"]["record_types"] == {"request": 4}
     assert stats["record_types"]["revisit"] >= 3
     iana = rows.filter(pl.col("url") == "http://www.iana.org/").row(0, named=True)
-    # A home page: the article-score gate rejects it before extraction (seed 000 §1).
+    # A home page: the article-score gate rejects it before extraction (docs/filters.md).
     assert iana["reasons"] == ["article.score"] and iana["article_score"] < 35 and iana["text"] is None
     assert iana["title"] == "Internet Assigned Numbers Authority"
 

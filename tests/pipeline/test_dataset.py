@@ -1,4 +1,4 @@
-"""Detector-dataset assembly (issue #15): host-disjoint splits, era labels, per-site balance,
+"""Detector-dataset assembly (docs/dataset.md): host-disjoint splits, era labels, per-site balance,
 the Hugging Face layout and the dataset card."""
 
 from __future__ import annotations

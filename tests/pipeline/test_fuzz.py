@@ -91,7 +91,7 @@ def test_content_length_lies(tmp_path_factory, index, delta):
     assert target.offset in [r.source_offset for r in records if r.record_type == "corrupt"]
 
 
-# Lies the reader does not catch yet (found by this test with random examples; open in issue #13's
+# Lies the reader does not catch yet (found by this test with random examples; listed in docs/reliability.md's
 # note): a length that ends on a blank line inside the record's own content (-2221), one too long
 # by exactly the two records after it plus four bytes (783), one that loses the next intact record
 # (1979). strict: when one starts passing, take it out of this list.

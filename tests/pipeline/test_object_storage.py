@@ -1,4 +1,4 @@
-"""Object storage (issue #14): inputs, `--out` and the work directory at `s3://` URLs.
+"""Object storage (docs/scale.md): inputs, `--out` and the work directory at `s3://` URLs.
 
 A real S3-compatible server, moto's standalone server, runs in a subprocess on 127.0.0.1 with
 fake credentials and `AWS_ENDPOINT_URL` in the environment (nothing goes beyond the loopback);

@@ -1,4 +1,4 @@
-"""The Ray executor (issue #14): same output as the local executor, retries, failed tasks.
+"""The Ray executor (docs/scale.md): same output as the local executor, retries, failed tasks.
 
 One local Ray (2 CPUs) serves the whole module; `RayExecutor` uses a Ray already initialised in
 the process, so each CLI run here costs its tasks, not a cluster start.

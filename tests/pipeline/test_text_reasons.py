@@ -1,5 +1,5 @@
 """What the reasons say about a page: C4 line removal that empties a page, the headline repeat in
-seed 002's block statistics, and slug URLs at the site root (issue #10)."""
+the block statistics of docs/filters.md, and slug URLs at the site root."""
 
 from __future__ import annotations
 
