@@ -77,12 +77,21 @@ class CascadeParams:
 
 
 @dataclass(frozen=True)
+class MinhashParams:
+    # The MinHash signature stored at extract (filters/corpus/minhash.py): this many hash
+    # functions over word n-grams of this many words. null permutations: no signature.
+    permutations: int | None = 128
+    shingle_words: int = 5
+
+
+@dataclass(frozen=True)
 class ExtractParams:
     read: ReadParams = field(default_factory=ReadParams)
     url: UrlParams = field(default_factory=UrlParams)
     gate: GateParams = field(default_factory=GateParams)
     page: PageParams = field(default_factory=PageParams)
     cascade: CascadeParams = field(default_factory=CascadeParams)
+    minhash: MinhashParams = field(default_factory=MinhashParams)
     # Wall-clock budget for one record (decode, parse, score, extract): error.timeout past it.
     page_time_budget_seconds: float | None = 10.0
     # Rows buffered before a row group is written; bounds the extract stage's memory per file.
@@ -193,7 +202,17 @@ class CdcParams:
 
 @dataclass(frozen=True)
 class NearParams:
-    max_hamming_distance: int | None = 3  # 64-bit simhash over word shingles
+    # "minhash" (LSH over the MinHash signatures stored at extract), "simhash", or null (off);
+    # docs/filters.md, "Near duplicates", has the measurements behind the default.
+    method: str | None = "minhash"
+    # MinHash: the signature cut into `bands` bands of `rows` values; a pair that shares at least
+    # `min_shared_bands` of them is a near duplicate (about Jaccard 0.68 and up for 32 x 4 and 7).
+    bands: int = 32
+    rows: int = 4
+    min_shared_bands: int = 7
+    # Within one band bucket, each page is paired with at most this many pages before it.
+    max_pairs_per_member: int = 16
+    max_hamming_distance: int | None = 3  # simhash: 64-bit simhash over word shingles
 
 
 @dataclass(frozen=True)
@@ -205,8 +224,9 @@ class DedupParams:
     # dup.record: a document whose WARC-Record-ID an earlier row already had. Whether on or off,
     # every repeat gets an id of its own (docs/output.md, "Row ids").
     record: bool = True
-    # Hosts are split into this many independent partitions for the CDC pass (memory is bounded
-    # by the largest partition, not the corpus).
+    # Every pass (URL, exact, CDC by host, near by LSH bucket) runs over this many hash
+    # partitions, one task each: a task's memory is bounded by its partition, not the corpus,
+    # and the output does not depend on the count (docs/scale.md).
     partitions: int = 1
 
 
@@ -288,6 +308,19 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
     _check_dataset(params.dataset)
     if params.executor.max_retries < 0:
         raise ParamsError("'executor.max_retries' must be at least 0")
+    near = params.select.dedup.near
+    if near.method not in ("minhash", "simhash", None):
+        raise ParamsError(f"'select.dedup.near.method' must be minhash, simhash or null, got {near.method!r}")
+    minhash = params.extract.minhash
+    if minhash.permutations is not None and not 0 < minhash.permutations <= 1024:
+        raise ParamsError(f"'extract.minhash.permutations' must be 1..1024 or null, got {minhash.permutations}")
+    if near.method == "minhash" and not 0 < near.min_shared_bands <= near.bands:
+        raise ParamsError(f"'select.dedup.near.min_shared_bands' must be 1..bands ({near.bands}), "
+                          f"got {near.min_shared_bands}")
+    if near.method == "minhash" and near.rows < 1:
+        raise ParamsError(f"'select.dedup.near.rows' must be at least 1, got {near.rows}")
+    if params.select.dedup.partitions < 1:
+        raise ParamsError(f"'select.dedup.partitions' must be at least 1, got {params.select.dedup.partitions}")
     if params.extract.cascade.selection not in POLICIES:
         raise ParamsError(f"'extract.cascade.selection' must be one of {', '.join(sorted(POLICIES))}, "
                           f"got {params.extract.cascade.selection!r}")

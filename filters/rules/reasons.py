@@ -129,8 +129,8 @@ RULES: tuple[Rule, ...] = (
          "cdc_duplicated_fraction", ">", "dedup", params_key="select.dedup.cdc.max_duplicated_fraction"),
     Rule("dup.exact", "same content hash (SHA-256 of the first 5 000 characters) as an earlier page",
          "exact_duplicate", "is_true", "dedup", enabled_key="select.dedup.exact"),
-    Rule("dup.near", "64-bit simhash within the Hamming distance of an earlier kept page", "near_duplicate_distance",
-         "<=", "dedup", params_key="select.dedup.near.max_hamming_distance"),
+    Rule("dup.near", "an earlier page of its near-duplicate cluster is kept (MinHash LSH over word 5-grams, or "
+         "simhash)", "near_duplicate", "is_true", "dedup", enabled_key="select.dedup.near.method"),
     Rule("dup.record", "the same WARC record (same WARC-Record-ID) was already read earlier in the run, from "
          "another file or another place in the same file: a copied or re-packed WARC, a duplicated gzip member",
          "record_duplicate", "is_true", "dedup", enabled_key="select.dedup.record"),

@@ -120,7 +120,13 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("url_duplicate", pa.bool_(), "an earlier candidate has the same normalised or canonical URL"),
     Signal("record_duplicate", pa.bool_(), "an earlier row (in output order) is a document with the same "
            "WARC-Record-ID (a copied or re-packed file, a duplicated member)"),
-    Signal("near_duplicate_distance", pa.int32(), "Hamming distance to the earlier kept near-duplicate (null: none)"),
+    Signal("minhash", pa.binary(), "MinHash signature over word n-grams: extract.minhash.permutations little-endian "
+           "uint32 values (null: no words)"),
+    Signal("near_duplicate", pa.bool_(), "an earlier page of the same near-duplicate cluster is kept"),
+    Signal("near_duplicate_distance", pa.int32(), "simhash: Hamming distance to the closest earlier page of the "
+           "cluster (null: none)"),
+    Signal("near_duplicate_similarity", pa.float64(), "MinHash: similarity to the closest earlier page of the "
+           "cluster, from the share of LSH bands they share (null: none)"),
     Signal("kept_type_probability", pa.float64(), "page-type model: probability that the page is of a kept type "
            "(select.page.keep_types; select stage)"),
     *dataset.SIGNALS,  # per-site balance of the detector dataset (select stage, after dedup)

@@ -1,188 +1,339 @@
-"""De-duplication pass of the select stage (docs/filters.md, "De-duplication").
+"""De-duplication pass of the select stage (docs/filters.md, "De-duplication"; docs/scale.md).
 
 Candidates are the rows that pass every other rule. They are put in one deterministic global
-order (capture time, then URL, then id; unknown capture times last), and:
+order: capture time, then reading order (the extract files in path order, rows in reading
+order); unknown capture times last. Each pass runs over hash partitions
+(`pipeline/stages/partitions.py`): the driver writes key rows, one task per partition decides.
 
-* **URL**: a candidate whose normalised URL or normalised canonical URL was seen on
-  an earlier candidate is `url_duplicate`;
+* **URL**: a candidate whose normalised URL or normalised canonical URL was seen on an earlier
+  candidate is `url_duplicate` (partitions by URL key);
 * **exact**: a candidate whose content hash appeared on an earlier candidate is
-  `exact_duplicate` (the first occurrence wins);
-* **CDC** (Rabin fingerprints, Manber 1994): per host, in the same order, `cdc_duplicated_fraction` is the share of the
-  candidate's text bytes in chunks already seen on that host; every candidate's chunks join the
-  host's set after it is scored. Hosts are independent, so they are processed in `partitions`
-  groups by host hash, reading texts only for that partition's candidates;
-* **near** (simhash): a candidate within the Hamming distance of an earlier *kept* candidate
-  (one no other duplicate rule rejected) gets `near_duplicate_distance`.
-
-URL and exact work on compact columns (hashes, keys, order); only CDC reads texts.
+  `exact_duplicate` (partitions by content hash);
+* **CDC** (Rabin fingerprints, Manber 1994): per host, in the global order,
+  `cdc_duplicated_fraction` is the share of the candidate's text bytes in chunks already seen on
+  that host (partitions by host; the only pass that reads texts);
+* **near**: candidates whose MinHash signatures share at least `min_shared_bands` LSH band
+  buckets (or, with `method: simhash`, whose simhashes are within the Hamming distance) are
+  joined by union-find into clusters; the first page of a cluster in the global order is kept,
+  the others are `near_duplicate` (`dup.near`). Pages another duplicate rule rejected take no
+  part. A cluster's pages are all decided before splits are assigned, so a syndicated story
+  cannot reach two splits (docs/dataset.md).
 """
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 import polars as pl
 
 from filters.corpus.cdc import ChunkHashes, chunk_hashes, duplicated_fraction, mark_seen
-from filters.corpus.dedup import NearDuplicateIndex, from_int64
+from filters.corpus.dedup import SIMHASH_BITS, from_int64
+from filters.corpus.minhash import band_keys, signature_array
 from filters.page.url_rules import normalize_url
 from pipeline.io.records import DOCUMENT_TYPES
-from pipeline.params import CdcParams, Params
-from pipeline.run.executors import Executor, TaskFailure
+from pipeline.params import CdcParams, NearParams, Params
+from pipeline.run.executors import Executor
 from pipeline.stages.extract import synthetic_id
+from pipeline.stages.partitions import (
+    PartitionTask,
+    PassDirectory,
+    date_key,
+    file_of,
+    fragments_complete,
+    node,
+    prepare,
+    row_of,
+    run_partitions,
+)
 from pipeline.store.storage import column_batches, readable_copy
 
-ORDER_COLUMNS = ("warc_date", "url", "id")
 # Rows of texts the CDC pass reads at once.
 TEXT_BATCH_ROWS = 1000
-
-
-def host_partition(host: str | None, partitions: int) -> int:
-    """Stable partition of a host (crc32, not Python's salted hash)."""
-    return zlib.crc32((host or "").encode("utf-8", "surrogateescape")) % partitions
-
-
-def order_candidates(compact: pl.DataFrame) -> pl.DataFrame:
-    """Candidates in the global order, numbered by `order`."""
-    candidates = compact.filter(pl.col("candidate"))
-    return candidates.sort(list(ORDER_COLUMNS), nulls_last=True).with_row_index("order")
-
-
-def url_duplicates(ordered: pl.DataFrame) -> pl.Series:
-    """True for candidates whose normalised or canonical URL appeared on an earlier candidate."""
-    keys = ordered.select(
-        "order",
-        pl.concat_list([pl.col("normalized_url"), pl.col("canonical_key")]).list.drop_nulls().list.unique()
-        .alias("key"),
-    ).explode("key").drop_nulls("key")
-    first = keys.group_by("key").agg(pl.col("order").min().alias("first"))
-    earlier = keys.join(first, on="key").filter(pl.col("first") < pl.col("order"))["order"].unique()
-    return ordered["order"].is_in(earlier.implode())
-
-
-def exact_duplicates(ordered: pl.DataFrame) -> pl.Series:
-    first = ordered.filter(pl.col("content_hash").is_not_null()).group_by("content_hash").agg(
-        pl.col("order").min().alias("first"))
-    joined = ordered.select("order", "content_hash").join(first, on="content_hash", how="left")
-    return joined.sort("order").select((pl.col("first").is_not_null() & (pl.col("first") < pl.col("order")))
-                                       .alias("exact"))["exact"]
+NODES = {"node": pl.UInt64}
+EDGES = {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64, "b_date": pl.Int64, "similarity": pl.Float64,
+         "distance": pl.Int32}
+SIGNALS = {"file": pl.UInt32, "row": pl.UInt32, "cdc_duplicated_fraction": pl.Float64, "exact_duplicate": pl.Boolean,
+           "url_duplicate": pl.Boolean, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
+           "near_duplicate_similarity": pl.Float64}
 
 
 @dataclass(frozen=True)
-class PartitionJob:
-    """The CDC pass over one partition of hosts: its candidates (order, file, row, host).
+class DedupSettings:
+    """What the partition tasks need: the extract files (`files`: the driver's local copies,
+    `sources`: where they came from, for a task that cannot see the copies) and the params."""
 
-    `files` are the driver's local copies of the extract files, `sources` where they came from
-    (the same paths, or URLs when the work directory is at one): a task on another node, which
-    cannot see the copies, reads the texts from `sources`.
-    """
-
-    members: pl.DataFrame
-    files: list[str]
+    files: tuple[str, ...]
+    sources: tuple[str, ...] | None
     cdc: CdcParams
-    sources: list[str] | None = None
+    near: NearParams
 
 
-def cdc_fractions(ordered: pl.DataFrame, files: list[str], params: Params,
-                  executor: Executor | None = None, sources: list[str] | None = None) -> dict[int, float]:
-    """`order` -> duplicated fraction, host by host, one partition of hosts per task (on
-    `executor`, else here). Hosts never share chunks, so the result is the same for any number
-    of partitions."""
-    partitions = params.select.dedup.partitions
-    keyed = ordered.select("order", "file", "row", "host").with_columns(
-        pl.col("host").map_elements(lambda h: host_partition(h, partitions), return_dtype=pl.Int64)
-        .alias("partition"))
-    jobs = [PartitionJob(members, files, params.select.dedup.cdc, sources)
-            for partition in range(partitions)
-            if not (members := keyed.filter(pl.col("partition") == partition)).is_empty()]
-    results = executor.map(partition_fractions, jobs, "dedup") if executor is not None else \
-        [partition_fractions(job) for job in jobs]
-    fractions: dict[int, float] = {}
-    for result in results:
-        if isinstance(result, TaskFailure):
-            raise RuntimeError(f"a CDC partition task failed on every attempt: {result.error}")
-        fractions.update(result)
-    return fractions
+class Passes:
+    """The partitioned passes of one select run in `root`: key rows in, duplicates out."""
+
+    def __init__(self, root: str, params: Params, identity: dict[str, Any]) -> None:
+        dedup = params.select.dedup
+        self.params = params
+        partitions = dedup.partitions
+        self.url = PassDirectory(root, "url", partitions)
+        self.exact = PassDirectory(root, "exact", partitions)
+        self.cdc = PassDirectory(root, "cdc", partitions)
+        self.near = PassDirectory(root, "near", partitions)
+        self.pairs = PassDirectory(root, "near-pairs", partitions)
+        self.root = root
+        self.reused = prepare(root, partitions, identity)
+
+    def add(self, file_index: int, compact: pl.DataFrame) -> None:
+        """Write one extract file's candidates (`compact_columns`) into the partitions."""
+        if self.reused or compact.is_empty():
+            return
+        rows = compact.select(node(file_index), date_key(), "host", "normalized_url", "canonical_key",
+                              "content_hash", "simhash64", "minhash")
+        self.url.write_fragments(file_index, rows.select(
+            pl.concat_list("normalized_url", "canonical_key").list.drop_nulls().list.unique().alias("key"),
+            "date", "node").explode("key").drop_nulls("key"), pl.col("key"))
+        self.exact.write_fragments(file_index, rows.select(pl.col("content_hash").alias("key"), "date", "node")
+                                   .drop_nulls("key"), pl.col("key"))
+        self.cdc.write_fragments(file_index, rows.select(pl.col("host").fill_null(""), "date", "node"),
+                                 pl.col("host"))
+        near = near_keys(rows, self.params.select.dedup.near)
+        if near is not None:
+            self.near.write_fragments(file_index, near, pl.col("bucket"))
+
+    def run(self, files: list[str], executor: Executor | None, sources: list[str] | None) -> int:
+        """Decide every partition that has no result yet; returns how many tasks ran."""
+        fragments_complete(self.root)
+        dedup = self.params.select.dedup
+        settings = DedupSettings(tuple(files), tuple(sources) if sources is not None else None, dedup.cdc, dedup.near)
+
+        def tasks(todo: list[PartitionTask], fn: Any) -> list[Any]:
+            return executor.map(fn, todo, "dedup") if executor is not None else [fn(task) for task in todo]
+
+        ran = sum(run_partitions(directory, task, tasks, settings)
+                  for directory, task in ((self.url, first_wins_task), (self.exact, first_wins_task),
+                                          (self.cdc, cdc_task), (self.near, near_bucket_task)))
+        return ran + run_partitions(self.pairs, near_pair_task, tasks, settings)
+
+    def decide(self) -> Duplicates:
+        """The duplicates of every pass (rows that lose only), with the near clusters formed."""
+        dedup = self.params.select.dedup
+        url = self.url.read_results(NODES)["node"]
+        exact = self.exact.read_results(NODES)["node"]
+        limit = dedup.cdc.max_duplicated_fraction
+        over = pl.Series([], dtype=pl.UInt64) if limit is None else \
+            self.cdc.read_results({"node": pl.UInt64, "fraction": pl.Float64}, pl.col("fraction") > limit)["node"]
+        blocked = pl.concat([url if dedup.url else url.clear(), exact if dedup.exact else exact.clear(), over])
+        edges = self.near.read_results(EDGES) if dedup.near.method == "simhash" else self.pairs.read_results(EDGES)
+        near = near_clusters(edges, blocked)
+        return Duplicates(self.cdc, url, exact, near)
 
 
-def partition_fractions(job: PartitionJob) -> dict[int, float]:
-    """One partition's CDC pass: its candidates' texts chunked, then hosts in candidate order."""
-    files = job.files if job.sources is None else [readable_copy(*pair) for pair in zip(job.files, job.sources,
-                                                                                            strict=True)]
-    pages = _chunked_pages(job.members, files, job.cdc)
-    fractions: dict[int, float] = {}
-    for _host, group in job.members.sort("order").group_by("host", maintain_order=True):
+@dataclass(frozen=True)
+class Duplicates:
+    """What the passes decided: the nodes that lose each pass, the near duplicates, and the CDC
+    results (read one extract file at a time)."""
+
+    cdc: PassDirectory
+    url: pl.Series
+    exact: pl.Series
+    near: pl.DataFrame  # node, near_duplicate_distance, near_duplicate_similarity
+
+    def for_file(self, file_index: int) -> pl.DataFrame:
+        """The duplication signals of every candidate of one extract file (SIGNALS)."""
+        low, high = file_index << 32, (file_index + 1) << 32
+        in_file = pl.col("node").is_between(low, high, closed="left")
+        fractions = self.cdc.read_results({"node": pl.UInt64, "fraction": pl.Float64}, in_file)
+        near = self.near.filter(in_file)
+        return fractions.join(near, on="node", how="left").select(
+            file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row"),
+            pl.col("fraction").alias("cdc_duplicated_fraction"),
+            pl.col("node").is_in(self.exact.implode()).alias("exact_duplicate"),
+            pl.col("node").is_in(self.url.implode()).alias("url_duplicate"),
+            pl.col("near_duplicate").fill_null(False),
+            "near_duplicate_distance", "near_duplicate_similarity",
+        ).sort("row").cast(SIGNALS)  # type: ignore[arg-type]  # polars accepts data type classes
+
+
+def near_keys(rows: pl.DataFrame, near: NearParams) -> pl.DataFrame | None:
+    """(bucket, date, node, value) rows of the near pass: one per LSH band of a MinHash
+    signature, or one per pigeonhole block of a simhash (with the simhash as `value`)."""
+    if near.method == "minhash":
+        have = rows.filter(pl.col("minhash").is_not_null())
+        if have.is_empty():
+            return None
+        keys = band_keys(signature_array(have["minhash"].to_list()), near.bands, near.rows)
+        return pl.DataFrame({
+            "bucket": keys.reshape(-1),
+            "date": np.repeat(have["date"].to_numpy(), near.bands),
+            "node": np.repeat(have["node"].to_numpy(), near.bands),
+        }).with_columns(pl.lit(None, dtype=pl.Int64).alias("value"))
+    if near.method == "simhash" and near.max_hamming_distance is not None:
+        have = rows.filter(pl.col("simhash64").is_not_null())
+        if have.is_empty():
+            return None
+        blocks = near.max_hamming_distance + 1
+        values = np.array([from_int64(v) for v in have["simhash64"]], dtype=np.uint64)
+        width = SIMHASH_BITS // blocks
+        frames = []
+        for block in range(blocks):
+            shift = block * width
+            bits = SIMHASH_BITS - shift if block == blocks - 1 else width
+            part = (values >> np.uint64(shift)) & np.uint64((1 << bits) - 1)
+            frames.append(pl.DataFrame({"bucket": part * np.uint64(blocks) + np.uint64(block),
+                                        "date": have["date"].to_numpy(), "node": have["node"].to_numpy(),
+                                        "value": have["simhash64"].to_numpy()}))
+        return pl.concat(frames)
+    return None
+
+
+def first_wins_task(task: PartitionTask) -> None:
+    """URL and exact passes: every node with a key an earlier node (date, node) already had."""
+    rows = task.directory.read_fragments(task.partition, {"key": pl.String, "date": pl.Int64, "node": pl.UInt64})
+    ordered = rows.unique(["key", "node"]).sort("date", "node")
+    losers = ordered.filter(pl.col("node") != pl.col("node").first().over("key")).select("node").unique().sort("node")
+    task.directory.write_result(task.partition, losers)
+
+
+def cdc_task(task: PartitionTask) -> None:
+    """One partition of hosts: texts chunked, then each host's candidates in the global order."""
+    settings: DedupSettings = task.settings
+    members = task.directory.read_fragments(task.partition, {"host": pl.String, "date": pl.Int64, "node": pl.UInt64})
+    files = list(settings.files) if settings.sources is None else \
+        [readable_copy(*pair) for pair in zip(settings.files, settings.sources, strict=True)]
+    pages = _chunked_pages(members, files, settings.cdc)
+    nodes, fractions = [], []
+    for _host, group in members.sort("date", "node").group_by("host", maintain_order=True):
         seen: set[int] = set()
-        for order in group["order"]:
-            hashes, sizes = pages.pop(order)
-            fractions[order] = duplicated_fraction(hashes, sizes, seen)
+        for member in group["node"]:
+            hashes, sizes = pages.pop(member)
+            nodes.append(member)
+            fractions.append(duplicated_fraction(hashes, sizes, seen))
             mark_seen(seen, hashes)
-    return fractions
+    task.directory.write_result(task.partition, pl.DataFrame(
+        {"node": nodes, "fraction": fractions}, schema={"node": pl.UInt64, "fraction": pl.Float64}).sort("node"))
 
 
 def _chunked_pages(members: pl.DataFrame, files: list[str], cdc: CdcParams) -> dict[int, ChunkHashes]:
-    """`order` -> chunk hashes of that candidate's text.
+    """node -> chunk hashes of that candidate's text.
 
     The texts are read a batch of rows at a time and dropped once chunked, so the pass holds the
     hashes (16 bytes per chunk of about 96 text bytes), never all the candidates' texts.
     """
     pages: dict[int, ChunkHashes] = {}
-    for (file_index,), rows in members.group_by("file", maintain_order=True):
-        wanted = rows.select("row", "order").lazy()
+    located = members.select("node", file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row"))
+    for (file_index,), rows in located.group_by("file", maintain_order=True):
+        wanted = rows.select("row", "node").lazy()
         start = 0
-        for batch in column_batches(files[file_index], ["text"], TEXT_BATCH_ROWS):
-            texts = batch.lazy().with_row_index("row", offset=start).join(wanted, on="row").collect()
+        for batch in column_batches(files[int(file_index)], ["text"], TEXT_BATCH_ROWS):
+            texts = batch.lazy().with_row_index("row", offset=start).with_columns(pl.col("row").cast(pl.UInt32)) \
+                .join(wanted, on="row").collect()
             start += batch.height
-            for order, text in zip(texts["order"], texts["text"], strict=True):
-                pages[order] = chunk_hashes(text or "", cdc.algorithm, fastcdc_avg=cdc.fastcdc_avg_bytes)
+            for member, text in zip(texts["node"], texts["text"], strict=True):
+                pages[member] = chunk_hashes(text or "", cdc.algorithm, fastcdc_avg=cdc.fastcdc_avg_bytes)
     return pages
 
 
-def near_duplicates(ordered: pl.DataFrame, blocked: pl.Series, max_distance: int | None) -> list[int | None]:
-    """Hamming distance to an earlier kept candidate within `max_distance`, per candidate in order."""
-    if max_distance is None:
-        return [None] * ordered.height
-    index = NearDuplicateIndex(max_distance)
-    distances: list[int | None] = []
-    for value, is_blocked in zip(ordered["simhash64"], blocked, strict=True):
-        if value is None:
-            distances.append(None)
-            continue
-        unsigned = from_int64(value)
-        match = index.find(unsigned)
-        if match is not None:
-            distances.append(bin(match ^ unsigned).count("1"))
-            continue
-        distances.append(None)
-        if not is_blocked:
-            index.add(unsigned)
-    return distances
+def near_bucket_task(task: PartitionTask) -> None:
+    """Near pass, one partition of buckets: the pairs that share a bucket. Each member is paired
+    with the first `max_pairs_per_member` members before it (all pairs in a small bucket).
+    MinHash pairs go to the pair partitions, to be counted over bands; simhash pairs are verified
+    here by their Hamming distance."""
+    settings: DedupSettings = task.settings
+    near = settings.near
+    rows = task.directory.read_fragments(task.partition, {"bucket": pl.UInt64, "date": pl.Int64,
+                                                          "node": pl.UInt64, "value": pl.Int64})
+    shared = rows.filter(pl.len().over("bucket") > 1).sort("bucket", "date", "node")
+    pairs = bucket_pairs(shared, near.max_pairs_per_member)
+    if near.method == "simhash":
+        distance = pl.Series([bin(from_int64(a) ^ from_int64(b)).count("1")
+                              for a, b in zip(pairs["a_value"], pairs["b_value"], strict=True)], dtype=pl.Int32)
+        limit = near.max_hamming_distance if near.max_hamming_distance is not None else -1
+        edges = pairs.with_columns(distance.alias("distance")).filter(pl.col("distance") <= limit) \
+            .unique(["a", "b"]).select("a", "b", "a_date", "b_date", pl.lit(None, dtype=pl.Float64).alias("similarity"),
+                                       "distance").sort("a", "b")
+        task.directory.write_result(task.partition, edges)
+        return
+    pair_directory = PassDirectory(task.directory.root, "near-pairs", task.directory.partitions)
+    pair_directory.write_fragments(task.partition, pairs.select("a", "b", "a_date", "b_date"),
+                                   pl.struct("a", "b"))
+    task.directory.write_result(task.partition, pl.DataFrame({"pairs": [pairs.height]}))
 
 
-def find_duplicates(compact: pl.DataFrame, files: list[str], params: Params,
-                    executor: Executor | None = None, sources: list[str] | None = None) -> pl.DataFrame:
-    """Per candidate (file, row): the duplication signals (the CDC partitions on `executor`)."""
-    dedup = params.select.dedup
-    ordered = order_candidates(compact)
-    if ordered.is_empty():
-        return pl.DataFrame(schema={"file": pl.UInt32, "row": pl.UInt32, "cdc_duplicated_fraction": pl.Float64,
-                                    "exact_duplicate": pl.Boolean, "url_duplicate": pl.Boolean,
-                                    "near_duplicate_distance": pl.Int32})
-    url = url_duplicates(ordered)
-    exact = exact_duplicates(ordered)
-    fractions = cdc_fractions(ordered, files, params, executor, sources)
-    cdc = pl.Series([fractions.get(order, 0.0) for order in ordered["order"]], dtype=pl.Float64)
-    limit = dedup.cdc.max_duplicated_fraction
-    over_limit = (cdc > limit) if limit is not None else pl.Series([False] * len(cdc))
-    blocked = (url & dedup.url) | (exact & dedup.exact) | over_limit
-    near = near_duplicates(ordered, blocked, dedup.near.max_hamming_distance)
-    return ordered.select("file", "row").with_columns(
-        cdc.alias("cdc_duplicated_fraction"),
-        exact.alias("exact_duplicate"),
-        url.alias("url_duplicate"),
-        pl.Series(near, dtype=pl.Int32).alias("near_duplicate_distance"),
-    )
+def bucket_pairs(shared: pl.DataFrame, limit: int) -> pl.DataFrame:
+    """(a, b, a_date, b_date, a_value, b_value): within each bucket (rows sorted by bucket, date,
+    node), each member with each of the first `limit` members before it."""
+    numbered = shared.with_columns(pl.int_range(pl.len()).over("bucket").alias("position"))
+    earlier = numbered.filter(pl.col("position") < limit).select(
+        "bucket", pl.col("position").alias("a_position"), pl.col("node").alias("a"), pl.col("date").alias("a_date"),
+        pl.col("value").alias("a_value"))
+    return numbered.join(earlier, on="bucket").filter(pl.col("a_position") < pl.col("position")).select(
+        "a", pl.col("node").alias("b"), "a_date", pl.col("date").alias("b_date"), "a_value",
+        pl.col("value").alias("b_value"))
+
+
+def near_pair_task(task: PartitionTask) -> None:
+    """MinHash pairs of one pair partition: those that share `min_shared_bands` bands are edges,
+    with the similarity the shared share implies, (shared / bands) ** (1 / rows)."""
+    near: NearParams = task.settings.near
+    pairs = task.directory.read_fragments(task.partition, {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64,
+                                                           "b_date": pl.Int64})
+    counted = pairs.group_by("a", "b", "a_date", "b_date").agg(pl.len().alias("shared"))
+    edges = counted.filter(pl.col("shared") >= near.min_shared_bands).select(
+        "a", "b", "a_date", "b_date",
+        ((pl.col("shared") / near.bands) ** (1 / near.rows)).alias("similarity"),
+        pl.lit(None, dtype=pl.Int32).alias("distance")).sort("a", "b")
+    task.directory.write_result(task.partition, edges)
+
+
+def near_clusters(edges: pl.DataFrame, blocked: pl.Series) -> pl.DataFrame:
+    """(node, near_duplicate, near_duplicate_distance, near_duplicate_similarity) for the pages of
+    each cluster (union-find over the edges) that come after its first page no other duplicate
+    rule rejected, the page the cluster keeps. Each one's distance or similarity is that of its
+    closest earlier page in the cluster."""
+    schema = {"node": pl.UInt64, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
+              "near_duplicate_similarity": pl.Float64}
+    if edges.is_empty():
+        return pl.DataFrame(schema=schema)
+    parent: dict[int, int] = {}
+
+    def root(item: int) -> int:
+        while parent.setdefault(item, item) != item:
+            parent[item] = parent[parent[item]]
+            item = parent[item]
+        return item
+
+    dates: dict[int, int] = {}
+    for a, b, a_date, b_date in edges.select("a", "b", "a_date", "b_date").iter_rows():
+        dates[a], dates[b] = a_date, b_date
+        first, second = root(a), root(b)
+        if first != second:
+            parent[second] = first
+    members = pl.DataFrame({"node": list(dates), "date": list(dates.values()), "cluster": [root(n) for n in dates]},
+                           schema={"node": pl.UInt64, "date": pl.Int64, "cluster": pl.UInt64})
+    kept = members.filter(~pl.col("node").is_in(blocked.implode())).sort("date", "node") \
+        .group_by("cluster", maintain_order=True).first().select("cluster", pl.col("date").alias("kept_date"),
+                                                                  pl.col("node").alias("kept"))
+    after = (pl.col("date") > pl.col("kept_date")) | \
+        ((pl.col("date") == pl.col("kept_date")) & (pl.col("node") > pl.col("kept")))
+    later = members.join(kept, on="cluster").filter(after)
+    # the closest earlier neighbour of each page (an edge runs from the earlier page, a, to the later, b)
+    best = edges.group_by("b").agg(pl.col("distance").min(), pl.col("similarity").max())
+    return later.join(best, left_on="node", right_on="b", how="left").select(
+        "node", pl.lit(True).alias("near_duplicate"), pl.col("distance").alias("near_duplicate_distance"),
+        pl.col("similarity").alias("near_duplicate_similarity")).sort("node")
+
+
+def find_duplicates(root: str, compact: list[pl.DataFrame], files: list[str], params: Params,
+                    executor: Executor | None = None, sources: list[str] | None = None,
+                    identity: dict[str, Any] | None = None) -> Duplicates:
+    """All passes in `root` over the candidates of each file (`compact[i]`, from `compact_columns`)."""
+    passes = Passes(root, params, identity or {"files": files})
+    for index, frame in enumerate(compact):
+        passes.add(index, frame)
+    passes.run(files, executor, sources)
+    return passes.decide()
 
 
 def record_id_repeats(files: list[str]) -> pl.DataFrame:
@@ -238,5 +389,5 @@ def compact_columns(frame: pl.LazyFrame, file_index: int) -> pl.LazyFrame:
         pl.col("canonical_url").map_elements(canonical_key, return_dtype=pl.String).alias("canonical_key"),
         signals.struct.field("content_hash").alias("content_hash"),
         signals.struct.field("simhash64").alias("simhash64"),
-        (pl.col("reasons").list.len() == 0).alias("candidate"),
+        signals.struct.field("minhash").alias("minhash"),
     )

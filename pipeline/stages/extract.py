@@ -26,6 +26,7 @@ from typing import Any
 from tqdm import tqdm
 
 from filters.corpus.dedup import content_hash, simhash64, to_int64
+from filters.corpus.minhash import signature as minhash_signature
 from filters.extract.cascade import run_cascade
 from filters.extract.cleanup import remove_cookie_overlays
 from filters.metadata.dates import load_dateparser
@@ -311,6 +312,10 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
             signals.update(text_signals(row["text"]))
             signals.update(quality_signals(result.blocks, len(decoded.data), row["title"], row["author"],
                                            row["published"]))
+        minhash = params.extract.minhash
+        if minhash.permutations is not None:
+            with _step(row, timings, "minhash"):
+                signals["minhash"] = minhash_signature(row["text"], minhash.permutations, minhash.shingle_words)
     return _finish(row, params)
 
 

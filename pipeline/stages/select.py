@@ -15,7 +15,9 @@ directory (the CLI writes a URL `--out` locally first: `writers.output_directory
 
 from __future__ import annotations
 
+import contextlib
 import json
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -32,13 +34,15 @@ from pipeline.run.executors import Executor
 from pipeline.run.timings import merge_timings
 from pipeline.stages import page_types
 from pipeline.stages.dataset import DatasetCounts, site_balance, with_dataset_columns
-from pipeline.stages.dedup import compact_columns, find_duplicates, record_id_repeats, with_record_repeats
+from pipeline.stages.dedup import SIGNALS as DEDUP_SIGNALS
+from pipeline.stages.dedup import Passes, compact_columns, record_id_repeats, with_record_repeats
 from pipeline.store.schema import OUTPUT_SCHEMA
-from pipeline.store.storage import local_copies, location
+from pipeline.store.storage import is_url, local_copies, location
 from pipeline.store.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
 from pipeline.store.writers import ShardWriter, publish_directories, remove_stale_temps
 
 STATS = "stats.json"
+PARTITIONS_DIR = "select-partitions"
 # Rows the write pass holds at once (with their texts): bounds its memory on a large input file.
 SLICE_ROWS = 1000
 
@@ -75,14 +79,15 @@ def _select(workdir: str, out: str, params: Params, extract_timings: dict[str, A
     manifest, summaries = _load_workdir(workdir, params)
     summaries = sorted(summaries, key=lambda s: s["path"])
     sources = [str(outputs_for(workdir, summary["path"])[0]) for summary in summaries]
-    with local_copies(sources) as files:
-        return _decide(files, sources, out, params, summaries, manifest, extract_timings, executor, started)
+    with local_copies(sources) as files, partition_root(workdir) as root:
+        return _decide(files, sources, out, params, summaries, manifest, extract_timings, executor, started, root)
 
 
 def _decide(files: list[str], sources: list[str], out: str, params: Params, summaries: list[dict[str, Any]],
             manifest: dict[str, Any], extract_timings: dict[str, Any] | None, executor: Executor | None,
-            started: float) -> dict[str, Any]:
-    """The two passes over the extract files (local copies of `sources`), then the shards."""
+            started: float, root: str) -> dict[str, Any]:
+    """The two passes over the extract files (local copies of `sources`), then the shards; the
+    de-duplication partitions in `root`."""
     rules = decisions.rules_for("select")
     timings: dict[str, Any] = {}
 
@@ -90,14 +95,24 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     predicted = [page_types.predictions(path, params) for path in files]
     timings["select.page_types"] = _since(step)
     step = time.perf_counter()
-    compact = [compact_columns(apply_rules(page_types.attach(_scan(path), predicted[index]), rules, params),
-                               index).collect()
-               for index, path in enumerate(files)]
+    # The candidates depend on every select param and on the extract output: partitions written
+    # for other params or files are rebuilt.
+    passes = Passes(root, params, {"files": [_identity(summary) for summary in summaries],
+                                   "select": params.to_dict()["select"]})
+    sites = []
+    for index, path in enumerate(files):
+        compact = compact_columns(apply_rules(page_types.attach(_scan(path), predicted[index]), rules, params),
+                                  index).collect()
+        passes.add(index, compact)
+        sites.append(compact.select("file", "row", "id", "host"))
     timings["select.rules"] = _since(step)
     step = time.perf_counter()
-    candidates = pl.concat(compact) if compact else pl.DataFrame()
-    duplicates = with_record_repeats(find_duplicates(candidates, files, params, executor, sources),
-                                     record_id_repeats(files))
+    passes.run(files, executor, sources)
+    found = passes.decide()
+    candidates = pl.concat(sites) if sites else pl.DataFrame()
+    per_candidate = pl.concat([found.for_file(index) for index in range(len(files))]) if files else \
+        pl.DataFrame(schema=DEDUP_SIGNALS)
+    duplicates = with_record_repeats(per_candidate, record_id_repeats(files))
     timings["select.dedup"] = _since(step)
     step = time.perf_counter()
     duplicates = duplicates.join(site_balance(candidates, duplicates, params), on=["file", "row"], how="left")
@@ -296,6 +311,23 @@ def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[di
         manifest.setdefault("warnings", []).append(
             "extract params differ from the ones the work directory was built with")
     return manifest, summaries
+
+
+def _identity(summary: dict[str, Any]) -> dict[str, Any]:
+    """What names one extract file's rows for the partitions: its input and the extract summary's counts."""
+    return {key: summary.get(key) for key in ("path", "rows", "records", "input", "fingerprint") if key in summary}
+
+
+@contextlib.contextmanager
+def partition_root(workdir: str) -> Iterator[str]:
+    """Where the de-duplication partitions go: `select-partitions/` in a local work directory (a
+    re-run with the same extract output and params reuses finished partitions), or a temporary
+    directory beside the local copies when the work directory is at a URL."""
+    if is_url(workdir):
+        with tempfile.TemporaryDirectory(prefix="corpus-filter-partitions-") as scratch:
+            yield scratch
+        return
+    yield str(Path(workdir) / PARTITIONS_DIR)
 
 
 def _merge_timings(summaries: list[dict[str, Any]], extra: dict[str, Any] | None) -> dict[str, Any]:

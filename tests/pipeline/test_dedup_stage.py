@@ -1,64 +1,182 @@
-"""The select stage's duplicate passes: order, URL, exact, per-host CDC, near against kept pages."""
+"""The select stage's duplicate passes over hash partitions: order, URL, exact, per-host CDC, and
+near-duplicate clusters (MinHash LSH or simhash); the same output for any partition count."""
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+import random
+from datetime import UTC, datetime, timedelta
 
 import polars as pl
+import pytest
 
 from conftest import ROOT, article_html, cli, prose, write_warc
 from filters.corpus.dedup import simhash64, to_int64
+from filters.corpus.minhash import signature
 from pipeline.params import Params, params_from_dict
-from pipeline.stages.dedup import exact_duplicates, host_partition, near_duplicates, order_candidates, url_duplicates
+from pipeline.run.executors import LocalExecutor
+from pipeline.stages.dedup import Passes
+
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
 
 
-def compact(rows: list[dict]) -> pl.DataFrame:
-    base = {"file": 0, "row": 0, "id": "x", "host": "a.example", "warc_date": None, "url": None,
-            "normalized_url": None, "canonical_key": None, "content_hash": None, "simhash64": None,
-            "candidate": True}
+def candidates(rows: list[dict]) -> pl.DataFrame:
+    """One extract file's candidates as `compact_columns` gives them."""
+    base = {"id": "x", "host": "a.example", "warc_date": None, "url": None, "normalized_url": None,
+            "canonical_key": None, "content_hash": None, "simhash64": None, "minhash": None}
     frame = [{**base, "row": i, "id": f"id{i}", **row} for i, row in enumerate(rows)]
-    return pl.DataFrame(frame, schema_overrides={"file": pl.UInt32, "row": pl.UInt32,
-                                                 "warc_date": pl.Datetime("us", "UTC")})
+    return pl.DataFrame(frame, schema_overrides={"row": pl.UInt32, "warc_date": pl.Datetime("us", "UTC"),
+                                                 "minhash": pl.Binary, "simhash64": pl.Int64})
 
 
-def test_order_is_capture_time_then_url_then_id_with_unknown_times_last():
-    t = datetime(2024, 1, 1, tzinfo=UTC)
-    frame = compact([{"warc_date": None, "url": "a"}, {"warc_date": t, "url": "z"}, {"warc_date": t, "url": "b"},
-                     {"candidate": False, "warc_date": t, "url": "a"}])
-    assert order_candidates(frame)["row"].to_list() == [2, 1, 0]
+def decide(tmp_path, files: list[pl.DataFrame], texts: list[list[str]] | None = None, params: dict | None = None,
+           executor=None, name: str = "parts") -> tuple[list[pl.DataFrame], int]:
+    """The duplication signals of each file's candidates, and how many partition tasks ran."""
+    paths = []
+    for index, frame in enumerate(files):
+        path = tmp_path / f"extract-{name}-{index}.parquet"
+        words = texts[index] if texts else [f"text {i}" for i in range(frame.height)]
+        pl.DataFrame({"text": words}).write_parquet(path)
+        paths.append(str(path))
+    passes = Passes(str(tmp_path / name), params_from_dict(params or {}), {"files": paths})
+    for index, frame in enumerate(files):
+        passes.add(index, frame)
+    ran = passes.run(paths, executor, None)
+    found = passes.decide()
+    return [found.for_file(index) for index in range(len(files))], ran
 
 
-def test_url_duplicates_by_normalised_or_canonical_url():
-    frame = order_candidates(compact([
-        {"url": "1", "normalized_url": "https://a.example/x"},
-        {"url": "2", "normalized_url": "https://a.example/y", "canonical_key": "https://a.example/x"},
-        {"url": "3", "normalized_url": "https://a.example/z"},
-        {"url": "4", "normalized_url": "https://a.example/z"},
-    ]))
-    assert url_duplicates(frame).to_list() == [False, True, False, True]
+def losers(signals: pl.DataFrame, column: str) -> list[int]:
+    return signals.filter(pl.col(column))["row"].to_list()
 
 
-def test_exact_duplicates_first_occurrence_wins():
-    frame = order_candidates(compact([{"url": "1", "content_hash": "h"}, {"url": "2", "content_hash": "g"},
-                                      {"url": "3", "content_hash": "h"}, {"url": "4", "content_hash": None}]))
-    assert exact_duplicates(frame).to_list() == [False, False, True, False]
+def test_order_is_capture_time_then_reading_order_with_unknown_times_last(tmp_path):
+    rows = [{"warc_date": None}, {"warc_date": T0 + timedelta(seconds=1)}, {"warc_date": T0}, {"warc_date": T0}]
+    (signals,), _ = decide(tmp_path, [candidates([{**row, "content_hash": "h"} for row in rows])])
+    assert losers(signals, "exact_duplicate") == [0, 1, 3]  # row 2 is first: earliest, and read before row 3
 
 
-def test_near_duplicates_match_only_kept_pages():
-    text = " ".join(prose("near", paragraphs=4))
+def test_url_duplicates_by_normalised_or_canonical_url(tmp_path):
+    (signals,), _ = decide(tmp_path, [candidates([
+        {"normalized_url": "https://a.example/x"},
+        {"normalized_url": "https://a.example/y", "canonical_key": "https://a.example/x"},
+        {"normalized_url": "https://a.example/z"},
+        {"normalized_url": "https://a.example/z"},
+        {"normalized_url": "https://a.example/w", "canonical_key": "https://a.example/w"},
+    ])])
+    assert losers(signals, "url_duplicate") == [1, 3]
+
+
+def test_exact_duplicates_first_occurrence_wins_across_files(tmp_path):
+    first = candidates([{"content_hash": "h", "warc_date": T0}, {"content_hash": "g"}, {"content_hash": None}])
+    second = candidates([{"content_hash": "h", "warc_date": T0 - timedelta(days=1)}, {"content_hash": None}])
+    (one, two), _ = decide(tmp_path, [first, second])
+    assert losers(one, "exact_duplicate") == [0] and losers(two, "exact_duplicate") == []
+
+
+def story(seed: int, words: int = 400) -> str:
+    return " ".join(" ".join(prose(f"story {seed}", paragraphs=12)).split()[:words])
+
+
+def syndicated(text: str, seed: int) -> str:
+    """The story as another site runs it: its own first sentence, a few words changed, a footer."""
+    rng = random.Random(seed)
+    words = text.split()
+    for _ in range(len(words) // 50):
+        words[rng.randrange(len(words))] = rng.choice(["reportedly", "officials", "Tuesday", "residents"])
+    return f"Published by partner site {seed}. " + " ".join(words) + f" Copyright partner {seed}, all rights reserved."
+
+
+def test_minhash_clusters_syndicated_copies_and_keeps_the_first(tmp_path):
+    original = story(1)
+    copies = [syndicated(original, seed) for seed in (2, 3)]
+    texts = [copies[0], original, copies[1], story(2)]
+    dates = [T0 + timedelta(days=2), T0, T0 + timedelta(days=1), T0]
+    frame = candidates([{"warc_date": d, "host": f"site{i}.example", "minhash": signature(t)}
+                        for i, (d, t) in enumerate(zip(dates, texts, strict=True))])
+    (signals,), _ = decide(tmp_path, [frame], [texts])
+    assert losers(signals, "near_duplicate") == [0, 2]  # the original (row 1) is first; row 3 is another story
+    assert signals.filter(pl.col("near_duplicate"))["near_duplicate_similarity"].min() > 0.68
+
+
+def test_the_cluster_keeps_its_first_page_no_other_rule_rejected(tmp_path):
+    text = story(4)
+    frame = candidates([{"warc_date": T0 + timedelta(days=i), "minhash": signature(text), "content_hash": h}
+                        for i, h in enumerate(["same", "same", None])])
+    (signals,), _ = decide(tmp_path, [frame], [[text] * 3])
+    # row 1 is an exact duplicate of row 0, so row 0 is kept and rows 1 and 2 are its near duplicates
+    assert losers(signals, "exact_duplicate") == [1] and losers(signals, "near_duplicate") == [1, 2]
+    rows = [{"warc_date": T0 + timedelta(days=i), "minhash": signature(text), "normalized_url": u}
+            for i, u in enumerate([None, "u", "u"])]
+    (signals,), _ = decide(tmp_path, [candidates(rows)], [[text] * 3], name="second")
+    assert losers(signals, "url_duplicate") == [2] and losers(signals, "near_duplicate") == [1, 2]
+
+
+def test_simhash_method_clusters_within_the_distance(tmp_path):
+    text = story(5)
     value = to_int64(simhash64(text))
-    frame = order_candidates(compact([{"url": "1", "simhash64": value}, {"url": "2", "simhash64": value},
-                                      {"url": "3", "simhash64": value}]))
-    # First one is blocked by another rule, so it is not "kept": the second is the first kept one.
-    blocked = pl.Series([True, False, False])
-    assert near_duplicates(frame, blocked, 3) == [None, None, 0]
-    assert near_duplicates(frame, pl.Series([False] * 3), None) == [None, None, None]
+    frame = candidates([{"warc_date": T0 + timedelta(days=i), "simhash64": v}
+                        for i, v in enumerate([value, value ^ 0b111, value ^ 0b1111_0000, None])])
+    (signals,), _ = decide(tmp_path, [frame], params={"select": {"dedup": {"near": {"method": "simhash"}}}})
+    assert losers(signals, "near_duplicate") == [1]  # 3 bits from row 0; row 2 is 4 bits from it, 7 from row 1
+    assert signals.filter(pl.col("near_duplicate"))["near_duplicate_distance"].to_list() == [3]
 
 
-def test_host_partition_is_stable():
-    assert host_partition("a.example", 7) == host_partition("a.example", 7)
-    assert {host_partition(f"h{i}.example", 4) for i in range(50)} == {0, 1, 2, 3}
+def test_near_duplicates_off(tmp_path):
+    text = story(6)
+    frame = candidates([{"minhash": signature(text)}, {"minhash": signature(text)}])
+    (signals,), _ = decide(tmp_path, [frame], params={"select": {"dedup": {"near": {"method": None}}}})
+    assert losers(signals, "near_duplicate") == []
+
+
+def mixed_files(count: int = 3, rows: int = 60) -> tuple[list[pl.DataFrame], list[list[str]]]:
+    """Files of pages with repeated URLs, hashes, hosts and near-duplicate stories."""
+    rng = random.Random(7)
+    stories = [story(100 + i, 200) for i in range(8)]
+    files, texts = [], []
+    for _ in range(count):
+        frame, words = [], []
+        for _ in range(rows):
+            text = syndicated(rng.choice(stories), rng.randrange(1000)) if rng.random() < 0.6 else \
+                story(rng.randrange(10_000), 200)
+            frame.append({"warc_date": T0 + timedelta(hours=rng.randrange(40)) if rng.random() < 0.9 else None,
+                          "host": f"h{rng.randrange(6)}.example", "normalized_url": f"u{rng.randrange(120)}",
+                          "canonical_key": f"u{rng.randrange(120)}" if rng.random() < 0.2 else None,
+                          "content_hash": f"c{rng.randrange(90)}", "minhash": signature(text),
+                          "simhash64": to_int64(simhash64(text))})
+            words.append(text)
+        files.append(candidates(frame))
+        texts.append(words)
+    return files, texts
+
+
+@pytest.mark.parametrize("method", ["minhash", "simhash"])
+def test_the_same_duplicates_for_any_partition_count_and_executor(tmp_path, method):
+    files, texts = mixed_files()
+    settings = {"near": {"method": method}}
+    one, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 1}}}, name="one")
+    assert sum(frame["near_duplicate"].sum() for frame in one) > 10  # the passes have something to find
+    assert all(frame["exact_duplicate"].any() and frame["url_duplicate"].any() for frame in one)
+    many, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 16}}}, name="many")
+    with LocalExecutor(2, apart=True) as executor:
+        pooled, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 5}}},
+                           executor=executor, name="pooled")
+    for a, b, c in zip(one, many, pooled, strict=True):
+        assert a.equals(b) and a.equals(c)
+
+
+def test_a_rerun_skips_finished_partitions(tmp_path):
+    files, texts = mixed_files(count=2, rows=20)
+    params = {"select": {"dedup": {"partitions": 4}}}
+    first, ran = decide(tmp_path, files, texts, params)
+    assert ran > 0
+    again, ran_again = decide(tmp_path, files, texts, params)
+    assert ran_again == 0 and all(a.equals(b) for a, b in zip(first, again, strict=True))
+    (tmp_path / "parts" / "exact" / "p00001.parquet").unlink()  # as if killed before that partition finished
+    resumed, ran_resumed = decide(tmp_path, files, texts, params)
+    assert ran_resumed == 1 and all(a.equals(b) for a, b in zip(first, resumed, strict=True))
+    other, ran_other = decide(tmp_path, files, texts, {"select": {"dedup": {"partitions": 3}}})
+    assert ran_other > 0 and all(a.equals(b) for a, b in zip(first, other, strict=True))
 
 
 def run(tmp_path, records, params: dict | None = None, name="out"):

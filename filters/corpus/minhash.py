@@ -1,0 +1,129 @@
+"""MinHash signatures of a text and their LSH band keys (docs/filters.md, "Near duplicates").
+
+* **Shingles**: word n-grams (5 by default, as in FineWeb's de-duplication) of the lower-cased
+  ``\\w+`` words. Each word is hashed once (CRC-32), and an n-gram's 64-bit value is a polynomial
+  of its words' values, computed for all n-grams at once with numpy.
+* **Signature** (Broder 1997, "On the resemblance and containment of documents"): for each of
+  ``permutations`` hash functions, the minimum over the shingles. The hash functions are
+  multiply-shift functions ``(a * x + b) >> 32`` over 64-bit words (Dietzfelbinger et al. 1997),
+  with fixed odd multipliers, so a signature is the same on every machine and in every run. Two
+  texts agree on one position with probability equal to the Jaccard similarity of their shingle
+  sets. Signatures are stored as ``permutations`` little-endian uint32 values (512 bytes for 128).
+* **Bands** (Leskovec, Rajaraman & Ullman, *Mining of Massive Datasets*, ch. 3.4): the signature
+  is cut into ``bands`` bands of ``rows`` values; a band's key is a 64-bit hash of its values and
+  its index. Two texts of similarity s share at least one band with probability
+  ``1 - (1 - s**rows) ** bands``; the similarity where that S-curve is steepest is about
+  ``(1 / bands) ** (1 / rows)`` (``implied_threshold``).
+* **Verification by shared bands**: the number of bands two texts share is Binomial(bands, s**rows),
+  so requiring ``min_shared_bands`` of them keeps pairs whose similarity is about
+  ``(min_shared_bands / bands) ** (1 / rows)`` or more (``verified_threshold``), without reading
+  the signatures again. ``pair_probability`` gives the exact chance for a similarity.
+
+Why numpy and not ``datasketch``: the same 128 permutations over a 1,000-word text take 0.8 ms
+here and 4.2-4.6 ms with ``datasketch.MinHash.update_batch`` (which calls a Python hash function
+per shingle and reduces modulo a Mersenne prime); ``benchmarks/near_duplicates.py`` prints the
+cost per page against extraction.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from math import comb
+
+import numpy as np
+
+PERMUTATIONS = 128
+SHINGLE_WORDS = 5
+
+_WORD = re.compile(r"\w+")
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_SHIFT = np.uint64(32)
+_MAX_PERMUTATIONS = 1024
+
+
+def _functions() -> tuple[np.ndarray, np.ndarray]:
+    """Fixed multipliers (odd) and increments of the multiply-shift hash functions."""
+    generator = np.random.Generator(np.random.PCG64(20240517))
+    multipliers = generator.integers(1, 2**63, size=_MAX_PERMUTATIONS, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    increments = generator.integers(0, 2**63, size=_MAX_PERMUTATIONS, dtype=np.uint64)
+    return multipliers, increments
+
+
+_MULTIPLIERS, _INCREMENTS = _functions()
+
+
+def shingle_values(text: str, shingle_words: int = SHINGLE_WORDS) -> np.ndarray:
+    """The distinct 64-bit values of the text's word n-grams (one n-gram of all words when the text
+    has fewer than ``shingle_words`` words; empty for a text without words)."""
+    words = _WORD.findall(text.lower())
+    if not words:
+        return np.empty(0, dtype=np.uint64)
+    ids = np.fromiter((zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in words), dtype=np.uint64,
+                      count=len(words))
+    width = min(shingle_words, len(words))
+    count = len(words) - width + 1
+    values = np.zeros(count, dtype=np.uint64)
+    for offset in range(width):
+        values *= _GOLDEN
+        values += ids[offset:offset + count]
+    return np.unique(values)
+
+
+def signature(text: str | None, permutations: int = PERMUTATIONS, shingle_words: int = SHINGLE_WORDS) -> bytes | None:
+    """The MinHash signature as ``permutations`` little-endian uint32 values; None without words."""
+    if not 0 < permutations <= _MAX_PERMUTATIONS:
+        raise ValueError(f"permutations must be 1..{_MAX_PERMUTATIONS}, got {permutations}")
+    values = shingle_values(text or "", shingle_words)
+    if values.size == 0:
+        return None
+    hashed = np.multiply.outer(_MULTIPLIERS[:permutations], values)
+    hashed += _INCREMENTS[:permutations, None]
+    hashed >>= _SHIFT
+    return hashed.min(axis=1).astype("<u4").tobytes()
+
+
+def signature_array(signatures: list[bytes]) -> np.ndarray:
+    """Signatures of one length as an (n, permutations) uint32 array."""
+    if not signatures:
+        return np.empty((0, 0), dtype=np.uint32)
+    return np.frombuffer(b"".join(signatures), dtype="<u4").reshape(len(signatures), -1)
+
+
+def band_keys(signatures: np.ndarray, bands: int, rows: int) -> np.ndarray:
+    """(n, bands) uint64 keys: band ``j`` of a signature hashed with ``j``, so equal values in
+    different bands do not collide."""
+    if bands * rows > signatures.shape[1]:
+        raise ValueError(f"bands x rows ({bands} x {rows}) exceeds the signature's {signatures.shape[1]} values")
+    keys = np.zeros((signatures.shape[0], bands), dtype=np.uint64)
+    for band in range(bands):
+        key = np.full(signatures.shape[0], np.uint64(band + 1), dtype=np.uint64)
+        for value in signatures[:, band * rows:(band + 1) * rows].T:
+            key *= _GOLDEN
+            key += value.astype(np.uint64)
+            key ^= key >> _SHIFT
+        keys[:, band] = key
+    return keys
+
+
+def jaccard(a: bytes, b: bytes) -> float:
+    """The signatures' estimate of the shingle sets' Jaccard similarity: the share of equal values."""
+    first, second = signature_array([a]), signature_array([b])
+    return float(np.mean(first == second))
+
+
+def implied_threshold(bands: int, rows: int) -> float:
+    """Where the banding S-curve is steepest: about (1 / bands) ** (1 / rows)."""
+    return float((1 / bands) ** (1 / rows))
+
+
+def verified_threshold(bands: int, rows: int, min_shared_bands: int) -> float:
+    """The similarity at which a pair shares ``min_shared_bands`` bands on average."""
+    return float((min_shared_bands / bands) ** (1 / rows))
+
+
+def pair_probability(similarity: float, bands: int, rows: int, min_shared_bands: int) -> float:
+    """The chance that two texts of this similarity share at least ``min_shared_bands`` bands."""
+    band = similarity ** rows
+    return float(sum(comb(bands, k) * band**k * (1 - band) ** (bands - k)
+                     for k in range(min_shared_bands, bands + 1)))

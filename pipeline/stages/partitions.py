@@ -1,0 +1,173 @@
+"""Hash partitions of select's de-duplication passes (docs/scale.md, "De-duplication at scale").
+
+Each pass writes small key rows into partition fragments on disk, one file per (input file,
+partition): ``DIR/PASS/p00003/f00012.parquet``. One task per partition then reads only its own
+fragments, decides, and writes its result to ``DIR/PASS/p00003.parquet`` (written to a temporary
+name and renamed, so a result that exists is whole). The driver never holds a column with a
+row per candidate: it writes one input file's fragments at a time and reads back results that
+name duplicates only (the CDC fractions are read one input file at a time by the write pass).
+
+Rows are named by their **node**, ``file << 32 | row`` (the input file's index in the sorted
+list of extract files, and the row in it), and ordered by their **date key** (capture time in
+microseconds, unknown last) and then node: capture time, then reading order. Every decision is a
+function of the rows of a key and this order, so it does not depend on how keys are spread over
+partitions (`tests/pipeline/test_dedup_partitions.py` runs 1 and 16 partitions).
+
+The partition of a key is polars' 64-bit hash of it modulo the partition count. That hash is
+stable within a polars version; a partition directory records the polars version and the
+partition count it was written with, and is rebuilt when either differs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+NODE_ROW_BITS = 32
+DATE_UNKNOWN = 2**63 - 1
+MARKER = "partitions.json"
+
+
+def node(file_index: int) -> pl.Expr:
+    """The node of each row of input file `file_index` (a `row` column)."""
+    return (pl.lit(file_index, dtype=pl.UInt64) * (1 << NODE_ROW_BITS) + pl.col("row").cast(pl.UInt64)).alias("node")
+
+
+def date_key() -> pl.Expr:
+    """Capture time in microseconds since 1970, unknown last."""
+    return (pl.col("warc_date").dt.epoch("us").fill_null(DATE_UNKNOWN).cast(pl.Int64)).alias("date")
+
+
+def file_of(nodes: pl.Expr) -> pl.Expr:
+    return (nodes // (1 << NODE_ROW_BITS)).cast(pl.UInt32)
+
+
+def row_of(nodes: pl.Expr) -> pl.Expr:
+    return (nodes % (1 << NODE_ROW_BITS)).cast(pl.UInt32)
+
+
+def partition_of(key: pl.Expr, partitions: int) -> pl.Expr:
+    return (key.hash(seed=0) % partitions).cast(pl.UInt32).alias("partition")
+
+
+@dataclass(frozen=True)
+class PassDirectory:
+    """The fragments and results of one pass (`root/name`) over `partitions` partitions."""
+
+    root: str
+    name: str
+    partitions: int
+
+    @property
+    def path(self) -> Path:
+        return Path(self.root) / self.name
+
+    def fragment_dir(self, partition: int) -> Path:
+        return self.path / f"p{partition:05d}"
+
+    def result(self, partition: int) -> Path:
+        return self.path / f"p{partition:05d}.parquet"
+
+    def write_fragments(self, file_index: int, rows: pl.DataFrame, key: pl.Expr) -> None:
+        """Spread one input file's key rows over the partitions by `key`'s hash."""
+        if rows.is_empty():
+            return
+        keyed = rows.with_columns(partition_of(key, self.partitions))
+        for (partition,), part in keyed.partition_by("partition", as_dict=True, maintain_order=True).items():
+            directory = self.fragment_dir(int(partition))
+            directory.mkdir(parents=True, exist_ok=True)
+            _write(part.drop("partition"), directory / f"f{file_index:05d}.parquet")
+
+    def fragments(self, partition: int) -> list[Path]:
+        directory = self.fragment_dir(partition)
+        return sorted(directory.glob("f*.parquet")) if directory.is_dir() else []
+
+    def read_fragments(self, partition: int, schema: dict[str, Any]) -> pl.DataFrame:
+        paths = self.fragments(partition)
+        if not paths:
+            return pl.DataFrame(schema=schema)
+        return pl.concat([pl.read_parquet(path) for path in paths])
+
+    def finished(self, partition: int) -> bool:
+        return self.result(partition).is_file()
+
+    def write_result(self, partition: int, frame: pl.DataFrame) -> None:
+        _write(frame, self.result(partition))
+
+    def results(self) -> list[Path]:
+        return [self.result(p) for p in range(self.partitions) if self.result(p).is_file()]
+
+    def read_results(self, schema: dict[str, Any], where: pl.Expr | None = None) -> pl.DataFrame:
+        frames = [pl.scan_parquet(path) for path in self.results()]
+        if not frames:
+            return pl.DataFrame(schema=schema)
+        lazy = pl.concat(frames)
+        return (lazy.filter(where) if where is not None else lazy).collect()
+
+
+def _write(frame: pl.DataFrame, path: Path) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    frame.write_parquet(temporary, compression="zstd", statistics=True)
+    os.replace(temporary, path)
+
+
+def prepare(root: str, partitions: int, identity: dict[str, Any]) -> bool:
+    """Make `root` ready for passes over `partitions` partitions of the inputs `identity` names.
+
+    Returns True when `root` already holds the fragments of exactly these inputs, params,
+    partition count and polars version (finished partitions can then be skipped); otherwise
+    empties it and returns False."""
+    wanted = {"partitions": partitions, "polars": pl.__version__, "inputs": identity}
+    marker = Path(root) / MARKER
+    if marker.is_file():
+        try:
+            found = json.loads(marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            found = None
+        if found == {**wanted, "fragments": "complete"}:
+            return True
+    shutil.rmtree(root, ignore_errors=True)
+    Path(root).mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps(wanted, sort_keys=True), encoding="utf-8")
+    return False
+
+
+def fragments_complete(root: str) -> None:
+    """Record that every fragment of `root` is written: a later run may reuse them."""
+    marker = Path(root) / MARKER
+    found = json.loads(marker.read_text(encoding="utf-8"))
+    temporary = marker.with_name(f".{MARKER}.tmp")
+    temporary.write_text(json.dumps({**found, "fragments": "complete"}, sort_keys=True), encoding="utf-8")
+    os.replace(temporary, marker)
+
+
+def run_partitions(directory: PassDirectory, task: Callable[[PartitionTask], None],
+                   tasks: Callable[[list[PartitionTask], Callable[[PartitionTask], None]], Iterable[Any]],
+                   settings: Any) -> int:
+    """Run `task` for every partition of `directory` that has fragments and no result yet (through
+    `tasks`, which maps a function over a list); returns how many ran."""
+    todo = [PartitionTask(directory, partition, settings) for partition in range(directory.partitions)
+            if directory.fragments(partition) and not directory.finished(partition)]
+    if todo:
+        for result in tasks(todo, task):
+            error = getattr(result, "error", None)
+            if error is not None:
+                raise RuntimeError(f"a de-duplication partition task ({directory.name}) failed on every attempt: "
+                                   f"{error}")
+    return len(todo)
+
+
+@dataclass(frozen=True)
+class PartitionTask:
+    """One partition of one pass, and what the pass needs to decide it (`settings`)."""
+
+    directory: PassDirectory
+    partition: int
+    settings: Any
