@@ -69,9 +69,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_extract_options(extract, out_help="work directory")
 
     sel = commands.add_parser("select", help="stage 2: thresholds + dedup -> accepted/rejected shards")
-    sel.add_argument("workdir", metavar="WORKDIR")
+    sel.add_argument("workdir", nargs="+", metavar="WORKDIR",
+                     help="work directories of `pipeline extract` (several: selected and de-duplicated together)")
     sel.add_argument("--out", required=True, metavar="DIR")
     sel.add_argument("--params", type=Path, metavar="FILE")
+    sel.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                     help="processes running the de-duplication partitions (default 1)")
+    sel.add_argument("--executor", choices=("local", "ray"), default="local")
+    sel.add_argument("--ray-address", metavar="ADDR")
+    sel.add_argument("--resume", action="store_true",
+                     help="reuse the de-duplication partitions an interrupted select finished")
 
     report = commands.add_parser("report", help="stage 3: figures (PNG), CSVs and index.html for a run")
     report.add_argument("run_dir", metavar="DIR")
@@ -173,7 +180,7 @@ def _raise_terminated(signum: int, frame: Any) -> NoReturn:
 
 def _failure_message(exc: Exception, args: argparse.Namespace) -> str:
     """One line for an exit-1 failure: what happened and what to do, without a traceback."""
-    resume = " with --resume" if args.command in ("run", "extract") else ""
+    resume = " with --resume" if args.command in ("run", "extract", "select") else ""
     if isinstance(exc, BrokenProcessPool):
         return f"a worker process died (killed, or out of memory?); re-run{resume} to go on"
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
@@ -230,10 +237,11 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "train":
         return _train(args, params)
     if args.command == "select":
-        _require_dir(args.workdir)
+        for workdir in args.workdir:
+            _require_dir(workdir)
         _require_writable_dir(args.out)
-        with output_directory(args.out, STATS) as out_dir:
-            stats = select(args.workdir, str(out_dir), params)
+        with output_directory(args.out, STATS) as out_dir, _executor(args, params) as executor:
+            stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume)
         _print_summary(stats, args.out)
         return 0
     inputs, skipped = _discover(args.inputs)
@@ -247,7 +255,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         timings, _ = _extract(args, params, workdir, inputs, skipped, executor)
         # A URL --out: select and the report write locally, published together at the block's end.
         with output_directory(args.out, STATS) as out_dir:
-            stats = select(workdir, str(out_dir), params, extract_timings=timings, executor=executor)
+            stats = select(workdir, str(out_dir), params, extract_timings=timings, executor=executor,
+                           resume=args.resume)
             with _report_executor(args, executor) as drawing:
                 index = _report(out_dir, None, drawing)
         _print_summary(stats, args.out)

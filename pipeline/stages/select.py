@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import tempfile
+import os
+import shutil
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -37,12 +38,12 @@ from pipeline.stages.dataset import DatasetCounts, site_balance, with_dataset_co
 from pipeline.stages.dedup import SIGNALS as DEDUP_SIGNALS
 from pipeline.stages.dedup import Passes, compact_columns, record_id_repeats, with_record_repeats
 from pipeline.store.schema import OUTPUT_SCHEMA
-from pipeline.store.storage import is_url, local_copies, location
+from pipeline.store.storage import local_copies, location
 from pipeline.store.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
 from pipeline.store.writers import ShardWriter, publish_directories, remove_stale_temps
 
 STATS = "stats.json"
-PARTITIONS_DIR = "select-partitions"
+PARTITIONS_DIR = ".select-partitions"
 # Rows the write pass holds at once (with their texts): bounds its memory on a large input file.
 SLICE_ROWS = 1000
 
@@ -51,36 +52,59 @@ class SelectError(Exception):
     """The work directory is missing or incomplete (a usage error for the CLI)."""
 
 
-def select(workdir: str, out: str, params: Params, extract_timings: dict[str, Any] | None = None,
-           executor: Executor | None = None) -> dict[str, Any]:
-    """Decide every row, write shards and stats.json; returns the stats.
+def select(workdirs: str | list[str], out: str, params: Params, extract_timings: dict[str, Any] | None = None,
+           executor: Executor | None = None, resume: bool = False) -> dict[str, Any]:
+    """Decide every row of one or several work directories together, write shards and
+    stats.json; returns the stats.
 
     Shards are written into hidden staging directories and swapped in only when all are
     complete, stats.json last (see `publish_directories`): a failure or a kill before that
     leaves the previous output whole. A failure removes the staging directories; the
-    leftovers of a kill are removed by the next run.
+    leftovers of a kill are removed by the next run. The de-duplication partitions are kept
+    after a failure or a kill, for `resume`, and removed after success.
     """
     try:
-        return _select(workdir, out, params, extract_timings, executor)
+        return _select([workdirs] if isinstance(workdirs, str) else list(workdirs), out, params, extract_timings,
+                       executor, resume)
     except BaseException:
         remove_stale_temps(Path(out))
         raise
 
 
-def _select(workdir: str, out: str, params: Params, extract_timings: dict[str, Any] | None,
-            executor: Executor | None) -> dict[str, Any]:
+def _select(workdirs: list[str], out: str, params: Params, extract_timings: dict[str, Any] | None,
+            executor: Executor | None, resume: bool) -> dict[str, Any]:
     """Decide every row, write shards and stats.json; returns the stats.
 
-    Two passes over the extract output: the first applies the threshold rules and keeps only
-    compact columns (keys, hashes, order) for the duplicate passes; the second re-reads each
-    file, attaches the duplication signals and writes the shards.
+    Two passes over the extract output: the first applies the threshold rules and writes the
+    candidates' keys into the de-duplication partitions; the second re-reads each file,
+    attaches the duplication signals and writes the shards. The extract files of all work
+    directories are taken in one order (input path, then work directory), whatever the order
+    the directories were named in.
     """
     started = time.perf_counter()
-    manifest, summaries = _load_workdir(workdir, params)
-    summaries = sorted(summaries, key=lambda s: s["path"])
-    sources = [str(outputs_for(workdir, summary["path"])[0]) for summary in summaries]
-    with local_copies(sources) as files, partition_root(workdir) as root:
+    loaded = [(_load_workdir(workdir, params), workdir) for workdir in workdirs]
+    entries = sorted(((summary, workdir) for (_, summaries), workdir in loaded for summary in summaries),
+                     key=lambda entry: (entry[0]["path"], entry[1]))
+    manifest = merge_manifests([found for (found, _), _ in loaded])
+    summaries = [summary for summary, _ in entries]
+    sources = [str(outputs_for(workdir, summary["path"])[0]) for summary, workdir in entries]
+    with local_copies(sources) as files, partition_root(out, resume) as root:
         return _decide(files, sources, out, params, summaries, manifest, extract_timings, executor, started, root)
+
+
+def merge_manifests(manifests: list[dict[str, Any]]) -> dict[str, Any]:
+    """One manifest for work directories selected together: their inputs, input files, skipped
+    files and warnings side by side."""
+    if len(manifests) == 1:
+        return manifests[0]
+    merged: dict[str, Any] = {key: [item for found in manifests for item in found.get(key, [])]
+                              for key in ("inputs", "input_files", "skipped", "warnings")}
+    merged["fingerprint"] = manifests[0].get("fingerprint")
+    merged["extract_all"] = any(found.get("extract_all", False) for found in manifests)
+    merged["warnings"].append(f"{len(manifests)} work directories selected together")
+    if len({found.get("fingerprint") for found in manifests}) > 1:
+        merged["warnings"].append("the work directories were extracted with different extract params")
+    return merged
 
 
 def _decide(files: list[str], sources: list[str], out: str, params: Params, summaries: list[dict[str, Any]],
@@ -97,7 +121,8 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     step = time.perf_counter()
     # The candidates depend on every select param and on the extract output: partitions written
     # for other params or files are rebuilt.
-    passes = Passes(root, params, {"files": [_identity(summary) for summary in summaries],
+    passes = Passes(root, params, {"files": [_identity(summary, path) for summary, path in zip(summaries, files,
+                                                                                                 strict=True)],
                                    "select": params.to_dict()["select"]})
     sites = []
     for index, path in enumerate(files):
@@ -313,21 +338,24 @@ def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[di
     return manifest, summaries
 
 
-def _identity(summary: dict[str, Any]) -> dict[str, Any]:
-    """What names one extract file's rows for the partitions: its input and the extract summary's counts."""
-    return {key: summary.get(key) for key in ("path", "rows", "records", "input", "fingerprint") if key in summary}
+def _identity(summary: dict[str, Any], path: str) -> dict[str, Any]:
+    """What names one extract file's rows for the partitions: its input, the extract summary, and
+    the file's size and modification time (a resumed extract rewrites the file)."""
+    status = os.stat(path)
+    return {"path": summary.get("path"), "input": summary.get("input"), "fingerprint": summary.get("fingerprint"),
+            "bytes": status.st_size, "mtime_ns": status.st_mtime_ns}
 
 
 @contextlib.contextmanager
-def partition_root(workdir: str) -> Iterator[str]:
-    """Where the de-duplication partitions go: `select-partitions/` in a local work directory (a
-    re-run with the same extract output and params reuses finished partitions), or a temporary
-    directory beside the local copies when the work directory is at a URL."""
-    if is_url(workdir):
-        with tempfile.TemporaryDirectory(prefix="corpus-filter-partitions-") as scratch:
-            yield scratch
-        return
-    yield str(Path(workdir) / PARTITIONS_DIR)
+def partition_root(out: str, resume: bool) -> Iterator[str]:
+    """Where the de-duplication partitions go: `.select-partitions/` in the output directory.
+    Without `resume` it starts empty; with it, partitions a killed or failed run finished for the
+    same extract output and params are reused. Removed when select succeeds."""
+    root = Path(out) / PARTITIONS_DIR
+    if not resume:
+        shutil.rmtree(root, ignore_errors=True)
+    yield str(root)
+    shutil.rmtree(root, ignore_errors=True)
 
 
 def _merge_timings(summaries: list[dict[str, Any]], extra: dict[str, Any] | None) -> dict[str, Any]:

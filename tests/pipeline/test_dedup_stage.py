@@ -276,3 +276,62 @@ def test_slices_of_rows_give_the_same_output_as_whole_files(tmp_path, monkeypatc
         rows, stats = outcome(f"slices{rows_at_once}")
         assert stats == whole_stats
         assert rows.equals(whole_rows)
+
+
+def _shards(out) -> dict[str, bytes]:
+    return {str(path.relative_to(out)): path.read_bytes() for path in sorted(out.rglob("*.parquet"))}
+
+
+def test_select_de_duplicates_several_work_directories_together(tmp_path):
+    body = article_html("One story on two segments", paragraphs=10)
+    write_warc(tmp_path / "a.warc.gz", [("http://a.example/post/story", body, {"warc_date": "2024-01-02T00:00:00Z"})])
+    write_warc(tmp_path / "b.warc.gz", [("http://b.example/post/story", body, {"warc_date": "2024-01-01T00:00:00Z"}),
+                                        ("http://b.example/post/other", article_html("Other", 10), {})])
+    for name in ("a", "b"):
+        assert cli("extract", tmp_path / f"{name}.warc.gz", "--out", tmp_path / f"work-{name}") == 0
+    assert cli("select", tmp_path / "work-a", tmp_path / "work-b", "--out", tmp_path / "ab") == 0
+    rows = {r["url"]: r for r in pl.concat([pl.read_parquet(tmp_path / "ab" / p) for p in ("accepted", "rejected")])
+            .iter_rows(named=True)}
+    assert rows["http://b.example/post/story"]["kept"]  # captured first
+    assert {"dup.exact", "dup.near"} <= set(rows["http://a.example/post/story"]["reasons"])
+    assert rows["http://b.example/post/other"]["kept"]
+    # the order the directories are named in changes nothing; alone, each keeps its copy
+    assert cli("select", tmp_path / "work-b", tmp_path / "work-a", "--out", tmp_path / "ba", "--workers", "2") == 0
+    assert _shards(tmp_path / "ab") == _shards(tmp_path / "ba")
+    assert cli("select", tmp_path / "work-a", "--out", tmp_path / "a-alone") == 0
+    assert pl.read_parquet(tmp_path / "a-alone" / "accepted")["url"].to_list() == ["http://a.example/post/story"]
+    stats = json.loads((tmp_path / "ab" / "stats.json").read_text())
+    assert "2 work directories selected together" in stats["warnings"]
+
+
+def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_path, monkeypatch):
+    from pipeline.stages import dedup
+    from pipeline.stages.select import PARTITIONS_DIR
+
+    assert cli("extract", ROOT / "data" / "sample", "--out", tmp_path / "work") == 0
+    assert cli("select", tmp_path / "work", "--out", tmp_path / "fresh") == 0
+    assert not (tmp_path / "fresh" / PARTITIONS_DIR).exists()  # removed after success
+    ran = []
+    original, original_pairs = dedup.first_wins_task, dedup.near_pair_task
+
+    def counting(task):
+        ran.append(task.directory.name)
+        return original(task)
+
+    def failing(task):
+        raise RuntimeError("killed")
+
+    monkeypatch.setattr(dedup, "first_wins_task", counting)
+    monkeypatch.setattr(dedup, "near_pair_task", failing)
+    dedup_params = tmp_path / "p.yaml"
+    dedup_params.write_text(json.dumps({"select": {"dedup": {"partitions": 3}}}))
+    assert cli("select", tmp_path / "work", "--out", tmp_path / "out", "--params", dedup_params) != 0
+    assert (tmp_path / "out" / PARTITIONS_DIR / "url").is_dir() and ran
+    monkeypatch.setattr(dedup, "near_pair_task", original_pairs)
+    ran.clear()
+    assert cli("select", tmp_path / "work", "--out", tmp_path / "out", "--params", dedup_params, "--resume") == 0
+    assert ran == []  # URL and exact partitions were finished: not run again
+    assert not (tmp_path / "out" / PARTITIONS_DIR).exists()
+    fresh_three = tmp_path / "fresh3"
+    assert cli("select", tmp_path / "work", "--out", fresh_three, "--params", dedup_params) == 0
+    assert _shards(tmp_path / "out") == _shards(fresh_three) == _shards(tmp_path / "fresh")
