@@ -108,13 +108,12 @@ class Passes:
         dedup = self.params.select.dedup
         settings = DedupSettings(tuple(files), tuple(sources) if sources is not None else None, dedup.cdc, dedup.near)
 
-        def tasks(todo: list[PartitionTask], fn: Any) -> list[Any]:
+        def tasks(fn: Any, todo: list[Any]) -> list[Any]:
             return executor.map(fn, todo, "dedup") if executor is not None else [fn(task) for task in todo]
 
-        ran = sum(run_partitions(directory, task, tasks, settings)
-                  for directory, task in ((self.url, first_wins_task), (self.exact, first_wins_task),
-                                          (self.cdc, cdc_task), (self.near, near_bucket_task)))
-        return ran + run_partitions(self.pairs, near_pair_task, tasks, settings)
+        ran = run_partitions([(self.url, first_wins_task), (self.exact, first_wins_task), (self.cdc, cdc_task),
+                              (self.near, near_bucket_task)], tasks, settings)
+        return ran + run_partitions([(self.pairs, near_pair_task)], tasks, settings)
 
     def decide(self) -> Duplicates:
         """The duplicates of every pass (rows that lose only), with the near clusters formed."""

@@ -148,20 +148,26 @@ def fragments_complete(root: str) -> None:
     os.replace(temporary, marker)
 
 
-def run_partitions(directory: PassDirectory, task: Callable[[PartitionTask], None],
-                   tasks: Callable[[list[PartitionTask], Callable[[PartitionTask], None]], Iterable[Any]],
-                   settings: Any) -> int:
-    """Run `task` for every partition of `directory` that has fragments and no result yet (through
-    `tasks`, which maps a function over a list); returns how many ran."""
-    todo = [PartitionTask(directory, partition, settings) for partition in range(directory.partitions)
+def run_partitions(passes: list[tuple[PassDirectory, Callable[[PartitionTask], None]]],
+                   tasks: Callable[[Callable[[Any], None], list[Any]], Iterable[Any]], settings: Any) -> int:
+    """Run each pass's function for every partition that has fragments and no result yet, all
+    passes' partitions in one map (`tasks(function, items)`); returns how many ran."""
+    todo = [(task, PartitionTask(directory, partition, settings)) for directory, task in passes
+            for partition in range(directory.partitions)
             if directory.fragments(partition) and not directory.finished(partition)]
     if todo:
-        for result in tasks(todo, task):
+        for (_, item), result in zip(todo, tasks(call_task, todo), strict=True):
             error = getattr(result, "error", None)
             if error is not None:
-                raise RuntimeError(f"a de-duplication partition task ({directory.name}) failed on every attempt: "
-                                   f"{error}")
+                raise RuntimeError(f"a de-duplication partition task ({item.directory.name}, partition "
+                                   f"{item.partition}) failed on every attempt: {error}")
     return len(todo)
+
+
+def call_task(item: tuple[Callable[[PartitionTask], None], PartitionTask]) -> None:
+    """One partition task (the function that decides it, and the task)."""
+    function, task = item
+    function(task)
 
 
 @dataclass(frozen=True)
