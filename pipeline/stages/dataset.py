@@ -1,8 +1,7 @@
 """Detector-dataset assembly at the end of select (docs/dataset.md; the rules are in filters/corpus/dataset.py).
 
-* `site_balance`: after de-duplication, for every page that passes every other rule, how many
-  such pages its site has and its rank in the site's deterministic sample: the signals of
-  `dataset.host_min` and `dataset.host_cap`.
+* the per-site balance (`dataset.host_min`, `dataset.host_cap`) is counted over partitions of
+  sites by `pipeline/stages/dedup.py` (`site_task`), after de-duplication.
 * `with_dataset_columns`: `split` (by site), `era`, `era_date` and `era_date_source` of every row.
 * `DatasetCounts`: what stats.json and the dataset card say about the accepted pages.
 
@@ -19,37 +18,13 @@ from typing import Any
 
 import polars as pl
 
-from filters.corpus.dataset import SPLITS, era_columns, sample_key, site_of, split_of
-from filters.rules import reasons as decisions
+from filters.corpus.dataset import SPLITS, era_columns, site_of, split_of
 from pipeline.params import Params, era_cutoff
 
 
 def site_unit(params: Params) -> str:
     """The site unit of the balance: `dataset.split_by`, or the host when there are no splits."""
     return params.dataset.split_by or "host"
-
-
-def site_balance(compact: pl.DataFrame, duplicates: pl.DataFrame, params: Params) -> pl.DataFrame:
-    """(file, row, site_accepted_pages, site_sample_rank) of the candidates no dup rule rejects
-    and whose page has a site (a host)."""
-    schema = {"file": pl.UInt32, "row": pl.UInt32, "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
-    if compact.is_empty():
-        return pl.DataFrame(schema=schema)
-    joined = compact.select("file", "row", "id", "host").join(duplicates, on=["file", "row"], how="left")
-    fired = [rule.expr(params, joined.columns) for rule in decisions.rules_for("dedup") if rule.enabled(params)]
-    kept = joined.filter(~pl.any_horizontal(fired)) if fired else joined
-    unit, seed = site_unit(params), params.dataset.seed
-    sites = kept.select(
-        "file", "row",
-        pl.col("host").map_elements(lambda host: site_of(host, unit), return_dtype=pl.String).alias("site"),
-        pl.coalesce("new_id", "id").map_elements(lambda page_id: sample_key(seed, page_id), return_dtype=pl.Binary)
-        .alias("key"),
-    ).filter(pl.col("site").is_not_null())
-    return sites.select(
-        "file", "row",
-        pl.len().over("site").cast(pl.Int32).alias("site_accepted_pages"),
-        (pl.col("key").rank("ordinal").over("site") - 1).cast(pl.Int32).alias("site_sample_rank"),
-    ).cast(schema)  # type: ignore[arg-type]  # polars accepts data type classes
 
 
 def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:

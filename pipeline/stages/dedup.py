@@ -23,18 +23,22 @@ order); unknown capture times last. Each pass runs over hash partitions
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from filters.corpus.cdc import ChunkHashes, chunk_hashes, duplicated_fraction, mark_seen
+from filters.corpus.dataset import sample_key, site_of
 from filters.corpus.dedup import SIMHASH_BITS, from_int64
 from filters.corpus.minhash import band_keys, signature_array
 from filters.page.url_rules import normalize_url
+from filters.rules import reasons as decisions
 from pipeline.io.records import DOCUMENT_TYPES
 from pipeline.params import CdcParams, NearParams, Params
 from pipeline.run.executors import Executor
+from pipeline.stages.dataset import site_unit
 from pipeline.stages.extract import synthetic_id
 from pipeline.stages.partitions import (
     PartitionTask,
@@ -46,6 +50,7 @@ from pipeline.stages.partitions import (
     prepare,
     row_of,
     run_partitions,
+    write_whole,
 )
 from pipeline.store.storage import column_batches, readable_copy
 
@@ -54,9 +59,15 @@ TEXT_BATCH_ROWS = 1000
 NODES = {"node": pl.UInt64}
 EDGES = {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64, "b_date": pl.Int64, "similarity": pl.Float64,
          "distance": pl.Int32}
+NEAR = {"node": pl.UInt64, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
+        "near_duplicate_similarity": pl.Float64}
+IDS = {"node": pl.UInt64, "new_id": pl.String, "record_duplicate": pl.Boolean}
+SITES = {"node": pl.UInt64, "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
 SIGNALS = {"file": pl.UInt32, "row": pl.UInt32, "cdc_duplicated_fraction": pl.Float64, "exact_duplicate": pl.Boolean,
            "url_duplicate": pl.Boolean, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
-           "near_duplicate_similarity": pl.Float64}
+           "near_duplicate_similarity": pl.Float64, "new_id": pl.String, "record_duplicate": pl.Boolean,
+           "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
+LOSERS = "losers.parquet"
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,7 @@ class DedupSettings:
     sources: tuple[str, ...] | None
     cdc: CdcParams
     near: NearParams
+    seed: int = 0
 
 
 class Passes:
@@ -82,13 +94,24 @@ class Passes:
         self.cdc = PassDirectory(root, "cdc", partitions)
         self.near = PassDirectory(root, "near", partitions)
         self.pairs = PassDirectory(root, "near-pairs", partitions)
+        self.ids = PassDirectory(root, "ids", partitions)
+        self.sites = PassDirectory(root, "sites", partitions)
         self.root = root
         self.reused = prepare(root, partitions, identity)
 
-    def add(self, file_index: int, compact: pl.DataFrame) -> None:
-        """Write one extract file's candidates (`compact_columns`) into the partitions."""
-        if self.reused or compact.is_empty():
+    def add(self, file_index: int, compact: pl.DataFrame, ids: pl.DataFrame) -> None:
+        """Write one extract file's candidates (`compact_columns`) and the ids of all its rows
+        (`id_columns`) into the partitions."""
+        if self.reused:
             return
+        self.ids.write_fragments(file_index, ids.select(pl.col("id").alias("key"), node(file_index), "record_type",
+                                                        "source_file", "source_offset"), pl.col("key"))
+        if compact.is_empty():
+            return
+        unit = site_unit(self.params)
+        self.sites.write_fragments(file_index, compact.select(
+            pl.col("host").map_elements(lambda host: site_of(host, unit), return_dtype=pl.String).alias("site"),
+            "id", node(file_index)).drop_nulls("site"), pl.col("site"))
         rows = compact.select(node(file_index), date_key(), "host", "normalized_url", "canonical_key",
                               "content_hash", "simhash64", "minhash")
         self.url.write_fragments(file_index, rows.select(
@@ -106,14 +129,23 @@ class Passes:
         """Decide every partition that has no result yet; returns how many tasks ran."""
         fragments_complete(self.root)
         dedup = self.params.select.dedup
-        settings = DedupSettings(tuple(files), tuple(sources) if sources is not None else None, dedup.cdc, dedup.near)
+        settings = DedupSettings(tuple(files), tuple(sources) if sources is not None else None, dedup.cdc, dedup.near,
+                                 self.params.dataset.seed)
 
         def tasks(fn: Any, todo: list[Any]) -> list[Any]:
             return executor.map(fn, todo, "dedup") if executor is not None else [fn(task) for task in todo]
 
         ran = run_partitions([(self.url, first_wins_task), (self.exact, first_wins_task), (self.cdc, cdc_task),
-                              (self.near, near_bucket_task)], tasks, settings)
-        return ran + run_partitions([(self.pairs, near_pair_task)], tasks, settings)
+                              (self.near, near_bucket_task), (self.ids, id_repeats_task)], tasks, settings)
+        ran += run_partitions([(self.pairs, near_pair_task)], tasks, settings)
+        losers = self.root_path / LOSERS
+        if not losers.is_file():  # the pages a duplicate rule rejects: the balance counts the others
+            write_whole(self.losers(), losers)
+        return ran + run_partitions([(self.sites, site_task)], tasks, settings)
+
+    @property
+    def root_path(self) -> Path:
+        return Path(self.root)
 
     def decide(self) -> Duplicates:
         """The duplicates of every pass (rows that lose only), with the near clusters formed."""
@@ -125,34 +157,55 @@ class Passes:
             self.cdc.read_results({"node": pl.UInt64, "fraction": pl.Float64}, pl.col("fraction") > limit)["node"]
         blocked = pl.concat([url if dedup.url else url.clear(), exact if dedup.exact else exact.clear(), over])
         edges = self.near.read_results(EDGES) if dedup.near.method == "simhash" else self.pairs.read_results(EDGES)
-        near = near_clusters(edges, blocked)
-        return Duplicates(self.cdc, url, exact, near)
+        near = near_clusters(edges, blocked) if dedup.near.method else pl.DataFrame(schema=NEAR)
+        return Duplicates(self.cdc, self.ids, self.sites, url, exact, near)
+
+    def losers(self) -> pl.DataFrame:
+        """The candidates an enabled dup.* rule rejects (node), from the passes' results."""
+        found = self.decide()
+        enabled = {rule.code for rule in decisions.rules_for("dedup") if rule.enabled(self.params)}
+        limit = self.params.select.dedup.cdc.max_duplicated_fraction
+        parts = [found.url if "dup.url" in enabled else None, found.exact if "dup.exact" in enabled else None,
+                 found.near["node"] if "dup.near" in enabled else None,
+                 self.ids.read_results(IDS, pl.col("record_duplicate"))["node"] if "dup.record" in enabled else None,
+                 self.cdc.read_results({"node": pl.UInt64, "fraction": pl.Float64}, pl.col("fraction") > limit)["node"]
+                 if "dup.cdc" in enabled and limit is not None else None]
+        nodes = [part for part in parts if part is not None]
+        return pl.DataFrame({"node": pl.concat(nodes).unique().sort() if nodes else pl.Series([], dtype=pl.UInt64)},
+                            schema=NODES)
 
 
 @dataclass(frozen=True)
 class Duplicates:
-    """What the passes decided: the nodes that lose each pass, the near duplicates, and the CDC
-    results (read one extract file at a time)."""
+    """What the passes decided: the nodes that lose each pass and the near duplicates (small: one
+    row a duplicate), and the directories whose results are read one extract file at a time (CDC
+    fractions, id repeats, per-site balance)."""
 
     cdc: PassDirectory
+    ids: PassDirectory
+    sites: PassDirectory
     url: pl.Series
     exact: pl.Series
-    near: pl.DataFrame  # node, near_duplicate_distance, near_duplicate_similarity
+    near: pl.DataFrame  # node, near_duplicate, near_duplicate_distance, near_duplicate_similarity
 
     def for_file(self, file_index: int) -> pl.DataFrame:
-        """The duplication signals of every candidate of one extract file (SIGNALS)."""
+        """The duplication and balance signals of one extract file's rows (SIGNALS, one row per
+        candidate or repeated id, by row)."""
         low, high = file_index << 32, (file_index + 1) << 32
         in_file = pl.col("node").is_between(low, high, closed="left")
         fractions = self.cdc.read_results({"node": pl.UInt64, "fraction": pl.Float64}, in_file)
-        near = self.near.filter(in_file)
-        return fractions.join(near, on="node", how="left").select(
-            file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row"),
-            pl.col("fraction").alias("cdc_duplicated_fraction"),
+        candidates = fractions.join(self.near.filter(in_file), on="node", how="left").select(
+            "node", pl.col("fraction").alias("cdc_duplicated_fraction"),
             pl.col("node").is_in(self.exact.implode()).alias("exact_duplicate"),
             pl.col("node").is_in(self.url.implode()).alias("url_duplicate"),
             pl.col("near_duplicate").fill_null(False),
-            "near_duplicate_distance", "near_duplicate_similarity",
-        ).sort("row").cast(SIGNALS)  # type: ignore[arg-type]  # polars accepts data type classes
+            "near_duplicate_distance", "near_duplicate_similarity")
+        repeats = self.ids.read_results(IDS, in_file)
+        balance = self.sites.read_results(SITES, in_file)
+        return candidates.join(repeats, on="node", how="full", coalesce=True) \
+            .join(balance, on="node", how="left").select(
+                file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row"),
+                pl.all().exclude("node")).sort("row").cast(SIGNALS)  # type: ignore[arg-type]  # polars: type classes
 
 
 def near_keys(rows: pl.DataFrame, near: NearParams) -> pl.DataFrame | None:
@@ -291,10 +344,8 @@ def near_clusters(edges: pl.DataFrame, blocked: pl.Series) -> pl.DataFrame:
     each cluster (union-find over the edges) that come after its first page no other duplicate
     rule rejected, the page the cluster keeps. Each one's distance or similarity is that of its
     closest earlier page in the cluster."""
-    schema = {"node": pl.UInt64, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
-              "near_duplicate_similarity": pl.Float64}
     if edges.is_empty():
-        return pl.DataFrame(schema=schema)
+        return pl.DataFrame(schema=NEAR)
     parent: dict[int, int] = {}
 
     def root(item: int) -> int:
@@ -324,53 +375,48 @@ def near_clusters(edges: pl.DataFrame, blocked: pl.Series) -> pl.DataFrame:
         pl.col("similarity").alias("near_duplicate_similarity")).sort("node")
 
 
-def find_duplicates(root: str, compact: list[pl.DataFrame], files: list[str], params: Params,
-                    executor: Executor | None = None, sources: list[str] | None = None,
-                    identity: dict[str, Any] | None = None) -> Duplicates:
-    """All passes in `root` over the candidates of each file (`compact[i]`, from `compact_columns`)."""
-    passes = Passes(root, params, identity or {"files": files})
-    for index, frame in enumerate(compact):
-        passes.add(index, frame)
-    passes.run(files, executor, sources)
-    return passes.decide()
-
-
-def record_id_repeats(files: list[str]) -> pl.DataFrame:
+def id_repeats_task(task: PartitionTask) -> None:
     """Rows whose `id` an earlier row (in output order: files in order, rows in reading order)
     already has, with a new unique id (`new_id`) and `record_duplicate`: true when both rows are
     documents, i.e. the same WARC record was read twice. Every row takes part (not only
-    candidates), since ids must be unique over accepted/ and rejected/ together; only the small
-    id columns are read."""
-    parts = [pl.scan_parquet(path).with_row_index("row").select(
-        pl.lit(index, dtype=pl.UInt32).alias("file"), "row", "id", "source_file", "source_offset", "record_type")
-        for index, path in enumerate(files)]
-    empty = pl.DataFrame(schema={"file": pl.UInt32, "row": pl.UInt32, "new_id": pl.String,
-                                 "record_duplicate": pl.Boolean})
-    if not parts:
-        return empty
-    rows = pl.concat(parts).with_row_index("position").collect()
-    first = rows.group_by("id").agg(pl.col("position").min().alias("first_position"))
-    repeats = rows.join(first, on="id").filter(pl.col("position") > pl.col("first_position"))
-    if repeats.is_empty():
-        return empty
-    first_types = rows.select(pl.col("position").alias("first_position"), pl.col("record_type").alias("first_type"))
-    repeats = repeats.join(first_types, on="first_position")
+    candidates), since ids must be unique over accepted/ and rejected/ together."""
+    rows = task.directory.read_fragments(task.partition, {"key": pl.String, "node": pl.UInt64,
+                                                          "record_type": pl.String, "source_file": pl.String,
+                                                          "source_offset": pl.Int64})
+    ordered = rows.sort("node").with_columns(pl.col("record_type").first().over("key").alias("first_type"),
+                                             pl.col("node").first().over("key").alias("first"))
+    repeats = ordered.filter(pl.col("node") != pl.col("first"))
     new_ids = [synthetic_id(f, o, t) for f, o, t in repeats.select("source_file", "source_offset", "record_type")
                .iter_rows()]
-    return repeats.select(
-        "file", "row",
-        pl.Series("new_id", new_ids, dtype=pl.String),
+    task.directory.write_result(task.partition, repeats.select(
+        "node", pl.Series("new_id", new_ids, dtype=pl.String),
         (pl.col("record_type").is_in(DOCUMENT_TYPES) & pl.col("first_type").is_in(DOCUMENT_TYPES))
-        .alias("record_duplicate"),
-    ).sort("file", "row")
+        .alias("record_duplicate")).cast(IDS))  # type: ignore[arg-type]  # polars accepts data type classes
 
 
-def with_record_repeats(duplicates: pl.DataFrame, repeats: pl.DataFrame) -> pl.DataFrame:
-    """The candidates' duplication signals and the id repeats, one row per (file, row)."""
-    if repeats.is_empty():
-        return duplicates.with_columns(pl.lit(None, dtype=pl.String).alias("new_id"),
-                                       pl.lit(None, dtype=pl.Boolean).alias("record_duplicate"))
-    return duplicates.join(repeats, on=["file", "row"], how="full", coalesce=True).sort("file", "row")
+def site_task(task: PartitionTask) -> None:
+    """Per-site balance of one partition of sites: among the candidates no dup rule rejected,
+    how many the site has (`site_accepted_pages`) and each one's rank in the site's
+    deterministic sample (`site_sample_rank`, by the hash of its id: the new id of a repeated id)."""
+    settings: DedupSettings = task.settings
+    rows = task.directory.read_fragments(task.partition, {"site": pl.String, "id": pl.String, "node": pl.UInt64})
+    root = Path(task.directory.root)
+    losers = pl.read_parquet(root / LOSERS)["node"]
+    ids = PassDirectory(task.directory.root, "ids", task.directory.partitions).read_results(
+        IDS, pl.col("node").is_in(rows["node"].implode()))
+    kept = rows.filter(~pl.col("node").is_in(losers.implode())).join(ids.select("node", "new_id"), on="node",
+                                                                     how="left")
+    keys = pl.Series("key", [sample_key(settings.seed, page) for page in
+                             kept.select(pl.coalesce("new_id", "id"))["new_id"]], dtype=pl.Binary)
+    task.directory.write_result(task.partition, kept.with_columns(keys).select(
+        "node", pl.len().over("site").cast(pl.Int32).alias("site_accepted_pages"),
+        (pl.col("key").rank("ordinal").over("site") - 1).cast(pl.Int32).alias("site_sample_rank")).sort("node"))
+
+
+def id_columns(path: str) -> pl.DataFrame:
+    """The columns the id check reads of every row of an extract file (with its `row`)."""
+    return pl.scan_parquet(path).with_row_index("row").select(
+        pl.col("row").cast(pl.UInt32), "id", "record_type", "source_file", "source_offset").collect()
 
 
 def canonical_key(canonical_url: str | None) -> str | None:

@@ -112,6 +112,11 @@ class PassDirectory:
         return (lazy.filter(where) if where is not None else lazy).collect()
 
 
+def write_whole(frame: pl.DataFrame, path: Path) -> None:
+    """Write `frame` to `path` under a temporary name, then rename: a file that exists is whole."""
+    _write(frame, path)
+
+
 def _write(frame: pl.DataFrame, path: Path) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
     frame.write_parquet(temporary, compression="zstd", statistics=True)

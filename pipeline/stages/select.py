@@ -34,9 +34,9 @@ from pipeline.report.dataset_card import CARD, dataset_card
 from pipeline.run.executors import Executor
 from pipeline.run.timings import merge_timings
 from pipeline.stages import page_types
-from pipeline.stages.dataset import DatasetCounts, site_balance, with_dataset_columns
-from pipeline.stages.dedup import SIGNALS as DEDUP_SIGNALS
-from pipeline.stages.dedup import Passes, compact_columns, record_id_repeats, with_record_repeats
+from pipeline.stages.dataset import DatasetCounts, with_dataset_columns
+from pipeline.stages.dedup import Passes, compact_columns, id_columns
+from pipeline.stages.partitions import write_whole
 from pipeline.store.schema import OUTPUT_SCHEMA
 from pipeline.store.storage import local_copies, location
 from pipeline.store.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
@@ -116,32 +116,23 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     timings: dict[str, Any] = {}
 
     step = time.perf_counter()
-    predicted = [page_types.predictions(path, params) for path in files]
-    timings["select.page_types"] = _since(step)
-    step = time.perf_counter()
     # The candidates depend on every select param and on the extract output: partitions written
     # for other params or files are rebuilt.
     passes = Passes(root, params, {"files": [_identity(summary, path) for summary, path in zip(summaries, files,
                                                                                                  strict=True)],
                                    "select": params.to_dict()["select"]})
-    sites = []
+    predicted = [_predictions(root, index, path, params) for index, path in enumerate(files)]
+    timings["select.page_types"] = _since(step)
+    step = time.perf_counter()
     for index, path in enumerate(files):
-        compact = compact_columns(apply_rules(page_types.attach(_scan(path), predicted[index]), rules, params),
-                                  index).collect()
-        passes.add(index, compact)
-        sites.append(compact.select("file", "row", "id", "host"))
+        compact = compact_columns(apply_rules(page_types.attach(_scan(path), pl.read_parquet(predicted[index])),
+                                              rules, params), index).collect()
+        passes.add(index, compact, id_columns(path))
     timings["select.rules"] = _since(step)
     step = time.perf_counter()
     passes.run(files, executor, sources)
     found = passes.decide()
-    candidates = pl.concat(sites) if sites else pl.DataFrame()
-    per_candidate = pl.concat([found.for_file(index) for index in range(len(files))]) if files else \
-        pl.DataFrame(schema=DEDUP_SIGNALS)
-    duplicates = with_record_repeats(per_candidate, record_id_repeats(files))
     timings["select.dedup"] = _since(step)
-    step = time.perf_counter()
-    duplicates = duplicates.join(site_balance(candidates, duplicates, params), on=["file", "row"], how="left")
-    timings["select.dataset"] = _since(step)
 
     step = time.perf_counter()
     out_dir = Path(out)
@@ -151,10 +142,10 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     writers = _Writers(staging, params)
     counts = _Counts(params)
     for index, path in enumerate(files):
-        signals = duplicates.filter(pl.col("file") == index)
+        signals = found.for_file(index)
+        types = pl.read_parquet(predicted[index])
         for start, stop in _slices(path):
-            lazy = apply_rules(page_types.attach(_scan(path).slice(start, stop - start), predicted[index]), rules,
-                               params)
+            lazy = apply_rules(page_types.attach(_scan(path).slice(start, stop - start), types), rules, params)
             lazy = attach_duplicates(lazy, signals.filter(pl.col("row").is_between(start, stop, closed="left")),
                                      params)
             writers.write(with_dataset_columns(lazy, params).collect(), counts)
@@ -336,6 +327,16 @@ def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[di
         manifest.setdefault("warnings", []).append(
             "extract params differ from the ones the work directory was built with")
     return manifest, summaries
+
+
+def _predictions(root: str, index: int, path: str, params: Params) -> Path:
+    """The page-type model's predictions for one extract file, kept on disk for the write pass
+    (computed once; a resumed select reuses them)."""
+    target = Path(root) / "page-types" / f"f{index:05d}.parquet"
+    if not target.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_whole(page_types.predictions(path, params), target)
+    return target
 
 
 def _identity(summary: dict[str, Any], path: str) -> dict[str, Any]:

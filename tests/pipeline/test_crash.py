@@ -30,6 +30,7 @@ import yaml
 import pipeline.cli
 from conftest import SEED_PARAMS, cli, shard_bytes, stats_without_timings
 from filters.corpus.dataset import SPLITS
+from pipeline.stages.select import PARTITIONS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 # The seed's rules (presets/seed.yaml): the sample's hand-written pages are decided as its manifest says.
@@ -80,7 +81,8 @@ def resume(sample: SimpleNamespace, out: Path, capsys) -> str:
 
 
 def assert_nothing_partial(out: Path) -> None:
-    """Every file under a final name is complete; everything else has a dotted temporary name."""
+    """Every file under a final name is complete; everything else has a dotted temporary name, or
+    is in select's partitions directory."""
     for directory in (out / "accepted", out / "rejected"):
         for path in directory.glob("*") if directory.is_dir() else ():
             assert re.fullmatch(r"(part-\d{5}|(train|validation|test)-\d{5}-of-\d{5})\.parquet", path.name), path
@@ -95,7 +97,8 @@ def assert_nothing_partial(out: Path) -> None:
             summary = json.loads(path.read_text())
             assert pq.ParquetFile(path.with_suffix(".parquet")).metadata.num_rows == summary["rows"]
     for path in out.rglob(".*"):
-        assert TEMP_NAME.match(path.name), path
+        # select's de-duplication partitions stay for `--resume` (removed when select succeeds)
+        assert TEMP_NAME.match(path.name) or path.name == PARTITIONS_DIR, path
     if (out / "stats.json").exists():  # stats.json, when present, describes the shards beside it
         stats = json.loads((out / "stats.json").read_text())
         for name, key in (("accepted", "accepted"), ("rejected", "rejected")):

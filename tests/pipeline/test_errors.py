@@ -18,6 +18,7 @@ import pytest
 
 import pipeline.cli
 from conftest import article_html, cli, write_warc
+from pipeline.stages.select import PARTITIONS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 # Small row groups and shards, so a failure can land in the middle of a file or a shard.
@@ -38,8 +39,10 @@ def one_line(err: str) -> str:
 
 
 def snapshot(directory: Path) -> dict[str, bytes]:
-    """Every file under `directory` (dotted temporary names included) and its bytes."""
-    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+    """Every file under `directory` (dotted temporary names included) and its bytes, less select's
+    de-duplication partitions, which a failed select leaves for `--resume`."""
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*"))
+            if p.is_file() and PARTITIONS_DIR not in p.relative_to(directory).parts}
 
 
 def hidden(directory: Path) -> list[str]:
@@ -165,19 +168,23 @@ def test_bad_worker_count_in_a_process(inputs, tmp_path):
 
 
 def test_disk_full_while_selecting_keeps_previous_output(inputs, small_params, tmp_path, capsys,
-                                                         disk_full_after):
+                                                         disk_full_after, monkeypatch):
     work, out = tmp_path / "work", tmp_path / "out"
     assert cli("extract", inputs, "--out", work, "--params", small_params) == 0
     assert cli("select", work, "--out", out, "--params", small_params) == 0
     before = snapshot(out)
     assert len([name for name in before if name.startswith("accepted/")]) >= 5  # 9 rows, 2 per shard, by split
     capsys.readouterr()
+    write_table = pq.ParquetWriter.write_table
     disk_full_after(3)  # the fourth row batch: the third shard, half written
     assert cli("select", work, "--out", out, "--params", small_params) == 1
     line = one_line(capsys.readouterr().err)
     assert f"no space left on device while writing to {out}" in line
     assert snapshot(out) == before  # old shards and stats.json untouched, staging removed
-    assert hidden(out) == []
+    assert hidden(out) == [PARTITIONS_DIR]  # the de-duplication partitions stay for --resume
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", write_table)  # space again
+    assert cli("select", work, "--out", out, "--params", small_params, "--resume") == 0
+    assert snapshot(out).keys() == before.keys() and hidden(out) == []
 
 
 def test_disk_full_while_extracting_in_a_run(inputs, small_params, tmp_path, capsys, disk_full_after,
