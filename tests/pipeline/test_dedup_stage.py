@@ -41,7 +41,8 @@ def decide(tmp_path, files: list[pl.DataFrame], texts: list[list[str]] | None = 
     passes = Passes(str(tmp_path / name), params_from_dict(params or {}), {"files": paths})
     for index, frame in enumerate(files):
         ids = frame.select("row", "id", pl.lit("response").alias("record_type"),
-                           pl.lit(f"file{index}").alias("source_file"), pl.col("row").cast(pl.Int64).alias("source_offset"))
+                           pl.lit(f"file{index}").alias("source_file"),
+                           pl.col("row").cast(pl.Int64).alias("source_offset"))
         passes.add(index, frame, ids)
     ran = passes.run(paths, executor, None)
     found = passes.decide()
