@@ -98,10 +98,14 @@ class Passes:
         self.sites = PassDirectory(root, "sites", partitions)
         self.root = root
         self.reused = prepare(root, partitions, identity)
+        # candidates with a text (a content hash) but no MinHash signature: not compared
+        self.unsigned = 0
 
     def add(self, file_index: int, compact: pl.DataFrame, ids: pl.DataFrame) -> None:
         """Write one extract file's candidates (`compact_columns`) and the ids of all its rows
         (`id_columns`) into the partitions."""
+        if self.params.select.dedup.near.method == "minhash" and not compact.is_empty():
+            self.unsigned += compact.filter(pl.col("content_hash").is_not_null() & pl.col("minhash").is_null()).height
         if self.reused:
             return
         self.ids.write_fragments(file_index, ids.select(pl.col("id").alias("key"), node(file_index), "record_type",
@@ -124,6 +128,14 @@ class Passes:
         near = near_keys(rows, self.params.select.dedup.near)
         if near is not None:
             self.near.write_fragments(file_index, near, pl.col("bucket"))
+
+    def warnings(self) -> list[str]:
+        """What stats.json should say about the passes."""
+        if not self.unsigned:
+            return []
+        return [f"{self.unsigned} candidates with a text have no MinHash signature (extracted by an older version, or "
+                f"with extract.minhash.permutations null): near duplicates among them are not found; extract again "
+                f"or set select.dedup.near.method: simhash"]
 
     def run(self, files: list[str], executor: Executor | None, sources: list[str] | None) -> int:
         """Decide every partition that has no result yet; returns how many tasks ran."""

@@ -132,6 +132,7 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     step = time.perf_counter()
     passes.run(files, executor, sources)
     found = passes.decide()
+    manifest = {**manifest, "warnings": [*manifest.get("warnings", []), *passes.warnings()]}
     timings["select.dedup"] = _since(step)
 
     step = time.perf_counter()

@@ -338,3 +338,17 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
     fresh_three = tmp_path / "fresh3"
     assert cli("select", tmp_path / "work", "--out", fresh_three, "--params", dedup_params) == 0
     assert _shards(tmp_path / "out") == _shards(fresh_three) == _shards(tmp_path / "fresh")
+
+
+def test_candidates_without_a_signature_are_named_in_the_warnings(tmp_path):
+    frame = candidates([{"content_hash": "a", "minhash": signature(story(9))}, {"content_hash": "b"},
+                        {"content_hash": None}])
+    ids = frame.select("row", "id", pl.lit("response").alias("record_type"), pl.lit("f").alias("source_file"),
+                       pl.col("row").cast(pl.Int64).alias("source_offset"))
+    passes = Passes(str(tmp_path / "w"), params_from_dict({}), {"files": []})
+    passes.add(0, frame, ids)
+    assert passes.warnings() and passes.warnings()[0].startswith("1 candidates with a text have no MinHash")
+    simhash = Passes(str(tmp_path / "s"), params_from_dict({"select": {"dedup": {"near": {"method": "simhash"}}}}),
+                     {"files": []})
+    simhash.add(0, frame, ids)
+    assert simhash.warnings() == []

@@ -160,7 +160,7 @@ def test_map_reports_a_task_failing_every_attempt_without_stopping_the_others():
     assert results[1] == TaskFailure("ValueError: bad task 2", 3)
 
 
-@pytest.mark.parametrize("partitions", [1, 3])
+@pytest.mark.parametrize("partitions", [1, 16])
 def test_same_shards_as_local_on_the_sample(tmp_path, local_run, partitions):
     # Small byte-range tasks, so the sample is read as several Ray tasks and merged.
     params = _params(tmp_path, "p", **{"select.dedup.partitions": partitions, "extract.task_bytes": 16_000})
@@ -168,7 +168,7 @@ def test_same_shards_as_local_on_the_sample(tmp_path, local_run, partitions):
     _assert_same_output(local_run(SAMPLE, DAMAGED), tmp_path / "ray")
 
 
-@pytest.mark.parametrize("partitions", [1, 3])
+@pytest.mark.parametrize("partitions", [1, 16])
 def test_same_shards_as_local_on_warcio_testdata(tmp_path, shared_corpora, local_run, partitions):
     inputs = [shared_corpora / "warcio-testdata"]
     params = _params(tmp_path, "p", **{"select.dedup.partitions": partitions})
