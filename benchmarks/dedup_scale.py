@@ -96,7 +96,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--candidates", type=int, default=1_000_000)
     parser.add_argument("--partitions", type=int, default=16)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="0: the tasks run in this process (for profiling)")
     parser.add_argument("--rows-per-file", type=int, default=250_000)
     parser.add_argument("--dir", type=Path, help="where the partitions go (default: a temporary directory)")
     parser.add_argument("--seed", type=int, default=1)
@@ -120,8 +120,11 @@ def main() -> int:
     print(f"{args.candidates:,} candidates in {len(files)} files, {args.partitions} partitions, {args.workers} workers")
     print(f"  keys written: {written:.1f} s (generating the synthetic columns: {generate:.1f} s, not counted)")
     tick = time.perf_counter()
-    with LocalExecutor(args.workers, apart=True) as executor:
-        ran = passes.run(files, executor, None)
+    if args.workers == 0:
+        ran = passes.run(files, None, None)
+    else:
+        with LocalExecutor(args.workers, apart=True) as executor:
+            ran = passes.run(files, executor, None)
     tasks = time.perf_counter() - tick
     print(f"  partition tasks: {ran} in {tasks:.1f} s")
     tick = time.perf_counter()

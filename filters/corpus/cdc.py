@@ -186,7 +186,8 @@ def chunk_hashes(data: str | bytes, algorithm: str = "rabin", *,
     digests = b"".join([blake2b(data[start:end], digest_size=8).digest()
                         for start, end in zip([0, *ends_list][:-1], ends_list, strict=True)])
     hashes = np.frombuffer(digests, dtype="<u8").astype(np.uint64)
-    sizes = np.diff(ends, prepend=0).astype(np.int64)
+    sizes = ends.astype(np.int64)  # a copy: chunk sizes are the differences of the ends
+    sizes[1:] -= ends[:-1]
     return ChunkHashes(hashes, sizes)
 
 
