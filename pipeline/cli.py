@@ -73,10 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="work directories of `pipeline extract` (several: selected and de-duplicated together)")
     sel.add_argument("--out", required=True, metavar="DIR")
     sel.add_argument("--params", type=Path, metavar="FILE")
-    sel.add_argument("--workers", type=_positive_int, default=1, metavar="N",
-                     help="processes running the de-duplication partitions (default 1)")
-    sel.add_argument("--executor", choices=("local", "ray"), default="local")
-    sel.add_argument("--ray-address", metavar="ADDR")
+    _add_executor_options(sel, "processes running the de-duplication partitions (default 1)")
     sel.add_argument("--resume", action="store_true",
                      help="reuse the de-duplication partitions an interrupted select finished")
 
@@ -110,14 +107,17 @@ def _add_extract_options(parser: argparse.ArgumentParser, out_help: str) -> None
     parser.add_argument("--out", required=True, metavar="DIR", help=out_help)
     parser.add_argument("--params", type=Path, metavar="FILE",
                         help="params.yaml (default: ./params.yaml if present, else built-in defaults)")
-    parser.add_argument("--workers", type=_positive_int, default=1, metavar="N",
-                        help="processes extracting input files in parallel (default 1)")
-    parser.add_argument("--executor", choices=("local", "ray"), default="local")
-    parser.add_argument("--ray-address", metavar="ADDR")
+    _add_executor_options(parser, "processes extracting input files in parallel (default 1)")
     parser.add_argument("--extract-all", action="store_true",
                         help="run the extraction cascade on every HTML record, even gated ones")
     parser.add_argument("--resume", action="store_true",
                         help="skip input files whose finished output is present and valid")
+
+
+def _add_executor_options(parser: argparse.ArgumentParser, workers_help: str) -> None:
+    parser.add_argument("--workers", type=_positive_int, default=1, metavar="N", help=workers_help)
+    parser.add_argument("--executor", choices=("local", "ray"), default="local")
+    parser.add_argument("--ray-address", metavar="ADDR")
 
 
 def _positive_int(text: str) -> int:
