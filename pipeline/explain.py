@@ -67,9 +67,16 @@ def _add_page_type(row: dict[str, Any], model_path: str | None = None) -> None:
     row["page_type_features"] = model.full.contributions(row)
 
 
+def _plain(value: Any) -> Any:
+    """A signal's value as printed: binary values (the MinHash signature) in hex."""
+    if isinstance(value, bytes):
+        return value.hex()
+    return value if isinstance(value, (int, float, str, bool)) else str(value)
+
+
 def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_json: bool = False) -> None:
     if as_json:
-        out.write(json.dumps(row, default=str, indent=1, sort_keys=True) + "\n")
+        out.write(json.dumps(row, default=_plain, indent=1, sort_keys=True) + "\n")
         return
     line = out.write
     line(f"url:          {row['url']}\n")
@@ -106,7 +113,7 @@ def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_jso
     for signal in SIGNALS:
         value = signals.get(signal.name)
         if value is not None and not signal.name.startswith("article_score_"):
-            line(f"  {signal.name:40} {value}\n")
+            line(f"  {signal.name:40} {_plain(value)}\n")
     if row.get("error"):
         line(f"\nerror: {row['error']}\n")
     line("\ntimings (ms): " + ", ".join(f"{k} {v * 1000:.1f}" for k, v in sorted(timings.seconds.items())) + "\n")

@@ -29,6 +29,10 @@ def test_explains_an_html_file_as_json(tmp_path, capsys):
     assert cli("explain", page, "--json") == 0
     row = json.loads(capsys.readouterr().out)
     assert row["text"] and row["signals"]["cascade_reason"] and "reasons" in row
+    # the MinHash signature as hex: 128 uint32 values, the signature of the extracted text
+    from filters.corpus.minhash import signature
+
+    assert row["signals"]["minhash"] == signature(row["text"]).hex() and len(row["signals"]["minhash"]) == 1024
 
 
 def test_unknown_url_is_a_usage_error(capsys):
