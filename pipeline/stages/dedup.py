@@ -100,6 +100,7 @@ class Passes:
         self.reused = prepare(root, partitions, identity)
         # candidates with a text (a content hash) but no MinHash signature: not compared
         self.unsigned = 0
+        self._decided: Duplicates | None = None
 
     def add(self, file_index: int, compact: pl.DataFrame, ids: pl.DataFrame) -> None:
         """Write one extract file's candidates (`compact_columns`) and the ids of all its rows
@@ -160,7 +161,12 @@ class Passes:
         return Path(self.root)
 
     def decide(self) -> Duplicates:
-        """The duplicates of every pass (rows that lose only), with the near clusters formed."""
+        """The duplicates of every pass (rows that lose only), with the near clusters formed (once)."""
+        if self._decided is None:
+            self._decided = self._decide()
+        return self._decided
+
+    def _decide(self) -> Duplicates:
         dedup = self.params.select.dedup
         url = self.url.read_results(NODES)["node"]
         exact = self.exact.read_results(NODES)["node"]
