@@ -116,11 +116,12 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     timings: dict[str, Any] = {}
 
     step = time.perf_counter()
-    # The candidates depend on every select param and on the extract output: partitions written
-    # for other params or files are rebuilt.
+    # The candidates depend on every select param and on the extract output, the per-site balance
+    # on the dataset params: partitions written for other params or files are rebuilt.
+    chosen = params.to_dict()
     passes = Passes(root, params, {"files": [_identity(summary, path) for summary, path in zip(summaries, files,
                                                                                                  strict=True)],
-                                   "select": params.to_dict()["select"]})
+                                   "select": chosen["select"], "dataset": chosen["dataset"]})
     predicted = [_predictions(root, index, path, params) for index, path in enumerate(files)]
     timings["select.page_types"] = _since(step)
     step = time.perf_counter()

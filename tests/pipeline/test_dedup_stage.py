@@ -338,6 +338,15 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
     fresh_three = tmp_path / "fresh3"
     assert cli("select", tmp_path / "work", "--out", fresh_three, "--params", dedup_params) == 0
     assert _shards(tmp_path / "out") == _shards(fresh_three) == _shards(tmp_path / "fresh")
+    # partitions of a failed run are not reused for other dataset params (the per-site balance reads them)
+    monkeypatch.setattr(dedup, "near_pair_task", failing)
+    assert cli("select", tmp_path / "work", "--out", tmp_path / "other", "--params", dedup_params) != 0
+    monkeypatch.setattr(dedup, "near_pair_task", original_pairs)
+    other_seed = tmp_path / "seed.yaml"
+    other_seed.write_text(json.dumps({"select": {"dedup": {"partitions": 3}}, "dataset": {"seed": 7}}))
+    ran.clear()
+    assert cli("select", tmp_path / "work", "--out", tmp_path / "other", "--params", other_seed, "--resume") == 0
+    assert ran  # rebuilt
 
 
 def test_candidates_without_a_signature_are_named_in_the_warnings(tmp_path):
