@@ -14,10 +14,10 @@ order); unknown capture times last. Each pass runs over hash partitions
   that host (partitions by host; the only pass that reads texts);
 * **near**: candidates whose MinHash signatures share at least `min_shared_bands` LSH band
   buckets (or, with `method: simhash`, whose simhashes are within the Hamming distance) are
-  joined by union-find into clusters; the first page of a cluster in the global order is kept,
-  the others are `near_duplicate` (`dup.near`). Pages another duplicate rule rejected take no
-  part. A cluster's pages are all decided before splits are assigned, so a syndicated story
-  cannot reach two splits (docs/dataset.md).
+  joined by union-find into clusters; a cluster keeps its first page in the global order that
+  no other duplicate rule rejected, and its later pages are `near_duplicate` (`dup.near`). A
+  cluster's pages are all decided before splits are assigned, so a syndicated story cannot
+  reach two splits (docs/dataset.md).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import polars as pl
 
 from filters.corpus.cdc import ChunkHashes, chunk_hashes, duplicated_fraction, mark_seen
 from filters.corpus.dataset import sample_key, site_of
-from filters.corpus.dedup import SIMHASH_BITS, from_int64
+from filters.corpus.dedup import hamming, simhash_block_keys
 from filters.corpus.minhash import band_keys, signature_array
 from filters.page.url_rules import normalize_url
 from filters.rules import reasons as decisions
@@ -68,6 +68,8 @@ SIGNALS = {"file": pl.UInt32, "row": pl.UInt32, "cdc_duplicated_fraction": pl.Fl
            "near_duplicate_similarity": pl.Float64, "new_id": pl.String, "record_duplicate": pl.Boolean,
            "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
 LOSERS = "losers.parquet"
+# pass directories that a task of another pass reads or writes
+PAIRS_PASS, IDS_PASS = "near-pairs", "ids"
 
 
 @dataclass(frozen=True)
@@ -93,8 +95,8 @@ class Passes:
         self.exact = PassDirectory(root, "exact", partitions)
         self.cdc = PassDirectory(root, "cdc", partitions)
         self.near = PassDirectory(root, "near", partitions)
-        self.pairs = PassDirectory(root, "near-pairs", partitions)
-        self.ids = PassDirectory(root, "ids", partitions)
+        self.pairs = PassDirectory(root, PAIRS_PASS, partitions)
+        self.ids = PassDirectory(root, IDS_PASS, partitions)
         self.sites = PassDirectory(root, "sites", partitions)
         self.root = root
         self.reused = prepare(root, partitions, identity)
@@ -151,14 +153,10 @@ class Passes:
         ran = run_partitions([(self.url, first_wins_task), (self.exact, first_wins_task), (self.cdc, cdc_task),
                               (self.near, near_bucket_task), (self.ids, id_repeats_task)], tasks, settings)
         ran += run_partitions([(self.pairs, near_pair_task)], tasks, settings)
-        losers = self.root_path / LOSERS
+        losers = Path(self.root) / LOSERS
         if not losers.is_file():  # the pages a duplicate rule rejects: the balance counts the others
             write_whole(self.losers(), losers)
         return ran + run_partitions([(self.sites, site_task)], tasks, settings)
-
-    @property
-    def root_path(self) -> Path:
-        return Path(self.root)
 
     def decide(self) -> Duplicates:
         """The duplicates of every pass (rows that lose only), with the near clusters formed (once)."""
@@ -176,18 +174,16 @@ class Passes:
         blocked = pl.concat([url if dedup.url else url.clear(), exact if dedup.exact else exact.clear(), over])
         edges = self.near.read_results(EDGES) if dedup.near.method == "simhash" else self.pairs.read_results(EDGES)
         near = near_clusters(edges, blocked) if dedup.near.method else pl.DataFrame(schema=NEAR)
-        return Duplicates(self.cdc, self.ids, self.sites, url, exact, near)
+        return Duplicates(self.cdc, self.ids, self.sites, url, exact, over, near)
 
     def losers(self) -> pl.DataFrame:
         """The candidates an enabled dup.* rule rejects (node), from the passes' results."""
         found = self.decide()
         enabled = {rule.code for rule in decisions.rules_for("dedup") if rule.enabled(self.params)}
-        limit = self.params.select.dedup.cdc.max_duplicated_fraction
         parts = [found.url if "dup.url" in enabled else None, found.exact if "dup.exact" in enabled else None,
                  found.near["node"] if "dup.near" in enabled else None,
                  self.ids.read_results(IDS, pl.col("record_duplicate"))["node"] if "dup.record" in enabled else None,
-                 self.cdc.read_results({"node": pl.UInt64, "fraction": pl.Float64}, pl.col("fraction") > limit)["node"]
-                 if "dup.cdc" in enabled and limit is not None else None]
+                 found.cdc_over if "dup.cdc" in enabled else None]
         nodes = [part for part in parts if part is not None]
         return pl.DataFrame({"node": pl.concat(nodes).unique().sort() if nodes else pl.Series([], dtype=pl.UInt64)},
                             schema=NODES)
@@ -204,6 +200,7 @@ class Duplicates:
     sites: PassDirectory
     url: pl.Series
     exact: pl.Series
+    cdc_over: pl.Series  # nodes whose CDC fraction is over the limit (empty without one)
     near: pl.DataFrame  # node, near_duplicate, near_duplicate_distance, near_duplicate_similarity
 
     def for_file(self, file_index: int) -> pl.DataFrame:
@@ -243,18 +240,14 @@ def near_keys(rows: pl.DataFrame, near: NearParams) -> pl.DataFrame | None:
         have = rows.filter(pl.col("simhash64").is_not_null())
         if have.is_empty():
             return None
-        blocks = near.max_hamming_distance + 1
-        values = np.array([from_int64(v) for v in have["simhash64"]], dtype=np.uint64)
-        width = SIMHASH_BITS // blocks
-        frames = []
-        for block in range(blocks):
-            shift = block * width
-            bits = SIMHASH_BITS - shift if block == blocks - 1 else width
-            part = (values >> np.uint64(shift)) & np.uint64((1 << bits) - 1)
-            frames.append(pl.DataFrame({"bucket": part * np.uint64(blocks) + np.uint64(block),
-                                        "date": have["date"].to_numpy(), "node": have["node"].to_numpy(),
-                                        "value": have["simhash64"].to_numpy()}))
-        return pl.concat(frames)
+        keys = simhash_block_keys(have["simhash64"].to_numpy(), near.max_hamming_distance)
+        blocks = keys.shape[1]
+        return pl.DataFrame({
+            "bucket": keys.T.reshape(-1),
+            "date": np.tile(have["date"].to_numpy(), blocks),
+            "node": np.tile(have["node"].to_numpy(), blocks),
+            "value": np.tile(have["simhash64"].to_numpy(), blocks),
+        })
     return None
 
 
@@ -317,15 +310,15 @@ def near_bucket_task(task: PartitionTask) -> None:
     shared = rows.filter(pl.len().over("bucket") > 1).sort("bucket", "date", "node")
     pairs = bucket_pairs(shared, near.max_pairs_per_member)
     if near.method == "simhash":
-        distance = pl.Series([bin(from_int64(a) ^ from_int64(b)).count("1")
-                              for a, b in zip(pairs["a_value"], pairs["b_value"], strict=True)], dtype=pl.Int32)
+        distance = pl.Series([hamming(a, b) for a, b in zip(pairs["a_value"], pairs["b_value"], strict=True)],
+                             dtype=pl.Int32)
         limit = near.max_hamming_distance if near.max_hamming_distance is not None else -1
         edges = pairs.with_columns(distance.alias("distance")).filter(pl.col("distance") <= limit) \
             .unique(["a", "b"]).select("a", "b", "a_date", "b_date", pl.lit(None, dtype=pl.Float64).alias("similarity"),
                                        "distance").sort("a", "b")
         task.directory.write_result(task.partition, edges)
         return
-    pair_directory = PassDirectory(task.directory.root, "near-pairs", task.directory.partitions)
+    pair_directory = PassDirectory(task.directory.root, PAIRS_PASS, task.directory.partitions)
     pair_directory.write_fragments(task.partition, pairs.select("a", "b", "a_date", "b_date"),
                                    pl.struct("a", "b"))
     task.directory.write_result(task.partition, pl.DataFrame({"pairs": [pairs.height]}))
@@ -420,7 +413,7 @@ def site_task(task: PartitionTask) -> None:
     rows = task.directory.read_fragments(task.partition, {"site": pl.String, "id": pl.String, "node": pl.UInt64})
     root = Path(task.directory.root)
     losers = pl.read_parquet(root / LOSERS)["node"]
-    ids = PassDirectory(task.directory.root, "ids", task.directory.partitions).read_results(
+    ids = PassDirectory(task.directory.root, IDS_PASS, task.directory.partitions).read_results(
         IDS, pl.col("node").is_in(rows["node"].implode()))
     kept = rows.filter(~pl.col("node").is_in(losers.implode())).join(ids.select("node", "new_id"), on="node",
                                                                      how="left")

@@ -2,8 +2,8 @@
 
 Each pass writes small key rows into partition fragments on disk, one file per (input file,
 partition): ``DIR/PASS/p00003/f00012.parquet``. One task per partition then reads only its own
-fragments, decides, and writes its result to ``DIR/PASS/p00003.parquet`` (written to a temporary
-name and renamed, so a result that exists is whole). The driver never holds a column with a
+fragments, decides, and writes its result to ``DIR/PASS/p00003.parquet`` (staged and renamed
+like every output, `store/writers.py`, so a result that exists is whole). The driver never holds a column with a
 row per candidate: it writes one input file's fragments at a time and reads back results that
 name duplicates only (the CDC fractions are read one input file at a time by the write pass).
 
@@ -11,7 +11,7 @@ Rows are named by their **node**, ``file << 32 | row`` (the input file's index i
 list of extract files, and the row in it), and ordered by their **date key** (capture time in
 microseconds, unknown last) and then node: capture time, then reading order. Every decision is a
 function of the rows of a key and this order, so it does not depend on how keys are spread over
-partitions (`tests/pipeline/test_dedup_partitions.py` runs 1 and 16 partitions).
+partitions (`tests/pipeline/test_dedup_stage.py` runs 1, 5 and 16 partitions).
 
 The partition of a key is polars' 64-bit hash of it modulo the partition count. That hash is
 stable within a polars version; a partition directory records the polars version and the
@@ -21,7 +21,6 @@ partition count it was written with, and is rebuilt when either differs.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -29,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+
+from pipeline.store.writers import atomic_write_text, staged_file
 
 NODE_ROW_BITS = 32
 DATE_UNKNOWN = 2**63 - 1
@@ -83,7 +84,7 @@ class PassDirectory:
         for (partition,), part in keyed.partition_by("partition", as_dict=True, maintain_order=True).items():
             directory = self.fragment_dir(int(partition))
             directory.mkdir(parents=True, exist_ok=True)
-            _write(part.drop("partition"), directory / f"f{file_index:05d}.parquet")
+            write_whole(part.drop("partition"), directory / f"f{file_index:05d}.parquet")
 
     def fragments(self, partition: int) -> list[Path]:
         directory = self.fragment_dir(partition)
@@ -99,7 +100,7 @@ class PassDirectory:
         return self.result(partition).is_file()
 
     def write_result(self, partition: int, frame: pl.DataFrame) -> None:
-        _write(frame, self.result(partition))
+        write_whole(frame, self.result(partition))
 
     def results(self) -> list[Path]:
         return [self.result(p) for p in range(self.partitions) if self.result(p).is_file()]
@@ -112,21 +113,17 @@ class PassDirectory:
         return (lazy.filter(where) if where is not None else lazy).collect()
 
 
-def write_whole(frame: pl.DataFrame, path: Path) -> None:
-    """Write `frame` to `path` under a temporary name, then rename: a file that exists is whole."""
-    _write(frame, path)
-
-
 # Rows per row group of a result. Results are sorted by node, so the write pass, which reads one
 # extract file's nodes at a time, skips every row group outside that file by its statistics:
 # small groups keep that read proportional to the file, not to the partition.
 RESULT_ROW_GROUP_ROWS = 16_384
 
 
-def _write(frame: pl.DataFrame, path: Path) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    frame.write_parquet(temporary, compression="zstd", statistics=True, row_group_size=RESULT_ROW_GROUP_ROWS)
-    os.replace(temporary, path)
+def write_whole(frame: pl.DataFrame, path: Path) -> None:
+    """Write `frame` to `path` through a temporary file of this process (`staged_file`): a file
+    that exists under its name is whole, and two attempts of one task never share a temporary."""
+    with staged_file(path) as temporary:
+        frame.write_parquet(temporary, compression="zstd", statistics=True, row_group_size=RESULT_ROW_GROUP_ROWS)
 
 
 def prepare(root: str, partitions: int, identity: dict[str, Any]) -> bool:
@@ -146,7 +143,7 @@ def prepare(root: str, partitions: int, identity: dict[str, Any]) -> bool:
             return True
     shutil.rmtree(root, ignore_errors=True)
     Path(root).mkdir(parents=True, exist_ok=True)
-    marker.write_text(json.dumps(wanted, sort_keys=True), encoding="utf-8")
+    atomic_write_text(marker, json.dumps(wanted, sort_keys=True))
     return False
 
 
@@ -154,9 +151,7 @@ def fragments_complete(root: str) -> None:
     """Record that every fragment of `root` is written: a later run may reuse them."""
     marker = Path(root) / MARKER
     found = json.loads(marker.read_text(encoding="utf-8"))
-    temporary = marker.with_name(f".{MARKER}.tmp")
-    temporary.write_text(json.dumps({**found, "fragments": "complete"}, sort_keys=True), encoding="utf-8")
-    os.replace(temporary, marker)
+    atomic_write_text(marker, json.dumps({**found, "fragments": "complete"}, sort_keys=True))
 
 
 def run_partitions(passes: list[tuple[PassDirectory, Callable[[PartitionTask], None]]],

@@ -1,5 +1,5 @@
 """The content hash and near duplicates (docs/filters.md): simhash over word shingles and the
-pigeonhole index for Hamming distance <= k."""
+pigeonhole block keys for Hamming distance <= k."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from filters.corpus.dedup import (
-    NearDuplicateIndex,
     content_hash,
     from_int64,
     hamming,
     simhash64,
+    simhash_block_keys,
     to_int64,
     word_shingles,
 )
@@ -109,55 +109,50 @@ def test_int64_round_trip(value):
     assert np.array([signed], dtype=np.int64).view(np.uint64)[0] == value
 
 
-# --- NearDuplicateIndex ----------------------------------------------------------------------------
+# --- pigeonhole block keys ------------------------------------------------------------------------
 
 BASE = 0xD1B54A32D192ED03
 
 
+def share_a_key(a: int, b: int, max_distance: int = 3) -> bool:
+    keys = simhash_block_keys(np.array([a, b], dtype=np.uint64), max_distance)
+    return bool(np.any(keys[0] == keys[1]))
+
+
 @pytest.mark.parametrize("bits", [[], [0], [5, 40], [1, 2, 3], [0, 17, 63], [16, 33, 50], [60, 61, 62]])
-def test_index_finds_values_within_3_bits(bits):
-    index = NearDuplicateIndex()
-    index.add(BASE)
-    assert index.find(flip(BASE, bits)) == BASE
+def test_values_within_3_bits_share_a_key(bits):
+    assert share_a_key(BASE, flip(BASE, bits))
 
 
-@pytest.mark.parametrize("bits", [[0, 16, 32, 48], [1, 2, 3, 4], [10, 20, 30, 40, 50], list(range(0, 64, 8))])
-def test_index_misses_values_4_or_more_bits_away(bits):
-    """One flip per 16-bit block leaves no block in common; four in one block are verified away."""
-    index = NearDuplicateIndex()
-    index.add(BASE)
-    assert index.find(flip(BASE, bits)) is None
+@pytest.mark.parametrize("bits", [[0, 16, 32, 48], list(range(0, 64, 8))])
+def test_one_flip_in_every_block_leaves_no_key_in_common(bits):
+    assert not share_a_key(BASE, flip(BASE, bits))
 
 
-def test_index_returns_the_earliest_match_and_accepts_int64():
-    index = NearDuplicateIndex()
-    first, second = flip(BASE, [7]), flip(BASE, [8])
-    index.add(to_int64(first))
-    index.add(second)
-    assert len(index) == 2
-    assert index.find(to_int64(BASE)) == first
-    assert NearDuplicateIndex().find(BASE) is None
-
-
-def test_index_distance_is_a_parameter():
-    strict = NearDuplicateIndex(max_distance=0)
-    strict.add(BASE)
-    assert strict.find(BASE) == BASE and strict.find(flip(BASE, [3])) is None
+def test_keys_accept_int64_and_the_distance_is_a_parameter():
+    assert np.array_equal(simhash_block_keys(np.array([to_int64(BASE)], dtype=np.int64)),
+                          simhash_block_keys(np.array([BASE], dtype=np.uint64)))
+    assert simhash_block_keys(np.array([BASE], dtype=np.uint64), 0).shape == (1, 1)
+    assert not share_a_key(BASE, flip(BASE, [3]), max_distance=0)
     with pytest.raises(ValueError):
-        NearDuplicateIndex(max_distance=64)
+        simhash_block_keys(np.array([BASE], dtype=np.uint64), 64)
+
+
+def test_equal_bits_in_different_blocks_are_different_keys():
+    value = 0xABCD_ABCD_ABCD_ABCD  # the same 16 bits in all four blocks
+    assert len(set(simhash_block_keys(np.array([value], dtype=np.uint64))[0].tolist())) == 4
 
 
 @pytest.mark.parametrize("max_distance", [1, 3, 5])
-def test_index_agrees_with_brute_force(max_distance):
+def test_keys_find_every_pair_brute_force_finds(max_distance):
+    """The pigeonhole guarantee: every pair within the distance shares a key."""
     rng = random.Random(max_distance)
     kept = [rng.getrandbits(64) for _ in range(300)]
     queries = [flip(rng.choice(kept), rng.sample(range(64), rng.randint(0, max_distance + 2))) for _ in range(300)]
-    index = NearDuplicateIndex(max_distance)
-    for value in kept:
-        index.add(value)
     for query in queries:
-        expected = next((v for v in kept if hamming(v, query) <= max_distance), None)
-        assert index.find(query) == expected
+        for value in kept:
+            if hamming(value, query) <= max_distance:
+                assert share_a_key(value, query, max_distance)
 
 
 @pytest.mark.parametrize("seed", range(20))
