@@ -85,7 +85,7 @@ def synthetic_file(index: int, start: int, rows: int, seed: int) -> tuple[pl.Dat
         "minhash": pl.Series(signatures(story, rng, story != number), dtype=pl.Binary),
     }).with_columns(pl.when(pl.Series(rng.random(rows) < 0.05)).then(None).otherwise(pl.col("warc_date"))
                     .alias("warc_date"))
-    ids = compact.select("row", "id", pl.lit("response").alias("record_type"),
+    ids = compact.select("row", "id", "warc_date", pl.lit("response").alias("record_type"),
                          pl.lit(f"f{index}.warc.gz").alias("source_file"),
                          (pl.col("row").cast(pl.Int64) * 1000).alias("source_offset"))
     texts = pl.DataFrame({"text": [f"page {n} on host {h}" for n, h in zip(number, host, strict=True)]})

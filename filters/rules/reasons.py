@@ -125,16 +125,18 @@ RULES: tuple[Rule, ...] = (
     Rule("quality.metadata", "no title, or neither author nor date (the quality metrics; off by default)",
          "quality_metadata_complete", "is_false", "select", enabled_key="select.quality.require_metadata"),
     # ---- dedup (select stage, after every other rule: candidates are the pages that pass them all)
-    Rule("dup.cdc", "more than half of the text's bytes are in Rabin-CDC chunks already seen on the same host",
+    Rule("dup.cdc", "more than half of the text's bytes are in Rabin-CDC chunks already seen on earlier pages of the "
+         "same host that pass every non-duplicate rule",
          "cdc_duplicated_fraction", ">", "dedup", params_key="select.dedup.cdc.max_duplicated_fraction"),
-    Rule("dup.exact", "same content hash (SHA-256 of the first 5 000 characters) as an earlier page",
+    Rule("dup.exact", "same content hash (SHA-256 of the first 5 000 characters) as an earlier kept page",
          "exact_duplicate", "is_true", "dedup", enabled_key="select.dedup.exact"),
     Rule("dup.near", "an earlier page of its near-duplicate cluster is kept (MinHash LSH over word 5-grams, or "
          "simhash)", "near_duplicate", "is_true", "dedup", enabled_key="select.dedup.near.method"),
-    Rule("dup.record", "the same WARC record (same WARC-Record-ID) was already read earlier in the run, from "
-         "another file or another place in the same file: a copied or re-packed WARC, a duplicated gzip member",
+    Rule("dup.record", "the same WARC record (same WARC-Record-ID) was read more than once in the run (a copied or "
+         "re-packed WARC, a duplicated gzip member) and another copy keeps the id: the first in the global order "
+         "that passes every other rule, else the first",
          "record_duplicate", "is_true", "dedup", enabled_key="select.dedup.record"),
-    Rule("dup.url", "same normalised URL or canonical URL as an earlier page", "url_duplicate",
+    Rule("dup.url", "same normalised URL or canonical URL as an earlier kept page", "url_duplicate",
          "is_true", "dedup", enabled_key="select.dedup.url"),
     # ---- dataset assembly (select stage, after dedup: the balance counts the pages still kept)
     *dataset.RULES,

@@ -1,23 +1,27 @@
 """De-duplication pass of the select stage (docs/filters.md, "De-duplication"; docs/scale.md).
 
-Candidates are the rows that pass every other rule. They are put in one deterministic global
-order: capture time, then reading order (the extract files in path order, rows in reading
-order); unknown capture times last. Each pass runs over hash partitions
+Candidates are the rows that pass every other rule. Every pass sees the rows in one
+deterministic global order: capture time, then reading order (the extract files in path order,
+rows in reading order); unknown capture times last. Each pass runs over hash partitions
 (`pipeline/stages/partitions.py`): the driver writes key rows, one task per partition decides.
 
-* **URL**: a candidate whose normalised URL or normalised canonical URL was seen on an earlier
-  candidate is `url_duplicate` (partitions by URL key);
-* **exact**: a candidate whose content hash appeared on an earlier candidate is
-  `exact_duplicate` (partitions by content hash);
-* **CDC** (Rabin fingerprints, Manber 1994): per host, in the global order,
-  `cdc_duplicated_fraction` is the share of the candidate's text bytes in chunks already seen on
-  that host (partitions by host; the only pass that reads texts);
-* **near**: candidates whose MinHash signatures share at least `min_shared_bands` LSH band
-  buckets (or, with `method: simhash`, whose simhashes are within the Hamming distance) are
-  joined by union-find into clusters; a cluster keeps its first page in the global order that
-  no other duplicate rule rejected, and its later pages are `near_duplicate` (`dup.near`). A
-  cluster's pages are all decided before splits are assigned, so a syndicated story cannot
-  reach two splits (docs/dataset.md).
+1. **record ids** first, over every row: the rows that share a `WARC-Record-ID` keep one copy,
+   the first in the global order that passes every other rule (else the first); every other
+   copy gets an id of its own and, when both are documents, `record_duplicate` (`dup.record`).
+   A re-read record is never a candidate of the passes below.
+2. **URL** (normalised URL or normalised canonical URL) and **exact** (content hash) groups,
+   **CDC** fractions (Rabin fingerprints, Manber 1994: per host, in the global order, the share
+   of a candidate's text bytes in chunks already seen on earlier candidates of that host; the
+   only pass that reads texts) and **near**-duplicate pairs (MinHash LSH bands sharing at least
+   `min_shared_bands` buckets, or simhashes within the Hamming distance), joined into clusters by
+   union-find.
+3. **One keeper** (`keep_first`, in the driver over the pages that take part in a group): in the
+   global order, a candidate is kept unless its CDC fraction is over the limit or it shares a URL
+   key, a content hash or a near cluster with an earlier **kept** page; those rules then reject
+   it (`url_duplicate`, `exact_duplicate`, `near_duplicate`). So every `dup.url`, `dup.exact`
+   and `dup.near` points at a kept page, and a story is lost only when every copy fails a
+   non-duplicate rule (or CDC). A cluster's pages are all decided before splits are assigned, so
+   a syndicated story cannot reach two splits (docs/dataset.md).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import polars as pl
 from filters.corpus.cdc import ChunkHashes, chunk_hashes, duplicated_fraction, mark_seen
 from filters.corpus.dataset import sample_key, site_of
 from filters.corpus.dedup import hamming, simhash_block_keys
+from filters.corpus.keepers import GROUPS, NODES, closest_earlier, keep_first, near_clusters
 from filters.corpus.minhash import band_keys, signature_array
 from filters.page.url_rules import normalize_url
 from filters.rules import reasons as decisions
@@ -56,18 +61,19 @@ from pipeline.store.storage import column_batches, readable_copy
 
 # Rows of texts the CDC pass reads at once.
 TEXT_BATCH_ROWS = 1000
-NODES = {"node": pl.UInt64}
 EDGES = {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64, "b_date": pl.Int64, "similarity": pl.Float64,
          "distance": pl.Int32}
 NEAR = {"node": pl.UInt64, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
         "near_duplicate_similarity": pl.Float64}
-IDS = {"node": pl.UInt64, "new_id": pl.String, "record_duplicate": pl.Boolean}
+IDS = {"node": pl.UInt64, "new_id": pl.String, "record_duplicate": pl.Boolean, "candidate": pl.Boolean}
 SITES = {"node": pl.UInt64, "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
 SIGNALS = {"file": pl.UInt32, "row": pl.UInt32, "cdc_duplicated_fraction": pl.Float64, "exact_duplicate": pl.Boolean,
            "url_duplicate": pl.Boolean, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
            "near_duplicate_similarity": pl.Float64, "new_id": pl.String, "record_duplicate": pl.Boolean,
            "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
 LOSERS = "losers.parquet"
+# the candidates that are re-read records (dup.record): no other pass sees them
+REPEATS = "repeats.parquet"
 # pass directories that a task of another pass reads or writes
 PAIRS_PASS, IDS_PASS = "near-pairs", "ids"
 
@@ -111,8 +117,10 @@ class Passes:
             self.unsigned += compact.filter(pl.col("content_hash").is_not_null() & pl.col("minhash").is_null()).height
         if self.reused:
             return
-        self.ids.write_fragments(file_index, ids.select(pl.col("id").alias("key"), node(file_index), "record_type",
-                                                        "source_file", "source_offset"), pl.col("key"))
+        self.ids.write_fragments(file_index, ids.select(
+            pl.col("id").alias("key"), node(file_index), date_key(),
+            pl.col("row").is_in(compact["row"].implode()).alias("candidate"),
+            "record_type", "source_file", "source_offset"), pl.col("key"))
         if compact.is_empty():
             return
         unit = site_unit(self.params)
@@ -150,8 +158,15 @@ class Passes:
         def tasks(fn: Any, todo: list[Any]) -> list[Any]:
             return executor.map(fn, todo, "dedup") if executor is not None else [fn(task) for task in todo]
 
-        ran = run_partitions([(self.url, first_wins_task), (self.exact, first_wins_task), (self.cdc, cdc_task),
-                              (self.near, near_bucket_task), (self.ids, id_repeats_task)], tasks, settings)
+        # the record ids first: a re-read record takes no part in the other passes
+        ran = run_partitions([(self.ids, id_repeats_task)], tasks, settings)
+        repeats = Path(self.root) / REPEATS
+        if not repeats.is_file():
+            enabled = "dup.record" in self.enabled()
+            write_whole(self.ids.read_results(IDS, pl.col("record_duplicate") & pl.col("candidate"))
+                        .select("node").sort("node") if enabled else pl.DataFrame(schema=NODES), repeats)
+        ran += run_partitions([(self.url, groups_task), (self.exact, groups_task), (self.cdc, cdc_task),
+                               (self.near, near_bucket_task)], tasks, settings)
         ran += run_partitions([(self.pairs, near_pair_task)], tasks, settings)
         losers = Path(self.root) / LOSERS
         if not losers.is_file():  # the pages a duplicate rule rejects: the balance counts the others
@@ -164,22 +179,29 @@ class Passes:
             self._decided = self._decide()
         return self._decided
 
+    def enabled(self) -> set[str]:
+        """The dup.* rules these params turn on."""
+        return {rule.code for rule in decisions.rules_for("dedup") if rule.enabled(self.params)}
+
     def _decide(self) -> Duplicates:
         dedup = self.params.select.dedup
-        url = self.url.read_results(NODES)["node"]
-        exact = self.exact.read_results(NODES)["node"]
         limit = dedup.cdc.max_duplicated_fraction
         over = pl.Series([], dtype=pl.UInt64) if limit is None else \
             self.cdc.read_results({"node": pl.UInt64, "fraction": pl.Float64}, pl.col("fraction") > limit)["node"]
-        blocked = pl.concat([url if dedup.url else url.clear(), exact if dedup.exact else exact.clear(), over])
         edges = self.near.read_results(EDGES) if dedup.near.method == "simhash" else self.pairs.read_results(EDGES)
-        near = near_clusters(edges, blocked) if dedup.near.method else pl.DataFrame(schema=NEAR)
-        return Duplicates(self.cdc, self.ids, self.sites, url, exact, over, near)
+        enabled = self.enabled()
+        groups = {"url": self.url.read_results(GROUPS), "exact": self.exact.read_results(GROUPS),
+                  "near": near_clusters(edges) if dedup.near.method else pl.DataFrame(schema=GROUPS)}
+        found = keep_first(groups, over, {kind for kind in groups if f"dup.{kind}" in enabled})
+        near = found["near"].join(closest_earlier(edges), on="node", how="left").select(
+            "node", pl.lit(True).alias("near_duplicate"), "near_duplicate_distance", "near_duplicate_similarity")
+        return Duplicates(self.cdc, self.ids, self.sites, found["url"]["node"], found["exact"]["node"], over,
+                          near.cast(NEAR))  # type: ignore[arg-type]  # polars accepts data type classes
 
     def losers(self) -> pl.DataFrame:
         """The candidates an enabled dup.* rule rejects (node), from the passes' results."""
         found = self.decide()
-        enabled = {rule.code for rule in decisions.rules_for("dedup") if rule.enabled(self.params)}
+        enabled = self.enabled()
         parts = [found.url if "dup.url" in enabled else None, found.exact if "dup.exact" in enabled else None,
                  found.near["node"] if "dup.near" in enabled else None,
                  self.ids.read_results(IDS, pl.col("record_duplicate"))["node"] if "dup.record" in enabled else None,
@@ -215,7 +237,7 @@ class Duplicates:
             pl.col("node").is_in(self.url.implode()).alias("url_duplicate"),
             pl.col("near_duplicate").fill_null(False),
             "near_duplicate_distance", "near_duplicate_similarity")
-        repeats = self.ids.read_results(IDS, in_file)
+        repeats = self.ids.read_results(IDS, in_file).drop("candidate")
         balance = self.sites.read_results(SITES, in_file)
         return candidates.join(repeats, on="node", how="full", coalesce=True) \
             .join(balance, on="node", how="left").select(
@@ -251,18 +273,27 @@ def near_keys(rows: pl.DataFrame, near: NearParams) -> pl.DataFrame | None:
     return None
 
 
-def first_wins_task(task: PartitionTask) -> None:
-    """URL and exact passes: every node with a key an earlier node (date, node) already had."""
-    rows = task.directory.read_fragments(task.partition, {"key": pl.String, "date": pl.Int64, "node": pl.UInt64})
-    ordered = rows.unique(["key", "node"]).sort("date", "node")
-    losers = ordered.filter(pl.col("node") != pl.col("node").first().over("key")).select("node").unique().sort("node")
-    task.directory.write_result(task.partition, losers)
+def read_candidates(task: PartitionTask, schema: dict[str, Any]) -> pl.DataFrame:
+    """One partition's key rows, less the re-read records (`REPEATS`, written after the id pass)."""
+    rows = task.directory.read_fragments(task.partition, schema)
+    repeats = pl.read_parquet(Path(task.directory.root) / REPEATS)["node"]
+    return rows.filter(~pl.col("node").is_in(repeats.implode())) if repeats.len() else rows
+
+
+def groups_task(task: PartitionTask) -> None:
+    """URL and exact passes: the members (node, date, group) of every key that two or more
+    candidates share. A group is named by the partition and the key's rank in it."""
+    rows = read_candidates(task, {"key": pl.String, "date": pl.Int64, "node": pl.UInt64}).unique(["key", "node"])
+    shared = rows.filter(pl.len().over("key") > 1)
+    group = pl.col("key").rank("dense").cast(pl.UInt64) + (task.partition << 32)
+    task.directory.write_result(task.partition, shared.select("node", "date", group.alias("group"))
+                                .sort("node", "group"))
 
 
 def cdc_task(task: PartitionTask) -> None:
     """One partition of hosts: texts chunked, then each host's candidates in the global order."""
     settings: DedupSettings = task.settings
-    members = task.directory.read_fragments(task.partition, {"host": pl.String, "date": pl.Int64, "node": pl.UInt64})
+    members = read_candidates(task, {"host": pl.String, "date": pl.Int64, "node": pl.UInt64})
     files = list(settings.files) if settings.sources is None else \
         [readable_copy(*pair) for pair in zip(settings.files, settings.sources, strict=True)]
     pages = _chunked_pages(members, files, settings.cdc)
@@ -305,8 +336,7 @@ def near_bucket_task(task: PartitionTask) -> None:
     here by their Hamming distance."""
     settings: DedupSettings = task.settings
     near = settings.near
-    rows = task.directory.read_fragments(task.partition, {"bucket": pl.UInt64, "date": pl.Int64,
-                                                          "node": pl.UInt64, "value": pl.Int64})
+    rows = read_candidates(task, {"bucket": pl.UInt64, "date": pl.Int64, "node": pl.UInt64, "value": pl.Int64})
     shared = rows.filter(pl.len().over("bucket") > 1).sort("bucket", "date", "node")
     pairs = bucket_pairs(shared, near.max_pairs_per_member)
     if near.method == "simhash":
@@ -350,59 +380,25 @@ def near_pair_task(task: PartitionTask) -> None:
     task.directory.write_result(task.partition, edges)
 
 
-def near_clusters(edges: pl.DataFrame, blocked: pl.Series) -> pl.DataFrame:
-    """(node, near_duplicate, near_duplicate_distance, near_duplicate_similarity) for the pages of
-    each cluster (union-find over the edges) that come after its first page no other duplicate
-    rule rejected, the page the cluster keeps. Each one's distance or similarity is that of its
-    closest earlier page in the cluster."""
-    if edges.is_empty():
-        return pl.DataFrame(schema=NEAR)
-    parent: dict[int, int] = {}
-
-    def root(item: int) -> int:
-        while parent.setdefault(item, item) != item:
-            parent[item] = parent[parent[item]]
-            item = parent[item]
-        return item
-
-    dates: dict[int, int] = {}
-    for a, b, a_date, b_date in edges.select("a", "b", "a_date", "b_date").iter_rows():
-        dates[a], dates[b] = a_date, b_date
-        first, second = root(a), root(b)
-        if first != second:
-            parent[second] = first
-    members = pl.DataFrame({"node": list(dates), "date": list(dates.values()), "cluster": [root(n) for n in dates]},
-                           schema={"node": pl.UInt64, "date": pl.Int64, "cluster": pl.UInt64})
-    kept = members.filter(~pl.col("node").is_in(blocked.implode())).sort("date", "node") \
-        .group_by("cluster", maintain_order=True).first().select("cluster", pl.col("date").alias("kept_date"),
-                                                                  pl.col("node").alias("kept"))
-    after = (pl.col("date") > pl.col("kept_date")) | \
-        ((pl.col("date") == pl.col("kept_date")) & (pl.col("node") > pl.col("kept")))
-    later = members.join(kept, on="cluster").filter(after)
-    # the closest earlier neighbour of each page (an edge runs from the earlier page, a, to the later, b)
-    best = edges.group_by("b").agg(pl.col("distance").min(), pl.col("similarity").max())
-    return later.join(best, left_on="node", right_on="b", how="left").select(
-        "node", pl.lit(True).alias("near_duplicate"), pl.col("distance").alias("near_duplicate_distance"),
-        pl.col("similarity").alias("near_duplicate_similarity")).sort("node")
-
-
 def id_repeats_task(task: PartitionTask) -> None:
-    """Rows whose `id` an earlier row (in output order: files in order, rows in reading order)
-    already has, with a new unique id (`new_id`) and `record_duplicate`: true when both rows are
-    documents, i.e. the same WARC record was read twice. Every row takes part (not only
-    candidates), since ids must be unique over accepted/ and rejected/ together."""
-    rows = task.directory.read_fragments(task.partition, {"key": pl.String, "node": pl.UInt64,
-                                                          "record_type": pl.String, "source_file": pl.String,
-                                                          "source_offset": pl.Int64})
-    ordered = rows.sort("node").with_columns(pl.col("record_type").first().over("key").alias("first_type"),
-                                             pl.col("node").first().over("key").alias("first"))
-    repeats = ordered.filter(pl.col("node") != pl.col("first"))
+    """Rows whose `id` another row has: every row of such an id but one, with a new unique id
+    (`new_id`) and `record_duplicate` when both it and the kept row are documents (the same WARC
+    record read twice). The row that keeps the id is the first in the global order that passes
+    every other rule (a candidate), else the first. Every row takes part (not only candidates),
+    since ids must be unique over accepted/ and rejected/ together."""
+    rows = task.directory.read_fragments(task.partition, {"key": pl.String, "node": pl.UInt64, "date": pl.Int64,
+                                                          "candidate": pl.Boolean, "record_type": pl.String,
+                                                          "source_file": pl.String, "source_offset": pl.Int64})
+    ordered = rows.filter(pl.len().over("key") > 1).sort(~pl.col("candidate"), "date", "node").with_columns(
+        pl.col("record_type").first().over("key").alias("kept_type"),
+        pl.col("node").first().over("key").alias("kept"))
+    repeats = ordered.filter(pl.col("node") != pl.col("kept")).sort("node")
     new_ids = [synthetic_id(f, o, t) for f, o, t in repeats.select("source_file", "source_offset", "record_type")
                .iter_rows()]
     task.directory.write_result(task.partition, repeats.select(
         "node", pl.Series("new_id", new_ids, dtype=pl.String),
-        (pl.col("record_type").is_in(DOCUMENT_TYPES) & pl.col("first_type").is_in(DOCUMENT_TYPES))
-        .alias("record_duplicate")).cast(IDS))  # type: ignore[arg-type]  # polars accepts data type classes
+        (pl.col("record_type").is_in(DOCUMENT_TYPES) & pl.col("kept_type").is_in(DOCUMENT_TYPES))
+        .alias("record_duplicate"), "candidate").cast(IDS))  # type: ignore[arg-type]  # polars accepts type classes
 
 
 def site_task(task: PartitionTask) -> None:
@@ -427,7 +423,7 @@ def site_task(task: PartitionTask) -> None:
 def id_columns(path: str) -> pl.DataFrame:
     """The columns the id check reads of every row of an extract file (with its `row`)."""
     return pl.scan_parquet(path).with_row_index("row").select(
-        pl.col("row").cast(pl.UInt32), "id", "record_type", "source_file", "source_offset").collect()
+        pl.col("row").cast(pl.UInt32), "id", "record_type", "source_file", "source_offset", "warc_date").collect()
 
 
 def canonical_key(canonical_url: str | None) -> str | None:

@@ -30,8 +30,9 @@ def candidates(rows: list[dict]) -> pl.DataFrame:
 
 
 def decide(tmp_path, files: list[pl.DataFrame], texts: list[list[str]] | None = None, params: dict | None = None,
-           executor=None, name: str = "parts") -> tuple[list[pl.DataFrame], int]:
-    """The duplication signals of each file's candidates, and how many partition tasks ran."""
+           executor=None, name: str = "parts", ids_per_file: bool = True) -> tuple[list[pl.DataFrame], int]:
+    """The duplication signals of each file's candidates, and how many partition tasks ran.
+    The files' ids are made distinct (`ids_per_file`) unless the test shares them on purpose."""
     paths = []
     for index, frame in enumerate(files):
         path = tmp_path / f"extract-{name}-{index}.parquet"
@@ -40,7 +41,9 @@ def decide(tmp_path, files: list[pl.DataFrame], texts: list[list[str]] | None = 
         paths.append(str(path))
     passes = Passes(str(tmp_path / name), params_from_dict(params or {}), {"files": paths})
     for index, frame in enumerate(files):
-        ids = frame.select("row", "id", pl.lit("response").alias("record_type"),
+        if ids_per_file:
+            frame = frame.with_columns(pl.format("f{}-{}", pl.lit(index), "id").alias("id"))
+        ids = frame.select("row", "id", "warc_date", pl.lit("response").alias("record_type"),
                            pl.lit(f"file{index}").alias("source_file"),
                            pl.col("row").cast(pl.Int64).alias("source_offset"))
         passes.add(index, frame, ids)
@@ -112,7 +115,8 @@ def test_the_cluster_keeps_its_first_page_no_other_rule_rejected(tmp_path):
     rows = [{"warc_date": T0 + timedelta(days=i), "minhash": signature(text), "normalized_url": u}
             for i, u in enumerate([None, "u", "u"])]
     (signals,), _ = decide(tmp_path, [candidates(rows)], [[text] * 3], name="second")
-    assert losers(signals, "url_duplicate") == [2] and losers(signals, "near_duplicate") == [1, 2]
+    # row 2 shares its URL with row 1 only, which is not kept: a duplicate rule names a kept page
+    assert losers(signals, "url_duplicate") == [] and losers(signals, "near_duplicate") == [1, 2]
 
 
 def test_simhash_method_clusters_within_the_distance(tmp_path):
@@ -133,16 +137,17 @@ def test_near_duplicates_off(tmp_path):
 
 
 def mixed_files(count: int = 3, rows: int = 60) -> tuple[list[pl.DataFrame], list[list[str]]]:
-    """Files of pages with repeated URLs, hashes, hosts and near-duplicate stories."""
+    """Files of pages with repeated URLs, hashes, hosts, record ids and near-duplicate stories."""
     rng = random.Random(7)
     stories = [story(100 + i, 200) for i in range(8)]
     files, texts = [], []
-    for _ in range(count):
+    for file in range(count):
         frame, words = [], []
-        for _ in range(rows):
+        for row in range(rows):
             text = syndicated(rng.choice(stories), rng.randrange(1000)) if rng.random() < 0.6 else \
                 story(rng.randrange(10_000), 200)
-            frame.append({"warc_date": T0 + timedelta(hours=rng.randrange(40)) if rng.random() < 0.9 else None,
+            frame.append({"id": f"r{rng.randrange(40)}" if rng.random() < 0.15 else f"f{file}-{row}",
+                          "warc_date": T0 + timedelta(hours=rng.randrange(40)) if rng.random() < 0.9 else None,
                           "host": f"h{rng.randrange(6)}.example", "normalized_url": f"u{rng.randrange(120)}",
                           "canonical_key": f"u{rng.randrange(120)}" if rng.random() < 0.2 else None,
                           "content_hash": f"c{rng.randrange(90)}", "minhash": signature(text),
@@ -157,13 +162,16 @@ def mixed_files(count: int = 3, rows: int = 60) -> tuple[list[pl.DataFrame], lis
 def test_the_same_duplicates_for_any_partition_count_and_executor(tmp_path, method):
     files, texts = mixed_files()
     settings = {"near": {"method": method}}
-    one, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 1}}}, name="one")
-    assert sum(frame["near_duplicate"].sum() for frame in one) > 10  # the passes have something to find
+    one, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 1}}}, name="one",
+                    ids_per_file=False)
+    assert sum(frame["near_duplicate"].sum() for frame in one) > 5  # the passes have something to find
     assert all(frame["exact_duplicate"].any() and frame["url_duplicate"].any() for frame in one)
-    many, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 16}}}, name="many")
+    assert sum(frame["record_duplicate"].sum() for frame in one) > 5
+    many, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 16}}}, name="many",
+                     ids_per_file=False)
     with LocalExecutor(2, apart=True) as executor:
         pooled, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 5}}},
-                           executor=executor, name="pooled")
+                           executor=executor, name="pooled", ids_per_file=False)
     for a, b, c in zip(one, many, pooled, strict=True):
         assert a.equals(b) and a.equals(c)
 
@@ -315,7 +323,7 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
     assert cli("select", tmp_path / "work", "--out", tmp_path / "fresh") == 0
     assert not (tmp_path / "fresh" / PARTITIONS_DIR).exists()  # removed after success
     ran = []
-    original, original_pairs = dedup.first_wins_task, dedup.near_pair_task
+    original, original_pairs = dedup.groups_task, dedup.near_pair_task
 
     def counting(task):
         ran.append(task.directory.name)
@@ -324,7 +332,7 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
     def failing(task):
         raise RuntimeError("killed")
 
-    monkeypatch.setattr(dedup, "first_wins_task", counting)
+    monkeypatch.setattr(dedup, "groups_task", counting)
     monkeypatch.setattr(dedup, "near_pair_task", failing)
     dedup_params = tmp_path / "p.yaml"
     dedup_params.write_text(json.dumps({"select": {"dedup": {"partitions": 3}}}))
@@ -352,8 +360,8 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
 def test_candidates_without_a_signature_are_named_in_the_warnings(tmp_path):
     frame = candidates([{"content_hash": "a", "minhash": signature(story(9))}, {"content_hash": "b"},
                         {"content_hash": None}])
-    ids = frame.select("row", "id", pl.lit("response").alias("record_type"), pl.lit("f").alias("source_file"),
-                       pl.col("row").cast(pl.Int64).alias("source_offset"))
+    ids = frame.select("row", "id", "warc_date", pl.lit("response").alias("record_type"),
+                       pl.lit("f").alias("source_file"), pl.col("row").cast(pl.Int64).alias("source_offset"))
     passes = Passes(str(tmp_path / "w"), params_from_dict({}), {"files": []})
     passes.add(0, frame, ids)
     assert passes.warnings() and passes.warnings()[0].startswith("1 candidates with a text have no MinHash")

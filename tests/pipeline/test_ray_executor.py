@@ -9,6 +9,7 @@ from __future__ import annotations
 import _thread
 import json
 import os
+import shutil
 import sys
 import threading
 import time
@@ -174,6 +175,25 @@ def test_same_shards_as_local_on_warcio_testdata(tmp_path, shared_corpora, local
     params = _params(tmp_path, "p", **{"select.dedup.partitions": partitions})
     assert _run(tmp_path / "ray", inputs, params, "--executor", "ray") == 0
     _assert_same_output(local_run(*inputs), tmp_path / "ray")
+
+
+@pytest.fixture(scope="module")
+def read_twice(tmp_path_factory) -> Path:
+    """The sample WARC twice, under two names: every record is read twice."""
+    folder = tmp_path_factory.mktemp("twice")
+    for name in ("a.warc.gz", "b.warc.gz"):
+        shutil.copyfile(SAMPLE, folder / name)
+    return folder
+
+
+@pytest.mark.parametrize("partitions", [1, 16])
+def test_a_record_read_twice_is_kept_once_as_by_the_local_executor(tmp_path, local_run, read_twice, partitions):
+    params = _params(tmp_path, "p", **{"select.dedup.partitions": partitions})
+    assert _run(tmp_path / "ray", [read_twice], params, "--executor", "ray") == 0
+    _assert_same_output(local_run(read_twice), tmp_path / "ray")
+    accepted = pl.read_parquet(tmp_path / "ray" / "accepted")
+    once = pl.read_parquet(local_run(SAMPLE) / "accepted")
+    assert accepted.height == once.height and sorted(accepted["id"]) == sorted(once["id"])
 
 
 def test_a_task_raising_once_is_retried_and_the_output_is_unchanged(tmp_path, local_run, monkeypatch):
