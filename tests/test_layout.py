@@ -4,6 +4,8 @@ what it owns, no folder is a heap of modules and no module is too long to read."
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -121,3 +123,12 @@ def test_modules_do_not_import_each_other_in_a_circle():
 def test_the_cycle_finder_finds_a_cycle():
     assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
     assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_select_stage_loads_no_extractor():
+    """`pipeline select` decides over stored signals: importing it must not load trafilatura or
+    readability (seconds of import and memory in every select and every dedup worker)."""
+    code = ("import sys, pipeline.stages.select; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('trafilatura', 'readability')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.strip() == "[]"

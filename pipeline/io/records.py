@@ -10,6 +10,7 @@ property of that record.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import logging
 import re
@@ -272,3 +273,9 @@ def _int_or_none(value: str | None) -> int | None:
         return None
 
 
+def synthetic_id(source_file: str, source_offset: int, record_type: str | None) -> str:
+    """The id of a row without a WARC-Record-ID (or whose WARC-Record-ID another copy of the
+    record keeps): a hash of where it was read, unique because (file, offset, kind) is."""
+    kind = "" if record_type in ("response", "resource", "file") else f"\0{record_type}"
+    key = f"{source_file}\0{source_offset}{kind}"
+    return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]

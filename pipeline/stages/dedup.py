@@ -40,11 +40,10 @@ from filters.corpus.keepers import GROUPS, NODES, closest_earlier, keep_first, n
 from filters.corpus.minhash import band_keys, signature_array
 from filters.page.url_rules import normalize_url
 from filters.rules import reasons as decisions
-from pipeline.io.records import DOCUMENT_TYPES
+from pipeline.io.records import DOCUMENT_TYPES, synthetic_id
 from pipeline.params import CdcParams, NearParams, Params
 from pipeline.run.executors import Executor
 from pipeline.stages.dataset import site_unit
-from pipeline.stages.extract import synthetic_id
 from pipeline.stages.partitions import (
     PartitionTask,
     PassDirectory,

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -50,6 +49,7 @@ from filters.text.quality import quality_signals
 from filters.text.tokens import token_count
 from pipeline.io.decode import decode_html
 from pipeline.io.readers import FileReport, NonChunkedGzip, RawRecord, read_byte_range, read_file, read_stream_gzip
+from pipeline.io.records import synthetic_id
 from pipeline.params import Params
 from pipeline.run.budget import PageTimeout, time_budget
 from pipeline.run.executors import TaskFailure
@@ -437,14 +437,6 @@ def _base_row(raw: RawRecord) -> Row:
 
 def _synthetic_id(raw: RawRecord) -> str:
     return synthetic_id(raw.source_file, raw.source_offset, raw.record_type)
-
-
-def synthetic_id(source_file: str, source_offset: int, record_type: str | None) -> str:
-    """The id of a row without a WARC-Record-ID (or whose id an earlier row already has): a hash
-    of where it was read, unique because (file, offset, kind) is."""
-    kind = "" if record_type in ("response", "resource", "file") else f"\0{record_type}"
-    key = f"{source_file}\0{source_offset}{kind}"
-    return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def _values(row: Row) -> dict[str, Any]:
