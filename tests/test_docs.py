@@ -3,6 +3,7 @@ and neither they nor the code cite documents a reader cannot open."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -85,3 +86,70 @@ def test_no_internal_references():
     cited = [f"{path.relative_to(ROOT)}:{number}" for path in files
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if INTERNAL.search(line)]
     assert not cited
+
+
+# Names of our own modules and files in prose: `pipeline.stages.select` (a module, or a module and
+# a name in it), `pipeline/stages/select.py`, `store/writers.py` (under a package), `ray_executor.py`.
+DOTTED = re.compile(r"`((?:pipeline|filters|samplegen)(?:\.\w+)+)`")
+FILE = re.compile(r"`([\w-]+(?:/[\w.-]+)*\.py)`|(?<![\w/.-])((?:pipeline|filters|tests|benchmarks|samplegen|docs|"
+                  r"notebooks|presets)/[\w./-]*\.(?:py|md|ipynb|yaml))\b")
+# Files of other projects named by their path there (Dolma's taggers).
+EXTERNAL = ("python/dolma/",)
+
+
+def _defined_names(module: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(target.id for target in targets if isinstance(target, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return names
+
+
+def dotted_exists(dotted: str) -> bool:
+    """A module, or a module and a name defined or imported in it."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        base = ROOT.joinpath(*parts[:cut])
+        module = next((path for path in (base.with_suffix(".py"), base / "__init__.py") if path.is_file()), None)
+        if module is not None:
+            return cut == len(parts) or parts[cut] in _defined_names(module)
+    return False
+
+
+def file_exists(name: str, named_in: Path, repository: set[str]) -> bool:
+    if name.startswith(EXTERNAL):
+        return True
+    if "/" not in name:
+        return any(path.rsplit("/", 1)[-1] == name for path in repository)
+    return (ROOT / name).exists() or (named_in.parent / name).exists() or \
+        any(path.endswith("/" + name) for path in repository)
+
+
+def missing_names(files: list[Path]) -> list[str]:
+    repository = {path.relative_to(ROOT).as_posix() for path in ROOT.rglob("*")
+                  if not {".venv", ".git", "out"} & set(path.relative_to(ROOT).parts)}
+    missing = []
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            names = [f"`{m}`" for m in DOTTED.findall(line) if not dotted_exists(m)]
+            names += [n for m in FILE.findall(line) for n in m if n and not file_exists(n, path, repository)]
+            missing += [f"{path.name}:{number}: {name}" for name in names]
+    return missing
+
+
+def test_every_module_and_file_named_in_the_docs_and_docstrings_exists():
+    code = [path for folder in ("pipeline", "filters", "samplegen", "benchmarks", "tests")
+            for path in (ROOT / folder).rglob("*.py") if path != Path(__file__)]
+    assert missing_names([*PAGES, *code, ROOT / "params.yaml", *(ROOT / "presets").glob("*.yaml")]) == []
+
+
+def test_the_name_check_finds_a_deleted_module_and_file(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("`filters.fallback` runs `pipeline.stages.select.select`; see `pipeline/nowhere.py`, "
+                    "`store/writers.py`.\n")
+    assert [line.split(": ", 1)[1] for line in missing_names([page])] == ["`filters.fallback`", "pipeline/nowhere.py"]

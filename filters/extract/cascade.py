@@ -5,15 +5,14 @@ Candidates, computed lazily (a candidate a policy never asks for never runs):
 
 * `jsonld` — the first article object's `articleBody` (the structured-data tier), its
   type read as `filters.metadata.fields` reads it (`filters.rules.vocabulary`; forum and social postings excluded);
-* `trafilatura` — trafilatura's extraction sequence on a copy of the shared tree, its fallback
-  comparison (readability's text or jusText instead of its own) made with the `readability`
-  candidate rather than trafilatura's second readability run (`filters.fallback`);
+* `trafilatura` — trafilatura's extraction sequence (`bare_extraction`, which copies the tree it
+  is given), with its own fallback comparison (its readability port and jusText; `TRAFILATURA_FAST`);
   **precision retry**: if more than 20 % of its characters are in links or code, it is
   run again with `favor_precision=True` and that result (`trafilatura_precision`) replaces it
   when its share of link/code text is lower (the retry's purpose; a retry that is no cleaner is
   dropped, which measured better than always taking it);
-* `readability` — readability-lxml on the shared tree (runs once trafilatura has copied the tree:
-  it removes hidden elements in place, and nothing else needs them afterwards);
+* `readability` — readability-lxml on a copy of the tree, with `<nav>` and `<footer>` removed
+  first (`readability_element`: it drops hidden elements from the tree it is given);
 * `dom` — the DOM heuristic (`filters.extract.dom_fallback`) on a copy (only when a policy reaches it).
 
 An exception inside one extractor is recorded in the trace and that candidate counts as empty;

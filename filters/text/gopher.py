@@ -34,7 +34,7 @@ import numpy as np
 
 from filters.text.tokens import lines
 
-# Rule -> published threshold, for documentation (params.yaml holds the ones used).
+# Gopher's stop words: a page must hold at least two of them (params.yaml holds the count).
 STOP_WORDS = frozenset({"the", "be", "to", "of", "and", "that", "have", "with"})
 # Stripped from both ends of a word before the stop-word test: ASCII punctuation plus common
 # typographic quotes and dashes ("The", "(and", "with," all count).

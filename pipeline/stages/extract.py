@@ -330,12 +330,12 @@ def page_article_probability(row: Row, params: Params) -> float:
 
 def extraction_gated(row: Row, params: Params) -> bool:
     """Whether the page is left unextracted: a rule of a pre-extraction group fires on the signals
-    computed so far (record, URL, and the article score: score >= 35 -> extract, else skip).
+    computed so far (record, URL, the article score where its rule is on, and the pre-extraction
+    page-type model: `article.page_model`, the model's article probability under
+    `extract.gate.min_page_article_probability`).
 
     Extraction (trafilatura and readability) is most of a page's time, so this is where clear
-    non-articles are to be turned away. A page-level classifier belongs here as one more
-    pre-extraction signal and rule (its probability in `signals`, its threshold in params), so
-    that its decision is a reason code like the others. With `--extract-all` gated pages are
+    non-articles are turned away, each with its reason code. With `--extract-all` gated pages are
     extracted too, and their reasons stay these (`decisions.applicable`).
     """
     return _fires(row, params, decisions.PRE_EXTRACTION_GROUPS)
