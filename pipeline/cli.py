@@ -330,8 +330,8 @@ def _report(run_dir: Path, out: Path | None, executor: Executor | None = None) -
     return out_dir / "index.html"
 
 
-def _discover(paths: list[str]) -> tuple[list[str], list[str]]:
-    """Input files and skipped names; no input file at all is a usage error, not an empty run:
+def _discover(paths: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Input files and skipped paths (with why); no input file at all is a usage error, not an empty run:
     an empty dataset published over a good one (a re-run replaces every shard) is worse than a
     stop, and an empty input directory is almost always a wrong path or an unfinished copy."""
     try:
@@ -339,21 +339,22 @@ def _discover(paths: list[str]) -> tuple[list[str], list[str]]:
     except FileNotFoundError as exc:
         raise UsageError(f"input not found: {exc}") from None
     if not inputs:
-        why = (f" ({len(skipped)} file(s) skipped: names not WARC/ARC/HTML; name a file to read it by content)"
-               if skipped else "")
+        first = next(iter(skipped.items()), None)
+        why = f" ({len(skipped)} file(s) skipped; {first[0]}: {first[1]})" if first else ""
         raise UsageError(f"no input files found in {' '.join(paths)}{why}")
     return inputs, skipped
 
 
 def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: list[str],
-             skipped: list[str], executor: Executor) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+             skipped: dict[str, str], executor: Executor) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Extract every input; returns the wall-clock timing and the file summaries."""
     target = location(workdir)
     if target.exists() and not target.is_dir():
         raise UsageError(f"output path exists and is not a directory: {workdir}")
     if skipped:
-        sys.stderr.write(f"pipeline: skipped {len(skipped)} file(s) in input directories whose names are not "
-                         f"WARC/ARC/HTML (first: {skipped[0]}); all are listed in stats.json\n")
+        first, why = next(iter(skipped.items()))
+        sys.stderr.write(f"pipeline: skipped {len(skipped)} file(s) (first: {first}: {why}); all are listed in "
+                         f"stats.json\n")
     started = time.perf_counter()
     progress = args.workers == 1 and sys.stderr.isatty()
     prepare_workdir(workdir)
@@ -418,7 +419,7 @@ def _train(args: argparse.Namespace, params: Params) -> int:
         template = ExtractTask("", workdir, params, True, False, False)
         inputs = [str(source.warc) for source in sources]
         run_extract(inputs, template, pool)
-        write_manifest(workdir, inputs, [], params, True)
+        write_manifest(workdir, inputs, {}, params, True)
         say("select with the other rules, to know what they reject")
         selected = Path(scratch) / "selected"
         select(workdir, str(selected), params)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import uuid
+import zlib
 from dataclasses import dataclass
 
 from warcio.statusandheaders import StatusAndHeaders
@@ -237,3 +239,48 @@ def read_like_extract(path: object) -> tuple[list, object]:
     except NonChunkedGzip:
         report = FileReport(str(path))
         return list(read_stream_gzip(str(path), 5_000_000, report)), report
+
+
+# --- non-chunked gzip: a whole file compressed as one member ----------------------------------------
+@dataclass(frozen=True)
+class Truth:
+    offset: int  # in the inflated stream
+    length: int
+    rec_type: str
+    url: str | None
+    has_block_digest: bool
+
+
+def split_members(per_record: bytes) -> tuple[bytes, list[Truth]]:
+    """A gzip-per-record WARC as its inflated stream and each record's place in it (each member,
+    inflated on its own, is one record)."""
+    parts, truth, offset = [], [], 0
+    rest = per_record
+    while rest.strip(b"\0"):
+        inflater = zlib.decompressobj(31)
+        data = inflater.decompress(rest)
+        rest = inflater.unused_data
+        rec_type = re.search(rb"WARC-Type: *(\S+)", data)
+        url = re.search(rb"WARC-Target-URI: *([^\r\n]+)", data)
+        truth.append(Truth(offset, len(data), rec_type.group(1).decode() if rec_type else "?",
+                           url.group(1).decode().strip() if url else None, b"WARC-Block-Digest" in data))
+        parts.append(data)
+        offset += len(data)
+    return b"".join(parts), truth
+
+
+def good_prefix(damaged: bytes, original: bytes) -> int:
+    """How many inflated bytes of `damaged` are the original's: up to the first byte that differs
+    or the last one inflated before zlib fails (the longest compressed prefix that inflates without
+    an error, found by bisection)."""
+    low, high = 0, len(damaged)
+    while low < high:
+        middle = (low + high + 1) // 2
+        try:
+            zlib.decompressobj(31).decompress(damaged[:middle])
+            low = middle
+        except zlib.error:
+            high = middle - 1
+    out = zlib.decompressobj(31).decompress(damaged[:low])
+    return next((i for i, (a, b) in enumerate(zip(out, original, strict=False)) if a != b),
+                min(len(out), len(original)))

@@ -3,6 +3,12 @@
 A member is inflated and its CRC-32 and length checked before its record is parsed; a member that
 fails is one `corrupt` record, and reading resumes at the next offset where a gzip member inflates
 to a record header, so damage never spreads to a neighbouring member.
+
+A member found to hold a second record header where its first record ends ("non-chunked" gzip,
+often a whole file compressed as one member) is not checked whole: `NonChunkedGzip` hands the file
+to `pipeline/io/gzip_stream.py`, which reads records as the member inflates. It is found while
+inflating, at the first record's declared end, so a damaged or huge whole-file member is handed
+over, not turned into one corrupt record.
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 
 from pipeline.io import records
-from pipeline.io.records import READ_BLOCK, FileReport, RawRecord
+from pipeline.io.gzip_stream import inflate_up_to_error
+from pipeline.io.records import ARC_LINE, READ_BLOCK, WARC_LINE, FileReport, RawRecord
 from pipeline.io.resync import corrupt_region, head_url
 from pipeline.store.storage import input_size, open_input
 
@@ -27,6 +34,12 @@ from pipeline.store.storage import input_size, open_input
 _MEMBER_BUFFER = 64 << 20
 _NOT_BLANK = re.compile(rb"[^ \t\r\n]")
 _LEADING_NEWLINES = re.compile(rb"[\r\n]*")
+# Inflated bytes of a member searched for its first record's header, and bytes looked at where
+# that record ends for a second header.
+_HEAD_BYTES = 1 << 16
+_NEXT_HEAD_BYTES = 256
+_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
+_CONTENT_LENGTH = re.compile(rb"^content-length:[ \t]*(\d+)[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass
@@ -38,10 +51,14 @@ class Member:
     end: int = 0
     data: bytes | None = None
     error: Exception | None = None
+    several_records: bool = False
 
 
-def inflate_member(fh: IO[bytes], start: int) -> Member:
+def inflate_member(fh: IO[bytes], start: int, is_arc: bool = False) -> Member:
     """Inflate the gzip member at `start` to its end, checking its CRC-32 and length.
+
+    A member whose inflated bytes hold another record header where the first record ends by its
+    declared length is left there (`several_records`), whatever follows: damage or 1 GiB more.
 
     A flipped bit anywhere in the compressed data or trailer fails the check, so a member that
     inflates here is byte-for-byte what the writer wrote (a flip in the header's time stamp or
@@ -54,15 +71,22 @@ def inflate_member(fh: IO[bytes], start: int) -> Member:
     inflated = 0
     head = b""
     consumed = 0
+    probe = _SecondRecordProbe(is_arc)
     while not inflater.eof:
         chunk = fh.read(READ_BLOCK)
         if not chunk:
+            if probe.finish():
+                return Member(start, several_records=True)
             return Member(start, error=EOFError("gzip member cut off by the end of the file"))
         try:
             out = inflater.decompress(chunk)
         except zlib.error as exc:
+            if _holds_several_records(fh, start, is_arc):
+                return Member(start, several_records=True)
             return Member(start, error=exc)
         consumed += len(chunk)
+        if probe.feed(out):
+            return Member(start, several_records=True)
         if inflated < 4096:
             head += out[:4096]
         inflated += len(out)
@@ -76,6 +100,89 @@ def inflate_member(fh: IO[bytes], start: int) -> Member:
                 parts.append(out)
     end = start + consumed - len(inflater.unused_data)
     return Member(start, end, None if parts is None else b"".join(parts))
+
+
+class _SecondRecordProbe:
+    """Whether a member holds a second record: a WARC (or ARC) header line, after blank lines,
+    where the first record ends by its declared Content-Length (ARC: length field). A length that
+    lies inside an intact member points at payload bytes, not at a header, so such a member is
+    still read (and judged) as one record."""
+
+    def __init__(self, is_arc: bool) -> None:
+        self._is_arc = is_arc
+        self._head = b""
+        self._seen = 0
+        self._first_end: int | None = None
+        self._following = b""
+        self._decided = False
+
+    def feed(self, out: bytes) -> bool:
+        """Take the next inflated bytes; True once a second record header is seen."""
+        start = self._seen
+        self._seen += len(out)
+        if self._decided:
+            return False
+        if self._first_end is None:
+            self._head += out[:max(0, _HEAD_BYTES - len(self._head))]
+            self._first_end = _declared_end(self._head, self._is_arc)
+            if self._first_end is None:
+                self._decided = len(self._head) >= _HEAD_BYTES
+                return False
+            known = self._head + out[len(self._head) - start:]  # the inflated bytes so far
+            self._following = known[self._first_end:self._first_end + _NEXT_HEAD_BYTES]
+        else:
+            low = max(self._first_end, start)
+            high = min(self._first_end + _NEXT_HEAD_BYTES, self._seen)
+            if low < high:
+                self._following += out[low - start:high - start]
+        return self._verdict(final=len(self._following) >= _NEXT_HEAD_BYTES)
+
+    def finish(self) -> bool:
+        """The verdict on the bytes seen, when no more will come (the member ended or broke off)."""
+        return not self._decided and self._first_end is not None and self._verdict(final=True)
+
+    def _verdict(self, final: bool) -> bool:
+        following = self._following.lstrip(b"\r\n")
+        line = ARC_LINE if self._is_arc else WARC_LINE
+        if line.match(following):
+            self._decided = True
+            return True
+        self._decided = final or len(following) >= 64
+        return False
+
+
+def _holds_several_records(fh: IO[bytes], start: int, is_arc: bool) -> bool:
+    """The probe over the damaged member at `start`, inflated again up to the byte where it fails
+    (a failing call returns nothing, and the second header may be in the block that failed)."""
+    probe = _SecondRecordProbe(is_arc)
+    fh.seek(start)
+    inflater = zlib.decompressobj(31)
+    while not inflater.eof and (chunk := fh.read(READ_BLOCK)):
+        saved = inflater.copy()
+        try:
+            out = inflater.decompress(chunk)
+        except zlib.error:
+            return probe.feed(inflate_up_to_error(saved, chunk)) or probe.finish()
+        if probe.feed(out):
+            return True
+    return probe.finish()
+
+
+def _declared_end(head: bytes, is_arc: bool) -> int | None:
+    """Where the first record of inflated bytes `head` ends by its declared length; None when no
+    complete header is in `head`."""
+    position = _LEADING_NEWLINES.match(head).end()  # type: ignore[union-attr]
+    if is_arc:
+        line = ARC_LINE.match(head, position)
+        length = line.group(0).split()[-1] if line else b""
+        return line.end() + int(length) if line and length.isdigit() else None
+    if not WARC_LINE.match(head, position):
+        return None
+    blank = _BLANK_LINE.search(head, position)
+    if blank is None:
+        return None
+    declared = _CONTENT_LENGTH.search(head, position, blank.start() + 1)
+    return blank.end() + int(declared.group(1)) if declared else None
 
 
 class _Bomb(ValueError):
@@ -130,7 +237,9 @@ def read_gzip_members(path: str, max_payload_bytes: int | None, report: FileRepo
         while position is not None and position < end:
             if _only_padding(fh, position, file_size):
                 break
-            member = inflate_member(fh, position)
+            member = inflate_member(fh, position, is_arc)
+            if member.several_records:
+                raise records.NonChunkedGzip(path)
             if member.error is not None:
                 url = head_url(member.data) if isinstance(member.error, _Bomb) else None
                 position = yield from corrupt_region(fh, path, report, member.error, position, True, is_arc,

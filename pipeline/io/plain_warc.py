@@ -30,11 +30,12 @@ def read_plain_warc(path: str, max_payload_bytes: int | None, report: FileReport
         position: int | None = _skip_newlines(fh, 0, file_size)
         while position is not None and position < file_size:
             header = _plain_header(fh, position)
-            end = None if header is None else position + header.size + header.content_length
-            if header is None or end is None:
-                position = yield from corrupt_region(fh, path, report, ArchiveLoadFailed("no WARC header parses here"),
-                                                     position, False, False, file_size)
+            if header is None or header.content_length is None:
+                why = "no WARC header parses here" if header is None else "its Content-Length is not a number"
+                position = yield from corrupt_region(fh, path, report, ArchiveLoadFailed(why), position, False,
+                                                     False, file_size, url=header.url if header else None)
                 continue
+            end = position + header.size + header.content_length
             after = _record_end(fh, end, file_size)
             if after is None or _swallows_records(fh, position + header.size, end, after, file_size):
                 position = yield from _lying_length(fh, path, report, position, header, end, file_size)
@@ -48,7 +49,7 @@ def read_plain_warc(path: str, max_payload_bytes: int | None, report: FileReport
 @dataclass
 class _PlainHeader:
     size: int  # bytes up to and including the blank line
-    content_length: int
+    content_length: int | None  # None: not a number
     url: str | None
     record_id: str | None
 
@@ -61,8 +62,8 @@ _HEADER_FIELD = re.compile(rb"^([A-Za-z0-9-]+):[ \t]*(.*?)[ \t]*\r?$", re.MULTIL
 
 
 def _plain_header(fh: IO[bytes], position: int) -> _PlainHeader | None:
-    """The WARC header block at `position` if it starts with a version line, ends with a blank
-    line within 1 MiB and declares a Content-Length; else None."""
+    """The WARC header block at `position` if it starts with a version line and ends with a blank
+    line within 1 MiB (its Content-Length None when not a number); else None."""
     fh.seek(position)
     block = fh.read(READ_BLOCK)
     if not WARC_LINE.match(block):
@@ -79,12 +80,12 @@ def _plain_header(fh: IO[bytes], position: int) -> _PlainHeader | None:
         return None
     fields = {name.lower(): value for name, value in _HEADER_FIELD.findall(block[:match.start()])}
     length = fields.get(b"content-length", b"").strip()
-    if not length.isdigit():
-        return None
+
     def text(name: bytes) -> str | None:
         value = fields.get(name)
         return value.decode("utf-8", "replace") if value is not None else None
-    return _PlainHeader(match.end(), int(length), text(b"warc-target-uri"), text(b"warc-record-id"))
+    return _PlainHeader(match.end(), int(length) if length.isdigit() else None, text(b"warc-target-uri"),
+                        text(b"warc-record-id"))
 
 
 def _skip_newlines(fh: IO[bytes], position: int, file_size: int) -> int | None:
@@ -156,7 +157,7 @@ def _swallows_records(fh: IO[bytes], content_start: int, end: int, after: int, f
         for match in _RECORD_SEPARATOR.finditer(data):
             start = base + match.end()
             inner = _plain_header(fh, start)
-            if inner is None:
+            if inner is None or inner.content_length is None:
                 continue
             inner_end = start + inner.size + inner.content_length
             # The outer length may also stop inside the inner record's closing newlines.

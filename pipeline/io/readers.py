@@ -17,31 +17,28 @@ from __future__ import annotations
 
 import contextlib
 import gzip
-import io
 import os
 import re
+import stat
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-
-from warcio.archiveiterator import ArchiveIterator
+from typing import IO
 
 from pipeline.io.archives import read_archive
 from pipeline.io.gzip_members import read_gzip_members
+from pipeline.io.gzip_stream import read_member_stream
 from pipeline.io.records import (
     ARC_LINE,
     GZIP_MAGIC,
-    PARSE_ERRORS,
     READ_BLOCK,
     FileReport,
     NonChunkedGzip,
     RawRecord,
-    clean_message,
-    drain,
     gunzip_head,
-    note_warnings,
-    quietly,
-    record_from_warcio,
+    over_hard_cap_note,
+    payload_cap,
+    read_within,
     starts_with_gzip,
 )
 from pipeline.store.storage import input_size, is_url, open_input, walk_url
@@ -60,30 +57,36 @@ _HTML_START = re.compile(rb"\s*+(?:<!--.*?-->\s*)*+<(?:!doctype\s+html|html|head
                          re.IGNORECASE | re.DOTALL)
 
 
-def discover_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
+def discover_inputs(paths: list[str]) -> tuple[list[str], dict[str, str]]:
     """Expand INPUT arguments into files: directories walked recursively in sorted order.
 
     An INPUT may be a URL (`pipeline/store/storage.py`): a URL "directory" (an object-store prefix) is
-    walked the same way. Returns (files, skipped) where skipped lists files in walked directories
-    whose suffix is not one we read, so they can be reported rather than ignored. Missing paths
-    raise FileNotFoundError (a usage error for the CLI).
+    walked the same way. Returns (files, skipped) where skipped maps each path not read to why, so
+    it can be reported rather than ignored: files in walked directories whose suffix is not one we
+    read, and FIFOs, sockets and devices, named or walked, which are never opened (opening a FIFO
+    waits for a writer, forever if none comes). Missing paths raise FileNotFoundError (a usage error
+    for the CLI).
     """
     files: list[str] = []
-    skipped: list[str] = []
+    skipped: dict[str, str] = {}
     for arg in paths:
         if is_url(arg):
             walked = walk_url(arg)
             for child in walked if walked is not None else ():
-                (files if child.rsplit("/", 1)[-1].lower().endswith(WALK_SUFFIXES) else skipped).append(child)
+                _take(child, child.rsplit("/", 1)[-1], None, files, skipped)
             if walked is None:
                 files.append(arg)
             continue
         path = Path(arg)
         if path.is_dir():
-            for found in sorted(p for p in path.rglob("*") if p.is_file() or p.is_symlink()):
-                (files if found.name.lower().endswith(WALK_SUFFIXES) else skipped).append(str(found))
+            for found in sorted(p for p in path.rglob("*") if not p.is_dir()):
+                _take(str(found), found.name, _not_a_regular_file(found), files, skipped)
         elif path.exists() or path.is_symlink():
-            files.append(arg)
+            special = _not_a_regular_file(path)
+            if special is None:
+                files.append(arg)
+            else:
+                skipped[arg] = special
         else:
             raise FileNotFoundError(arg)
     # A file named twice (or both named and found in a walked directory) is read once.
@@ -94,7 +97,34 @@ def discover_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
         if key not in seen:
             seen.add(key)
             unique.append(name)
-    return unique, [name for name in skipped if _identity(name) not in seen]
+    return unique, {name: why for name, why in skipped.items() if _identity(name) not in seen}
+
+
+NOT_OUR_NAME = "name is not WARC/ARC/HTML (name the file to read it by its content)"
+
+
+def _take(path: str, name: str, special: str | None, files: list[str], skipped: dict[str, str]) -> None:
+    """A walked path: read if a regular file with one of our names, else skipped with why."""
+    if special is not None:
+        skipped[path] = special
+    elif name.lower().endswith(WALK_SUFFIXES):
+        files.append(path)
+    else:
+        skipped[path] = NOT_OUR_NAME
+
+
+def _not_a_regular_file(path: Path) -> str | None:
+    """Why `path` must not be opened (a FIFO, socket or device), or None."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None  # missing, a broken link or no permission: reading it says why
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kinds = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+    kind = next((text for test, text in kinds if test(mode)), "a special file")
+    return f"{kind}, not a regular file: never opened"
 
 
 def _identity(path: str) -> str:
@@ -174,15 +204,18 @@ def _unreadable(path: str, message: str) -> RawRecord:
 
 
 def _read_html_file(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
-    limit = None if max_payload_bytes is None else max_payload_bytes + 1
+    """One `file` record; a payload over the cap (`payload_cap`: the params' limit, or the hard cap
+    when that is null) is counted up to the hard cap, never held whole (`read_within`)."""
     gzipped = starts_with_gzip(path)
-    try:
+
+    @contextlib.contextmanager
+    def opened() -> Iterator[IO[bytes]]:
         with open_input(path) as raw, (gzip.GzipFile(fileobj=raw, mode="rb") if gzipped
                                        else contextlib.nullcontext(raw)) as fh:
-            payload = fh.read(limit) if limit is not None else fh.read()
-            size = len(payload)
-            if limit is not None and size == limit:
-                size += drain(fh)
+            yield fh  # type: ignore[misc]  # a GzipFile is a binary stream
+
+    try:
+        payload, size = read_within(opened, payload_cap(max_payload_bytes))
     except (OSError, EOFError, zlib.error) as exc:
         report.errors.append(f"corrupt gzip: {exc}")
         report.record_types["corrupt"] += 1
@@ -190,29 +223,21 @@ def _read_html_file(path: str, max_payload_bytes: int | None, report: FileReport
                         corrupt_region_bytes=input_size(path))
         return
     report.record_types["file"] += 1
-    too_large = max_payload_bytes is not None and size > max_payload_bytes
-    yield RawRecord(path, -1, "file", payload=None if too_large else payload, payload_bytes=size)
+    note = over_hard_cap_note(size) if payload is None and max_payload_bytes is None else None
+    yield RawRecord(path, -1, "file", payload=payload, payload_bytes=size, error=note)
 
 
 def read_stream_gzip(path: str, max_payload_bytes: int | None, report: FileReport) -> Iterator[RawRecord]:
-    """Fallback for a gzip file that is one member holding many records (not seekable).
+    """A gzip file whose members hold several records each, read as it inflates
+    (`pipeline/io/gzip_stream.py`).
 
     Offsets are then positions in the *decompressed* stream; the report says so.
     """
     report.errors.append("non-chunked gzip: one gzip member holds several records; "
                          "source_offset values are positions in the decompressed stream")
-    with open_input(path) as raw, gzip.GzipFile(fileobj=raw, mode="rb") as fh:
-        warnings = io.StringIO()
-        iterator = ArchiveIterator(fh, arc2warc=True)
-        current_start = 0
-        try:
-            for record in quietly(iterator, warnings):
-                current_start = iterator.offset
-                yield from record_from_warcio(path, current_start, record, max_payload_bytes, report)
-        except PARSE_ERRORS as exc:
-            message = f"{type(exc).__name__}: {clean_message(str(exc))}"
-            report.errors.append(f"corrupt stream after decompressed offset {current_start}: {message}")
-            report.record_types["corrupt"] += 1
-            yield RawRecord(path, max(iterator.offset, current_start), "corrupt", error=message)
-        finally:
-            note_warnings(warnings.getvalue(), report)
+    try:
+        with open_input(path) as fh:
+            report.format = detect_format(path, fh.read(READ_BLOCK))
+    except OSError:
+        pass  # reading reports it
+    yield from _unless_unreadable(path, read_member_stream(path, max_payload_bytes, report), report)

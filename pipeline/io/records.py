@@ -16,9 +16,10 @@ import logging
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import IO
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
@@ -30,9 +31,13 @@ DOCUMENT_TYPES = ("response", "resource")
 GZIP_MAGIC = b"\x1f\x8b"
 _WARCIO_LOG = logging.getLogger("warcio")
 READ_BLOCK = 1 << 16
-# Decompression is capped: a gzip member, a gzipped HTML file or a Content-Encoding body that
-# inflates past this is treated as a decompression bomb (time and memory stay bounded).
+# The reader's own hard cap, whatever extract.read.max_payload_bytes says (null included): a payload,
+# a gzipped HTML file or a Content-Encoding body larger than this is counted to here and not kept
+# (record.too_large), and a single-record gzip member inflating past it is a decompression bomb.
 MAX_INFLATED = 1 << 30
+# Bytes of a payload of unknown length held while it is read; a longer one within the cap is read
+# a second time, so a payload over the cap never costs more memory than this.
+HOLD_BYTES = 64 << 20
 WARC_LINE = re.compile(rb"WARC/\d\.\d+\r?\n")
 # ARC v1 record header: URL IP-address Archive-date(14+ digits) Content-type Archive-length
 ARC_LINE = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*:\S* \S+ \d{14}\d* \S+ \S+\r?\n")
@@ -102,6 +107,45 @@ def starts_with_gzip(path: str) -> bool:
         return fh.read(2) == GZIP_MAGIC
 
 
+def payload_cap(max_payload_bytes: int | None) -> int:
+    """The size above which a payload is not kept: the params' limit, never above the hard cap."""
+    return MAX_INFLATED if max_payload_bytes is None else min(max_payload_bytes, MAX_INFLATED)
+
+
+def over_hard_cap_note(size: int) -> str:
+    return (f"payload of {size if size <= MAX_INFLATED else f'more than {MAX_INFLATED}'} bytes is over the "
+            f"reader's own limit of {MAX_INFLATED} bytes (extract.read.max_payload_bytes is null); counted, "
+            f"not kept")
+
+
+def read_within(open_stream: Callable[[], contextlib.AbstractContextManager[IO[bytes]]], cap: int,
+                count_to: int | None = None) -> tuple[bytes | None, int]:
+    """A stream of unknown length, kept only if at most `cap` bytes: (bytes, size), or (None, size)
+    with the size counted to at most `count_to` (default `MAX_INFLATED`) + 1.
+
+    At most `HOLD_BYTES` are held while reading; a stream longer than that yet within the cap is
+    opened and read a second time, so memory stays bounded by what is finally kept."""
+    count_to = MAX_INFLATED if count_to is None else count_to
+    parts: list[bytes] | None = []
+    size = 0
+    with open_stream() as fh:
+        while size <= max(cap, count_to) and (chunk := fh.read(READ_BLOCK)):
+            size += len(chunk)
+            if parts is not None and size <= min(cap, HOLD_BYTES):
+                parts.append(chunk)
+            else:
+                parts = None
+            if size > cap and size > count_to:
+                break
+    if size > cap:
+        return None, min(size, max(cap, count_to) + 1)
+    if parts is not None:
+        return b"".join(parts), size
+    with open_stream() as fh:
+        data = fh.read(cap + 1)
+    return (data, len(data)) if len(data) <= cap else (None, len(data))
+
+
 def drain(fh: io.BufferedIOBase | object) -> int:
     """Count the bytes left in `fh` without keeping them, up to `MAX_INFLATED` (past that the
     count stops: a gzip bomb is not inflated to the end)."""
@@ -164,9 +208,10 @@ def record_from_warcio(path: str, offset: int, record: object, max_payload_bytes
         return
     headers = record.rec_headers  # type: ignore[attr-defined]
     http = record.http_headers  # type: ignore[attr-defined]
-    raw, raw_size = _read_limited(record.raw_stream, max_payload_bytes)  # type: ignore[attr-defined]
+    raw, raw_size, counted_to_the_end = _read_limited(record.raw_stream, max_payload_bytes,  # type: ignore[attr-defined]
+                                                      getattr(record, "length", None))
     missing = getattr(record.raw_stream, "limit", 0)  # type: ignore[attr-defined]
-    if missing and missing > 0:
+    if missing and missing > 0 and counted_to_the_end:
         # The file ends (or the member breaks off) before the record's declared length: the
         # record on disk is incomplete, unlike a crawler's deliberate WARC-Truncated.
         report.record_types[rec_type] -= 1
@@ -194,35 +239,45 @@ def record_from_warcio(path: str, offset: int, record: object, max_payload_bytes
         result.http_content_type = http.get_header("Content-Type")
     if raw is None:
         result.payload_bytes = raw_size
+        if max_payload_bytes is None:
+            result.error = over_hard_cap_note(raw_size)
         yield result
         return
     result.payload, result.content_encoding_error = decode_http_body(raw, http, max_payload_bytes)
     if result.payload is None:  # the decoded body is over the cap: counted, not kept
-        result.payload_bytes = (max_payload_bytes or MAX_INFLATED) + 1
+        result.payload_bytes = payload_cap(max_payload_bytes) + 1
     else:
         result.payload_bytes = len(result.payload)
     yield result
 
 
-def _read_limited(stream: object, max_bytes: int | None) -> tuple[bytes | None, int]:
-    """Read a payload up to the cap; past it, count the bytes but keep none."""
+def _read_limited(stream: object, max_bytes: int | None, declared: int | None) -> tuple[bytes | None, int, bool]:
+    """Read a payload up to the cap (`payload_cap`); past it, count the bytes but keep none. A
+    record whose declared length is over the cap is counted from the start, never held. Returns
+    (payload or None, bytes counted, whether counting reached the end: `drain` stops past
+    `MAX_INFLATED`)."""
+    cap = payload_cap(max_bytes)
+    if declared is not None and declared > cap:
+        counted = drain(stream)
+        return None, counted, counted <= MAX_INFLATED
     chunks: list[bytes] = []
     total = 0
     while chunk := stream.read(READ_BLOCK):  # type: ignore[attr-defined]
         total += len(chunk)
-        if max_bytes is not None and total > max_bytes:
+        if total > cap:
             chunks.clear()
-            total += drain(stream)
-            return None, total
+            counted = drain(stream)
+            return None, total + counted, counted <= MAX_INFLATED
         chunks.append(chunk)
-    return b"".join(chunks), total
+    return b"".join(chunks), total, True
 
 
 def decode_http_body(raw: bytes, http: object | None, limit: int | None = None) -> tuple[bytes | None, str | None]:
     """Undo chunked transfer and gzip/deflate/br content encoding; on failure keep the raw bytes.
 
     Decoding stops past `limit` bytes (or `MAX_INFLATED`): the body is then (None, a note), so a
-    gzip bomb in a `Content-Encoding: gzip` response costs at most the cap."""
+    gzip bomb in a `Content-Encoding: gzip` response costs at most the cap in time and
+    `HOLD_BYTES` in memory (`read_within`)."""
     if http is None:
         return raw, None
     encoding = (http.get_header("Content-Encoding") or "").strip().lower() or None  # type: ignore[attr-defined]
@@ -231,22 +286,21 @@ def decode_http_body(raw: bytes, http: object | None, limit: int | None = None) 
     chunked = (http.get_header("Transfer-Encoding") or "").strip().lower() == "chunked"  # type: ignore[attr-defined]
     if not chunked and encoding is None:
         return raw, None
-    try:
+
+    def decoder() -> contextlib.AbstractContextManager[IO[bytes]]:
         if chunked:
-            reader: BufferedReader = ChunkedDataReader(io.BytesIO(raw), decomp_type=encoding)
-        else:
-            reader = BufferedReader(io.BytesIO(raw), decomp_type=encoding)
-        cap = MAX_INFLATED if limit is None else min(limit, MAX_INFLATED)
-        parts: list[bytes] = []
-        size = 0
-        while chunk := reader.read(READ_BLOCK):
-            size += len(chunk)
-            if size > cap:
-                return None, f"decoded body is larger than {cap} bytes (Content-Encoding {encoding}); not kept"
-            parts.append(chunk)
-        return b"".join(parts), None
+            return contextlib.nullcontext(ChunkedDataReader(io.BytesIO(raw), decomp_type=encoding))
+        return contextlib.nullcontext(BufferedReader(io.BytesIO(raw), decomp_type=encoding))
+
+    cap = payload_cap(limit)
+    try:
+        body, _size = read_within(decoder, cap, cap)
     except Exception as exc:  # a lying Content-Encoding is common on the web
         return raw, f"{type(exc).__name__}: {exc}"[:300]
+    if body is None:
+        own = "" if limit is not None else " (the reader's own limit: extract.read.max_payload_bytes is null)"
+        return None, f"decoded body is larger than {cap} bytes{own} (Content-Encoding {encoding}); not kept"
+    return body, None
 
 
 def parse_warc_date(value: str | None) -> datetime | None:

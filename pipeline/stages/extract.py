@@ -248,7 +248,12 @@ def record_to_row(raw: RawRecord, params: Params, timings: Timings, extract_all:
         warc_truncated=raw.warc_truncated,
     )
     _add_url_signals(row, params)
-    if _fires(row, params, ("record",)) or raw.payload is None:
+    if raw.payload is None:
+        # Not kept because it is over a size cap: the params' (the rule fires too) or the reader's
+        # own hard cap when extract.read.max_payload_bytes is null (the rule is off; the reason is not).
+        row["reasons"].append("record.too_large")
+        return _finish(row, params)
+    if _fires(row, params, ("record",)):
         return _finish(row, params)
 
     started = time.perf_counter()

@@ -99,6 +99,8 @@ def merge_manifests(manifests: list[dict[str, Any]]) -> dict[str, Any]:
         return manifests[0]
     merged: dict[str, Any] = {key: [item for found in manifests for item in found.get(key, [])]
                               for key in ("inputs", "input_files", "skipped", "warnings")}
+    merged["skipped_reasons"] = {path: why for found in manifests
+                                 for path, why in found.get("skipped_reasons", {}).items()}
     merged["fingerprint"] = manifests[0].get("fingerprint")
     merged["extract_all"] = any(found.get("extract_all", False) for found in manifests)
     merged["warnings"].append(f"{len(manifests)} work directories selected together")
@@ -297,6 +299,7 @@ class _Counts:
             "record_types": dict(sorted(record_types.items())),
             "files": files,
             "skipped_files": manifest.get("skipped", []),
+            "skipped_reasons": manifest.get("skipped_reasons", {}),
             # tasks that failed every attempt of the executor; their records are error.task rows
             "failed_tasks": [failure for summary in summaries for failure in summary.get("failed_tasks", [])],
             "warnings": manifest.get("warnings", []),

@@ -121,11 +121,12 @@ def prepare_workdir(workdir: str) -> None:
         remove_stale_temps(part)
 
 
-def write_manifest(workdir: str, inputs: list[str], skipped: list[str], params: Params,
+def write_manifest(workdir: str, inputs: list[str], skipped: dict[str, str], params: Params,
                    extract_all: bool) -> None:
     """The work directory is complete. `input_files`: each input's size and SHA-256, for the
-    dataset card (reading every input once more: about a second per GB)."""
-    manifest = {"inputs": inputs, "skipped": skipped, "extract_all": extract_all,
+    dataset card (reading every input once more: about a second per GB). `skipped`: the paths not
+    read, `skipped_reasons` why."""
+    manifest = {"inputs": inputs, "skipped": list(skipped), "skipped_reasons": skipped, "extract_all": extract_all,
                 "fingerprint": fingerprint(params, extract_all), "params": params.to_dict()["extract"],
                 "input_files": [input_digest(path) for path in inputs]}
     location(workdir).mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ read, every damaged region is one corrupt record, and reading always reaches the
 from __future__ import annotations
 
 import gzip
+import tracemalloc
 from pathlib import Path
 
 import polars as pl
@@ -24,6 +25,9 @@ from pipeline.cli import main
 from pipeline.io import gzip_members
 from pipeline.io import records as records_module
 from pipeline.io.readers import FileReport, read_file
+from pipeline.params import params_from_dict
+from pipeline.run.timings import Timings
+from pipeline.stages.extract import record_to_row
 
 DOCS = ("response", "resource")
 
@@ -244,7 +248,79 @@ def test_gzipped_html_file_bomb_stops_counting(tmp_path, monkeypatch):
     report = FileReport(str(path))
     (record,) = read_file(str(path), 5_000_000, report)
     assert record.payload is None  # over the cap: counted, not kept
-    assert 5_000_000 < record.payload_bytes <= 10_000_000 + 5_000_001 + 65_536
+    assert record.payload_bytes == 10_000_001  # counted to the hard cap, never past it
+
+
+# --- extract.read.max_payload_bytes: null: no limit of ours, the reader's hard cap still holds ---------
+NO_LIMIT = params_from_dict({"extract": {"read": {"max_payload_bytes": None}}})
+
+
+def small_caps(monkeypatch) -> None:
+    """A 10 MB hard cap and 1 MB held while reading, so the bombs of these tests stay small."""
+    monkeypatch.setattr(records_module, "MAX_INFLATED", 10_000_000)
+    monkeypatch.setattr(records_module, "HOLD_BYTES", 1_000_000)
+
+
+def test_no_limit_gzip_encoded_bomb_is_too_large_with_a_reason(tmp_path, monkeypatch):
+    """It used to be accepted with no reason (the rule's threshold was null) and no text."""
+    small_caps(monkeypatch)
+    from conftest import write_warc
+    path = tmp_path / "bomb.warc.gz"
+    write_warc(path, [("http://bomb.example/", ZEROS, {"extra_headers": [("Content-Encoding", "gzip")]})])
+    (record,) = read_file(str(path), None, FileReport(str(path)))
+    assert record.payload is None and record.payload_bytes == 10_000_001
+    assert "reader's own limit" in record.content_encoding_error
+    row = record_to_row(record, NO_LIMIT, Timings())
+    assert row["reasons"] == ["record.too_large"] and "larger than 10000000 bytes" in row["error"]
+
+
+def test_no_limit_gzip_encoded_body_within_the_hard_cap_is_kept_whole(tmp_path, monkeypatch):
+    small_caps(monkeypatch)
+    from conftest import write_warc
+    body = b"<html><body>" + b"<p>river</p>" * 300_000 + b"</body></html>"  # 3.6 MB: more than is held
+    path = tmp_path / "big.warc.gz"
+    write_warc(path, [("http://big.example/", gzip.compress(body), {"extra_headers": [("Content-Encoding", "gzip")]})])
+    (record,) = read_file(str(path), None, FileReport(str(path)))
+    assert record.payload == body and record.content_encoding_error is None
+
+
+def test_no_limit_raw_payload_over_the_hard_cap_is_counted_not_held(tmp_path, monkeypatch):
+    small_caps(monkeypatch)
+    from conftest import write_warc
+    path = tmp_path / "huge.warc"
+    write_warc(path, [("http://huge.example/", b"<p>" + b"a" * 12_000_000, {}),
+                      ("http://fine.example/", b"<p>fine</p>", {})], gzip=False)
+    record, fine = read_file(str(path), None, FileReport(str(path)))
+    assert record.record_type == "response" and record.payload is None and record.payload_bytes > 10_000_000
+    assert fine.payload == b"<p>fine</p>"
+    row = record_to_row(record, NO_LIMIT, Timings())
+    assert row["reasons"] == ["record.too_large"] and "reader's own limit" in row["error"]
+
+
+def test_no_limit_gzipped_html_file_stops_at_the_hard_cap_in_bounded_memory(tmp_path, monkeypatch):
+    """It used to be read whole (`fh.read()`): 3.4 GB of memory for a 1.5 GiB page."""
+    small_caps(monkeypatch)
+    path = tmp_path / "page.html.gz"
+    path.write_bytes(gzip.compress(b"<html><body>" + b"<p>a</p>" * 5_000_000, compresslevel=1))  # 40 MB
+    tracemalloc.start()
+    try:
+        (record,) = read_file(str(path), None, FileReport(str(path)))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert record.payload is None and record.payload_bytes == 10_000_001  # never read past cap + 1
+    assert peak < 4_000_000, peak
+    row = record_to_row(record, NO_LIMIT, Timings())
+    assert row["reasons"] == ["record.too_large"] and "reader's own limit" in row["error"]
+
+
+def test_no_limit_gzipped_html_file_within_the_hard_cap_is_kept_whole(tmp_path, monkeypatch):
+    small_caps(monkeypatch)
+    page = b"<html><body>" + b"<p>a</p>" * 500_000 + b"</body></html>"  # 4 MB: read twice, kept
+    path = tmp_path / "page.html.gz"
+    path.write_bytes(gzip.compress(page))
+    (record,) = read_file(str(path), None, FileReport(str(path)))
+    assert record.payload == page and record.payload_bytes == len(page)
 
 
 @pytest.mark.parametrize("short", [0, 2])

@@ -8,6 +8,7 @@ pyarrow writer raising ENOSPC part-way through a file or a shard.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import pipeline.cli
-from conftest import article_html, cli, write_warc
+from conftest import SEED_PARAMS, article_html, cli, write_warc
 from pipeline.stages.select import PARTITIONS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,6 +166,23 @@ def test_bad_worker_count_in_a_process(inputs, tmp_path):
     assert result.returncode == 2
     assert "expected a positive integer, got 'x'" in one_line(result.stderr)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_fifo_named_or_walked_is_skipped_with_a_reason_not_waited_for(inputs, tmp_path):
+    """Opening a FIFO blocks until a writer comes: it used to hang the run (named) or vanish from
+    the accounting (walked). In a process with a timeout, so a regression fails instead of hanging."""
+    os.mkfifo(inputs / "d.warc.gz")
+    named = tmp_path / "named.warc"
+    os.mkfifo(named)
+    result = run_process("run", inputs, named, "--out", "out", "--params", SEED_PARAMS, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    stats = json.loads((tmp_path / "out" / "stats.json").read_text())
+    assert sorted(stats["skipped_files"]) == sorted([str(inputs / "d.warc.gz"), str(named)])
+    assert all(why == "a FIFO (named pipe), not a regular file: never opened"
+               for why in stats["skipped_reasons"].values()) and len(stats["skipped_reasons"]) == 2
+    assert stats["records_in"] == 9 and len(stats["files"]) == 3
+    alone = run_process("run", named, "--out", "out2", cwd=tmp_path)
+    assert alone.returncode == 2 and "FIFO" in one_line(alone.stderr)
 
 
 def test_disk_full_while_selecting_keeps_previous_output(inputs, small_params, tmp_path, capsys,

@@ -163,6 +163,7 @@ def stats_without_paths(out: Path, prefix: str) -> dict:
     for entry in stats["files"]:
         entry["path"] = entry["path"].removeprefix(prefix)
     stats["skipped_files"] = [path.removeprefix(prefix) for path in stats["skipped_files"]]
+    stats["skipped_reasons"] = {path.removeprefix(prefix): why for path, why in stats["skipped_reasons"].items()}
     return stats
 
 

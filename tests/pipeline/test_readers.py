@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import os
+import re
+import socket
 import zlib
 from pathlib import Path
 
@@ -63,6 +66,19 @@ def test_garbage_between_uncompressed_records(tmp_path):
     types = [r.record_type for r in records]
     assert types == ["response", "corrupt", "response", "response"]
     assert records[1].source_offset == offsets[1]
+
+
+def test_a_non_numeric_content_length_is_a_corrupt_row_with_its_url(tmp_path):
+    path, offsets = three_records(tmp_path, gzip_=False)
+    data = path.read_bytes()
+    second = data[offsets[1]:offsets[2]]
+    length = re.search(rb"Content-Length: \d+", second)
+    path.write_bytes(data[:offsets[1]] + second.replace(length.group(0), b"Content-Length: abc", 1) + data[offsets[2]:])
+    records, report = read_all(path)
+    assert [(r.record_type, r.source_offset) for r in records] == [
+        ("response", offsets[0]), ("corrupt", offsets[1]), ("response", offsets[2] - len(length.group(0)) + 19)]
+    assert records[1].url == "http://a.example/1" and "not a number" in records[1].error
+    assert report.record_types["corrupt"] == 1
 
 
 def test_garbage_file_with_warc_name_is_one_corrupt_row(tmp_path):
@@ -148,6 +164,7 @@ def test_discover_walks_sorted_and_reports_skipped(tmp_path):
     assert [Path(f).relative_to(tmp_path).as_posix() for f in files] == ["a.warc.gz", "b/a.htm", "b/z.html",
                                                                          "c.arc"]
     assert [Path(f).name for f in skipped] == ["notes.txt"]
+    assert "name is not WARC/ARC/HTML" in skipped[str(tmp_path / "notes.txt")]
 
 
 def test_detect_format_by_content_then_name():
@@ -164,7 +181,20 @@ def test_discover_reads_a_file_once(tmp_path):
     (tmp_path / "a.warc").write_bytes(b"x")
     (tmp_path / "b.bad").write_bytes(b"x")
     files, skipped = discover_inputs([str(tmp_path), str(tmp_path / "a.warc"), str(tmp_path / "b.bad")])
-    assert [Path(f).name for f in files] == ["a.warc", "b.bad"] and skipped == []
+    assert [Path(f).name for f in files] == ["a.warc", "b.bad"] and skipped == {}
+
+
+def test_fifos_and_sockets_are_skipped_with_a_reason_never_opened(tmp_path):
+    """Opening a FIFO waits for a writer: named or walked, it is listed as skipped, never read."""
+    (tmp_path / "a.warc").write_bytes(b"x")
+    os.mkfifo(tmp_path / "pipe.warc.gz")
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(tmp_path / "s.warc"))
+        files, skipped = discover_inputs([str(tmp_path), str(tmp_path / "pipe.warc.gz")])
+    assert [Path(f).name for f in files] == ["a.warc"]
+    assert {Path(f).name: why.split(",")[0] for f, why in skipped.items()} == {
+        "pipe.warc.gz": "a FIFO (named pipe)", "s.warc": "a socket"}
+    assert all(why.endswith("never opened") for why in skipped.values())
 
 
 def arc_file(path: Path, pages: list[tuple[str, bytes]]) -> Path:
