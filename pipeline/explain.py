@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 from filters.page.page_type import PAGE_TYPES
 from filters.rules import reasons as decisions
 from filters.rules.signals import SIGNALS
-from pipeline.io.readers import FileReport, RawRecord, discover_inputs, read_file
+from pipeline.io.readers import FileReport, NonChunkedGzip, RawRecord, discover_inputs, read_file, read_stream_gzip
 from pipeline.params import Params
 from pipeline.run.timings import Timings
 from pipeline.stages.extract import record_to_row_within_budget
@@ -29,11 +30,20 @@ def find_record(inputs: list[str], url: str | None, params: Params) -> RawRecord
     first record of the first input (the usual case: one HTML file)."""
     files, _ = discover_inputs(inputs)
     for path in files:
-        for raw in read_file(path, params.extract.read.max_payload_bytes, FileReport(path)):
+        for raw in _records(path, params.extract.read.max_payload_bytes):
             if url is None or (raw.url or "").rstrip("/") == url.rstrip("/"):
                 return raw
     where = ", ".join(inputs)
     raise NotFound(f"no record with URL {url} in {where}" if url else f"no record in {where}")
+
+
+def _records(path: str, max_bytes: int | None) -> Iterator[RawRecord]:
+    """The records of one input, as the extract stage reads them: a gzip file that is one member
+    for many records (a whole-file-gzipped WARC) as a stream."""
+    try:
+        yield from read_file(path, max_bytes, FileReport(path))
+    except NonChunkedGzip:
+        yield from read_stream_gzip(path, max_bytes, FileReport(path))
 
 
 def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tuple[dict[str, Any], Timings]:

@@ -54,3 +54,18 @@ def test_explain_shows_the_page_type_and_what_moved_it(tmp_path, capsys):
     row = json.loads(capsys.readouterr().out)
     assert row["page_type"] in ("article", "collection", "documentation", "forum", "listing", "product", "service")
     assert len(row["page_type_features"]) == 5 and abs(sum(row["page_type_probabilities"]) - 1) < 1e-3
+
+
+def test_explains_a_page_of_a_whole_file_gzipped_warc(tmp_path, capsys):
+    """One gzip member for the whole file (as some tools write it): read as a stream, as extract does."""
+    import gzip
+
+    from conftest import write_warc
+
+    plain = tmp_path / "plain.warc"
+    write_warc(plain, [("http://a.example/one", article_html("One"), {}),
+                       ("http://a.example/two", article_html("Two"), {})], gzip=False)
+    whole = tmp_path / "whole.warc.gz"
+    whole.write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
+    assert cli("explain", whole, "--url", "http://a.example/two", "--json") == 0
+    assert json.loads(capsys.readouterr().out)["title"] == "Two"
