@@ -46,6 +46,7 @@ from pipeline.store.workdir import prepare_workdir, write_manifest
 from pipeline.store.writers import output_directory, publish_tree
 
 USAGE_ERROR = 2
+RESUMABLE = ("run", "extract", "select")  # the commands with --resume
 
 
 class UsageError(Exception):
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("pipeline: interrupted\n")
         return 130
     except Terminated:
-        sys.stderr.write("pipeline: terminated; re-run with --resume to go on\n")
+        sys.stderr.write(f"pipeline: terminated; re-run{_resume_hint(args)} to go on\n")
         return 128 + signal.SIGTERM
     except Exception as exc:  # anything else is a bug or an environment problem: exit 1
         if os.environ.get("PIPELINE_DEBUG"):
@@ -180,7 +181,7 @@ def _raise_terminated(signum: int, frame: Any) -> NoReturn:
 
 def _failure_message(exc: Exception, args: argparse.Namespace) -> str:
     """One line for an exit-1 failure: what happened and what to do, without a traceback."""
-    resume = " with --resume" if args.command in ("run", "extract", "select") else ""
+    resume = _resume_hint(args)
     if isinstance(exc, BrokenProcessPool):
         return f"a worker process died (killed, or out of memory?); re-run{resume} to go on"
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
@@ -190,6 +191,12 @@ def _failure_message(exc: Exception, args: argparse.Namespace) -> str:
     if storage is not None:
         return f"{storage} (set PIPELINE_DEBUG=1 for the traceback)"
     return f"{type(exc).__name__}: {_one_line(exc)} (set PIPELINE_DEBUG=1 for the traceback)"
+
+
+def _resume_hint(args: argparse.Namespace) -> str:
+    """' with --resume' for the commands that have the option, else nothing: `explain`, `report`,
+    `train` and `sample` start over."""
+    return " with --resume" if args.command in RESUMABLE else ""
 
 
 def _one_line(exc: BaseException) -> str:

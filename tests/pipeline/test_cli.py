@@ -281,3 +281,29 @@ def _alive(pid: int, timeout: float) -> bool:
             return False
         time.sleep(0.1)
     return True
+
+
+@pytest.mark.parametrize("argv, hint", [
+    (["explain", "page.html"], "pipeline: terminated; re-run to go on"),
+    (["report", "out"], "pipeline: terminated; re-run to go on"),
+    (["select", "work", "--out", "out"], "pipeline: terminated; re-run with --resume to go on"),
+])
+def test_a_terminated_command_suggests_only_options_it_has(argv, hint, monkeypatch, capsys):
+    import pipeline.cli
+
+    def terminated(args):
+        raise pipeline.cli.Terminated()
+
+    monkeypatch.setattr(pipeline.cli, "_dispatch", terminated)
+    assert cli(*argv) == 128 + signal.SIGTERM
+    assert capsys.readouterr().err.strip() == hint
+
+
+def test_every_command_told_to_resume_has_the_option():
+    from pipeline.cli import RESUMABLE, build_parser
+
+    for command in RESUMABLE:
+        args = build_parser().parse_args([command, "x", "--out", "y", "--resume"])
+        assert args.resume is True
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["explain", "x", "--resume"])
