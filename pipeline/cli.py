@@ -21,7 +21,7 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn
@@ -54,9 +54,27 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    _given: Sequence[str] = ()
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]  # typeshed: overloads
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        # Kept for `error`: the arguments this parser (the root or a command's) was given.
+        self._given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(redact(f"pipeline: error: {message} (see `{self.prog} --help`)\n"))
+        sys.stderr.write(redact(f"pipeline: error: {message}{self._dash_file_hint()} (see `{self.prog} --help`)\n"))
         sys.exit(USAGE_ERROR)
+
+    def _dash_file_hint(self) -> str:
+        """A file named `-x.warc.gz` reads as an option, and argparse then complains of something
+        else (a missing INPUT): say how to name it."""
+        files = [arg for arg in self._given if arg.startswith("-") and arg != "--" and os.path.exists(arg)]
+        if not files:
+            return ""
+        example = f" (`{self.prog} --out DIR -- {files[0]}`)" if " " in self.prog else ""
+        return (f"; {files[0]} is a file: to name a file whose name starts with '-', write it after the "
+                f"options and `--`{example}, or as ./{files[0]}")
 
 
 def build_parser() -> argparse.ArgumentParser:

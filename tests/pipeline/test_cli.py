@@ -307,3 +307,20 @@ def test_every_command_told_to_resume_has_the_option():
         assert args.resume is True
     with pytest.raises(SystemExit):
         build_parser().parse_args(["explain", "x", "--resume"])
+
+
+def test_a_file_named_like_an_option_gets_a_hint(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    write_warc(tmp_path / "-dash.warc.gz", [("http://site.example/post/1", article_html("Dash"), {})])
+    assert cli("run", "-dash.warc.gz", "--out", "out") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "-dash.warc.gz is a file" in err and "`pipeline run --out DIR -- -dash.warc.gz`" in err
+    assert cli("run", "--out", "out", "--", "-dash.warc.gz") == 0  # what the hint says works
+    assert json.loads((tmp_path / "out" / "stats.json").read_text())["records_in"] == 1
+
+
+def test_no_dash_hint_when_no_such_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli("run", "-nothing.warc.gz", "--out", "out") == 2
+    assert "is a file" not in capsys.readouterr().err
