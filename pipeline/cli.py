@@ -21,7 +21,7 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn
@@ -32,6 +32,15 @@ from pipeline.run.executors import Executor, LocalExecutor, use_system_allocator
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
 from pipeline.stages.select import STATS, SelectError, select
+from pipeline.store.ownership import (
+    OutputRefused,
+    claim_output,
+    claim_report_output,
+    mark_output,
+    refuse_overlap,
+    refuse_report_overlap,
+    refuse_select_overlap,
+)
 from pipeline.store.storage import (
     ObjectPath,
     StorageUnavailable,
@@ -162,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with _sigterm_raises():
             return _dispatch(args)
-    except (UsageError, ParamsError, SelectError, StorageUnavailable) as exc:
+    except (UsageError, ParamsError, SelectError, StorageUnavailable, OutputRefused) as exc:
         sys.stderr.write(f"pipeline: error: {_one_line(exc)}\n")
         return USAGE_ERROR
     except KeyboardInterrupt:
@@ -250,6 +259,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "report":
         _require_dir(args.run_dir, "run directory")
+        if args.out is not None:
+            refuse_report_overlap(args.out, args.run_dir)
+            _writable(args.out, lambda: claim_report_output(args.out))
         if is_url(args.run_dir) or (args.out is not None and is_url(args.out)):
             print(f"report: {_url_report(args.run_dir, args.out)}")
             return 0
@@ -264,13 +276,15 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "select":
         for workdir in args.workdir:
             _require_dir(workdir)
-        _require_writable_dir(args.out)
+        refuse_select_overlap(args.out, args.workdir)
+        _writable(args.out, lambda: claim_output(args.out))
         with output_directory(args.out, STATS) as out_dir, _executor(args, params) as executor:
             stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume)
         _print_summary(stats, args.out)
         return 0
     inputs, skipped = _discover(args.inputs)
-    _require_writable_dir(args.out)
+    refuse_overlap(args.out, args.inputs)
+    _writable(args.out, lambda: claim_output(args.out))
     # One set of workers for the whole run: extract tasks, then (local) the report's figures.
     with _executor(args, params) as executor:
         if args.command == "extract":
@@ -382,6 +396,7 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
     started = time.perf_counter()
     progress = args.workers == 1 and sys.stderr.isatty()
     prepare_workdir(workdir)
+    mark_output(workdir)  # `run`'s DIR/work: `pipeline extract --out DIR/work --resume` may go on with it
     template = ExtractTask("", workdir, params, args.extract_all, args.resume, progress)
     run = run_extract(inputs, template, executor)
     write_manifest(workdir, inputs, skipped, params, args.extract_all)
@@ -478,17 +493,12 @@ def _require_dir(path: str, what: str = "work directory") -> None:
         raise UsageError(f"{what} not found: {path}")
 
 
-def _require_writable_dir(path: str) -> None:
-    """Create the output directory and make sure a file can be created in it, before any work
-    (at a URL: that the bucket exists and takes an object from us)."""
-    directory = location(path)
-    if directory.exists() and not directory.is_dir():
-        raise UsageError(f"output path exists and is not a directory: {path}")
+def _writable(path: str, claim: Callable[[], None]) -> None:
+    """Claim the output directory (`pipeline/store/ownership.py`: create it and write its marker)
+    before any work, which also shows that a file can be created in it (at a URL: that the bucket
+    exists and takes an object from us)."""
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        probe = directory / f".write-probe.tmp-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
+        claim()
     except OSError as exc:
         raise UsageError(f"output directory {path} is not writable: {exc.strerror or exc}") from None
 

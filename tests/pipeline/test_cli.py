@@ -228,8 +228,9 @@ def test_bad_params_exit_2(tmp_path, capsys):
 
 
 def test_console_script_runs_as_a_process(tmp_path):
-    (tmp_path / "in.html.gz").write_bytes(gzip.compress(article_html(), mtime=0))
-    result = subprocess.run([sys.executable, "-m", "pipeline.cli", "run", str(tmp_path), "--out",
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "in.html.gz").write_bytes(gzip.compress(article_html(), mtime=0))
+    result = subprocess.run([sys.executable, "-m", "pipeline.cli", "run", str(tmp_path / "in"), "--out",
                              str(tmp_path / "o"), "--params", str(SEED_PARAMS)], capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 0, result.stderr

@@ -31,6 +31,7 @@ from conftest import article_html, cli, prose, run_child, write_warc
 from filters.corpus.dataset import SPLITS
 from filters.page.html import parse_html_bytes
 from pipeline.stages.extract import file_key
+from pipeline.store.ownership import MARKER
 
 SECRET = "c0rpus-f1lter-secret-7f3a"
 ARTICLE = "".join(f"<p>{text}</p>" for text in prose("security", paragraphs=10))
@@ -233,7 +234,7 @@ def test_output_file_names_never_come_from_urls_or_pages(hostile_run):
                                              "kept_type_probability"))}
     keys = {file_key(str(inputs / "hostile.warc.gz")), file_key(str(inputs / "page.html"))}
     expected = {*(f"accepted/{name}-00000-of-00001.parquet" for name in SPLITS), "rejected/part-00000.parquet",
-                "stats.json", "README.md", "work/manifest.json",
+                "stats.json", "README.md", "work/manifest.json", MARKER, f"work/{MARKER}",
                 "report/index.html", "report/host_pages.csv",
                 *(f"report/{name}.{ext}" for name in report for ext in ("png", "csv")),
                 *(f"work/extract/{key}.{ext}" for key in keys for ext in ("parquet", "json"))}
