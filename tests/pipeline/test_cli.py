@@ -301,7 +301,7 @@ def test_a_terminated_command_suggests_only_options_it_has(argv, hint, monkeypat
 
 
 def test_every_command_told_to_resume_has_the_option():
-    from pipeline.cli import RESUMABLE, build_parser
+    from pipeline.arguments import RESUMABLE, build_parser
 
     for command in RESUMABLE:
         args = build_parser().parse_args([command, "x", "--out", "y", "--resume"])
