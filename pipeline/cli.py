@@ -21,17 +21,27 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NoReturn
 
+from pipeline.arguments import RESUMABLE, USAGE_ERROR, build_parser
 from pipeline.io.readers import discover_inputs
 from pipeline.params import Params, ParamsError, load_params
 from pipeline.run.executors import Executor, LocalExecutor, use_system_allocator
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
 from pipeline.stages.select import STATS, SelectError, select
+from pipeline.store.ownership import (
+    OutputRefused,
+    claim_output,
+    claim_report_output,
+    mark_output,
+    refuse_overlap,
+    refuse_report_overlap,
+    refuse_select_overlap,
+)
 from pipeline.store.storage import (
     ObjectPath,
     StorageUnavailable,
@@ -45,89 +55,9 @@ from pipeline.store.storage import (
 from pipeline.store.workdir import prepare_workdir, write_manifest
 from pipeline.store.writers import output_directory, publish_tree
 
-USAGE_ERROR = 2
-
 
 class UsageError(Exception):
     """Bad invocation: reported in one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        sys.stderr.write(redact(f"pipeline: error: {message} (see `{self.prog} --help`)\n"))
-        sys.exit(USAGE_ERROR)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="pipeline", description="Raw web crawls -> clean article datasets.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    run = commands.add_parser("run", help="extract + select (+ report) in one go")
-    _add_extract_options(run, out_help="output directory (dataset, stats.json, work/)")
-
-    extract = commands.add_parser("extract", help="stage 1: records -> signals + text, one file per input")
-    _add_extract_options(extract, out_help="work directory")
-
-    sel = commands.add_parser("select", help="stage 2: thresholds + dedup -> accepted/rejected shards")
-    sel.add_argument("workdir", nargs="+", metavar="WORKDIR",
-                     help="work directories of `pipeline extract` (several: selected and de-duplicated together)")
-    sel.add_argument("--out", required=True, metavar="DIR")
-    sel.add_argument("--params", type=Path, metavar="FILE")
-    _add_executor_options(sel, "processes running the de-duplication partitions (default 1)")
-    sel.add_argument("--resume", action="store_true",
-                     help="reuse the de-duplication partitions an interrupted select finished")
-
-    report = commands.add_parser("report", help="stage 3: figures (PNG), CSVs and index.html for a run")
-    report.add_argument("run_dir", metavar="DIR")
-    report.add_argument("--out", metavar="DIR", help="where to write (default DIR/report)")
-
-    explain = commands.add_parser("explain", help="one page: every signal, reason and extractor trace")
-    explain.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR",
-                         help="an HTML file, or WARC/ARC files or directories to search with --url")
-    explain.add_argument("--url", help="the record's target URI (required for WARC/ARC input)")
-    explain.add_argument("--params", type=Path, metavar="FILE")
-    explain.add_argument("--json", action="store_true", help="print the row as JSON")
-
-    train = commands.add_parser("train", help="fit the page-type model on labelled pages (writes MODEL and its card)")
-    train.add_argument("labels", nargs="+", metavar="LABELS",
-                       help="NAME.labels.json (URL -> page type; labels NAME.warc.gz beside it) or WARC=TYPE")
-    train.add_argument("--out", required=True, type=Path, metavar="MODEL", help="the model file to write (JSON)")
-    train.add_argument("--params", type=Path, metavar="FILE")
-    train.add_argument("--workers", type=_positive_int, default=1, metavar="N",
-                       help="processes extracting the labelled WARCs (default 1)")
-
-    sample = commands.add_parser("sample", help="write the bundled sample (WARC + HTML + manifest)")
-    sample.add_argument("--out", required=True, metavar="DIR")
-    return parser
-
-
-def _add_extract_options(parser: argparse.ArgumentParser, out_help: str) -> None:
-    parser.add_argument("inputs", nargs="+", metavar="INPUT",
-                        help="WARC/ARC files, HTML files, or directories (walked recursively)")
-    parser.add_argument("--out", required=True, metavar="DIR", help=out_help)
-    parser.add_argument("--params", type=Path, metavar="FILE",
-                        help="params.yaml (default: ./params.yaml if present, else built-in defaults)")
-    _add_executor_options(parser, "processes extracting input files in parallel (default 1)")
-    parser.add_argument("--extract-all", action="store_true",
-                        help="run the extraction cascade on every HTML record, even gated ones")
-    parser.add_argument("--resume", action="store_true",
-                        help="skip input files whose finished output is present and valid")
-
-
-def _add_executor_options(parser: argparse.ArgumentParser, workers_help: str) -> None:
-    parser.add_argument("--workers", type=_positive_int, default=1, metavar="N", help=workers_help)
-    parser.add_argument("--executor", choices=("local", "ray"), default="local")
-    parser.add_argument("--ray-address", metavar="ADDR")
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
 
 
 class Terminated(BaseException):
@@ -143,14 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with _sigterm_raises():
             return _dispatch(args)
-    except (UsageError, ParamsError, SelectError, StorageUnavailable) as exc:
+    except (UsageError, ParamsError, SelectError, StorageUnavailable, OutputRefused) as exc:
         sys.stderr.write(f"pipeline: error: {_one_line(exc)}\n")
         return USAGE_ERROR
     except KeyboardInterrupt:
         sys.stderr.write("pipeline: interrupted\n")
         return 130
     except Terminated:
-        sys.stderr.write("pipeline: terminated; re-run with --resume to go on\n")
+        sys.stderr.write(f"pipeline: terminated; re-run{_resume_hint(args)} to go on\n")
         return 128 + signal.SIGTERM
     except Exception as exc:  # anything else is a bug or an environment problem: exit 1
         if os.environ.get("PIPELINE_DEBUG"):
@@ -180,7 +110,7 @@ def _raise_terminated(signum: int, frame: Any) -> NoReturn:
 
 def _failure_message(exc: Exception, args: argparse.Namespace) -> str:
     """One line for an exit-1 failure: what happened and what to do, without a traceback."""
-    resume = " with --resume" if args.command in ("run", "extract", "select") else ""
+    resume = _resume_hint(args)
     if isinstance(exc, BrokenProcessPool):
         return f"a worker process died (killed, or out of memory?); re-run{resume} to go on"
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
@@ -190,6 +120,12 @@ def _failure_message(exc: Exception, args: argparse.Namespace) -> str:
     if storage is not None:
         return f"{storage} (set PIPELINE_DEBUG=1 for the traceback)"
     return f"{type(exc).__name__}: {_one_line(exc)} (set PIPELINE_DEBUG=1 for the traceback)"
+
+
+def _resume_hint(args: argparse.Namespace) -> str:
+    """' with --resume' for the commands that have the option, else nothing: `explain`, `report`,
+    `train` and `sample` start over."""
+    return " with --resume" if args.command in RESUMABLE else ""
 
 
 def _one_line(exc: BaseException) -> str:
@@ -225,6 +161,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "report":
         _require_dir(args.run_dir, "run directory")
+        if args.out is not None:
+            refuse_report_overlap(args.out, args.run_dir)
+            _writable(args.out, lambda: claim_report_output(args.out))
         if is_url(args.run_dir) or (args.out is not None and is_url(args.out)):
             print(f"report: {_url_report(args.run_dir, args.out)}")
             return 0
@@ -239,13 +178,15 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "select":
         for workdir in args.workdir:
             _require_dir(workdir)
-        _require_writable_dir(args.out)
+        refuse_select_overlap(args.out, args.workdir)
+        _writable(args.out, lambda: claim_output(args.out))
         with output_directory(args.out, STATS) as out_dir, _executor(args, params) as executor:
             stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume)
         _print_summary(stats, args.out)
         return 0
     inputs, skipped = _discover(args.inputs)
-    _require_writable_dir(args.out)
+    refuse_overlap(args.out, args.inputs)
+    _writable(args.out, lambda: claim_output(args.out))
     # One set of workers for the whole run: extract tasks, then (local) the report's figures.
     with _executor(args, params) as executor:
         if args.command == "extract":
@@ -358,6 +299,7 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
     started = time.perf_counter()
     progress = args.workers == 1 and sys.stderr.isatty()
     prepare_workdir(workdir)
+    mark_output(workdir)  # `run`'s DIR/work: `pipeline extract --out DIR/work --resume` may go on with it
     template = ExtractTask("", workdir, params, args.extract_all, args.resume, progress)
     run = run_extract(inputs, template, executor)
     write_manifest(workdir, inputs, skipped, params, args.extract_all)
@@ -454,17 +396,12 @@ def _require_dir(path: str, what: str = "work directory") -> None:
         raise UsageError(f"{what} not found: {path}")
 
 
-def _require_writable_dir(path: str) -> None:
-    """Create the output directory and make sure a file can be created in it, before any work
-    (at a URL: that the bucket exists and takes an object from us)."""
-    directory = location(path)
-    if directory.exists() and not directory.is_dir():
-        raise UsageError(f"output path exists and is not a directory: {path}")
+def _writable(path: str, claim: Callable[[], None]) -> None:
+    """Claim the output directory (`pipeline/store/ownership.py`: create it and write its marker)
+    before any work, which also shows that a file can be created in it (at a URL: that the bucket
+    exists and takes an object from us)."""
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        probe = directory / f".write-probe.tmp-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
+        claim()
     except OSError as exc:
         raise UsageError(f"output directory {path} is not writable: {exc.strerror or exc}") from None
 

@@ -29,8 +29,14 @@ The exclusion rules turn into three flags for the `url` group of the decision ta
   a page, `/guide.PDF` is not), ignoring `;params` (`/a.pdf;jsessionid=1` is still a PDF).
   `.json` is not in the list and is not excluded.
 * `url_exclude_regex_matched`: the optional user regexes (`--exclude-regex`, params key
-  `extract.url.exclude_regex`), applied "after all built-in rules" with `re.search` over the full
-  *normalised* URL, so a pattern need not allow for tracking parameters, host case or fragments.
+  `extract.url.exclude_regex`), applied "after all built-in rules" as a search (a match anywhere,
+  as `re.search`) over the full *normalised* URL, so a pattern need not allow for tracking
+  parameters, host case or fragments. They run on RE2 (the `google-re2` package), whose matching
+  time is linear in the URL: Python's `re` backtracks, and a pattern such as `(a+)+$` spent the
+  whole page time budget on every long URL (each page then lost as `error.timeout`, or a run with
+  no budget hung). RE2 has no backreferences or lookaround (such a pattern is refused when the
+  params are loaded), writes the end of text `\\z`, and its `\\w`, `\\d`, `\\s` and `\\b` are ASCII
+  (`\\pL` for a letter of any script); https://github.com/google/re2/wiki/Syntax.
 
 The path rules read the path as `urlsplit` gives it, which normalisation leaves unchanged.
 `url_signals` answers None for every flag when there is no URL or it is not http(s): `file://`
@@ -44,7 +50,10 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 from urllib.parse import SplitResult, unquote_plus, urlsplit
+
+import re2
 
 # Parameters that identify a click, a visitor or a campaign, never the content; the same article
 # shared on two networks must become one URL. Sources: Google Ads / Analytics, Meta, Microsoft,
@@ -214,20 +223,42 @@ def has_excluded_extension(url: str) -> bool:
     return parts is not None and _path_has_excluded_extension(parts.path)
 
 
+def _quiet_options() -> Any:
+    options = re2.Options()
+    # RE2 also logs a rejected pattern to stderr; the ValueError below is the one report.
+    options.log_errors = False
+    return options
+
+
+_RE2_OPTIONS = _quiet_options()
+
+
 @functools.lru_cache(maxsize=64)
-def compile_patterns(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    """Compile user regexes once per distinct tuple; ValueError naming the first bad one."""
-    compiled: list[re.Pattern[str]] = []
+def compile_patterns(patterns: tuple[str, ...]) -> tuple[Any, ...]:
+    """Compile user regexes with RE2 (linear-time matching, see the module docstring) once per
+    distinct tuple; ValueError naming the first pattern RE2 refuses, and why."""
+    compiled: list[Any] = []
     for pattern in patterns:
         try:
-            compiled.append(re.compile(pattern))
-        except re.error as exc:
-            raise ValueError(f"invalid URL exclude regex {pattern!r}: {exc}") from exc
+            compiled.append(re2.compile(pattern, options=_RE2_OPTIONS))
+        except re2.error as exc:
+            raise ValueError(_refusal(pattern, exc)) from None
     return tuple(compiled)
 
 
+def _refusal(pattern: str, exc: Exception) -> str:
+    """Why RE2 refused `pattern`: malformed (Python's parser says where), or syntax RE2 does not run."""
+    reason = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+    try:
+        re.compile(pattern)
+    except re.error as malformed:
+        return f"invalid regex {pattern!r}: {malformed}"
+    return (f"regex {pattern!r} is not supported by the linear-time matcher RE2 ({reason}): it has no "
+            f"backreferences or lookaround, and writes the end of text \\z")
+
+
 def matches_any(url: str, patterns: tuple[str, ...]) -> bool:
-    """True when any pattern `re.search`es `url`, taken as given (`url_signals` passes it normalised)."""
+    """True when any pattern matches anywhere in `url`, taken as given (`url_signals` passes it normalised)."""
     return any(compiled.search(url) for compiled in compile_patterns(patterns))
 
 

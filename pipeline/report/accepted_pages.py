@@ -38,8 +38,29 @@ def accepted(rows: pl.LazyFrame) -> pl.LazyFrame:
     return rows.filter(pl.col("kept"))
 
 
+# A cell starting with one of these is a formula to a spreadsheet (`=cmd|' /C calc'!A0` runs a
+# program in some): OWASP's CSV injection guidance is to prefix such a cell with a single quote,
+# which makes it text. Hosts, languages and page types come from the crawl, so any may start so.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = r"^[=+\-@\t\r]"  # FORMULA_STARTS as a (polars, linear-time) regex
+
+
 def write_csv(frame: pl.DataFrame, path: Path) -> None:
-    frame.write_csv(path)
+    """Every CSV of the report is written here, spreadsheet-safe (`spreadsheet_safe`)."""
+    spreadsheet_safe(frame).write_csv(path)
+
+
+def spreadsheet_safe(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` with every text cell and column name that starts with a formula character prefixed
+    with `'`. Numbers stay numbers: a spreadsheet reads `-3` as a value, never as a formula."""
+    text = [name for name, dtype in frame.schema.items() if dtype in (pl.String, pl.Categorical, pl.Enum)]
+    safe = frame.with_columns(
+        pl.when(pl.col(name).cast(pl.String).str.contains(_FORMULA_START))
+        .then(pl.lit("'") + pl.col(name).cast(pl.String))
+        .otherwise(pl.col(name).cast(pl.String))
+        .alias(name)
+        for name in text)
+    return safe.rename({name: f"'{name}" for name in frame.columns if name.startswith(FORMULA_STARTS)})
 
 
 def chart_section(out_dir: Path, stem: str, table: pl.DataFrame, size: tuple[float, float], title: str,

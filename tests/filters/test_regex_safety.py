@@ -175,7 +175,9 @@ def test_no_catastrophic_backtracking(name: str):
 # Functions allowed to compile a regex, and why that is not per record or from page content.
 COMPILES_AT_RUN_TIME = {
     ("filters/page/url_rules.py", "compile_patterns"):
-        "the user's extract.url.exclude_regex, once per params (lru_cache)",
+        "the user's extract.url.exclude_regex, once per params (lru_cache), by RE2",
+    ("filters/page/url_rules.py", "_refusal"):
+        "a user pattern RE2 refused, parsed (never matched) once at params load, to say what is wrong with it",
     ("filters/page/product.py", "_Phrases.__init__"): "constant phrases, re.escape'd, at import",
 }
 _RE_CALLS = frozenset({"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall", "finditer"})

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+import re2
 
 from filters.page.url_rules import (
     EXCLUDED_EXTENSIONS,
@@ -262,6 +266,51 @@ def test_compile_patterns_names_the_bad_pattern():
         compile_patterns((r"/ok/", "("))
     with pytest.raises(ValueError):
         matches_any("https://example.com/", ("[unclosed",))
+
+
+def test_user_patterns_are_compiled_by_the_linear_time_engine():
+    compiled = compile_patterns((r"(a+)+$", r"/private/"))
+    assert all(type(pattern) is type(re2.compile("x")) for pattern in compiled)
+
+
+def test_a_pathological_pattern_on_a_long_url_finishes():
+    """`(a+)+$` backtracks exponentially in Python's `re` on a long run of `a` that does not end
+    the URL; on RE2 the search is linear. In a child process with a deadline: a regression must
+    fail this test, not hang the suite."""
+    code = (
+        "from filters.page.url_rules import matches_any, url_signals\n"
+        "url = 'https://example.com/' + 'a' * 50_000 + '!'\n"
+        "assert not matches_any(url, ('(a+)+$',))\n"
+        "assert matches_any(url[:-1], ('(a+)+$',))\n"
+        "assert url_signals(url, ('(a+)+$',))['url_exclude_regex_matched'] is False\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], timeout=120,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("pattern, why", [
+    (r"(a)\1", "backreferences"),
+    (r"/x(?=y)", "lookaround"),
+    (r"(?<!a)b", "lookaround"),
+    (r"\.html\Z", r"\z"),
+])
+def test_syntax_the_linear_time_engine_lacks_is_refused_with_the_reason(pattern, why):
+    with pytest.raises(ValueError, match="not supported by the linear-time matcher RE2") as refused:
+        compile_patterns((pattern,))
+    assert repr(pattern) in str(refused.value) and why in str(refused.value)
+
+
+def test_a_malformed_pattern_says_where():
+    with pytest.raises(ValueError, match=r"invalid regex '\[unclosed': unterminated character set at position 0"):
+        compile_patterns(("[unclosed",))
+
+
+def test_matching_keeps_search_semantics():
+    assert matches_any("https://example.com/tag/x", (r"/tag/",))  # anywhere, not anchored
+    assert not matches_any("https://example.com/tag/x", (r"^/tag/",))
+    assert matches_any("https://example.com/TAG/x", (r"(?i)/tag/",))
+    assert matches_any("https://example.com/x.html", (r"\.html$",))
 
 
 # --- signals -----------------------------------------------------------------------------------

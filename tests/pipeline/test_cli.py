@@ -228,8 +228,9 @@ def test_bad_params_exit_2(tmp_path, capsys):
 
 
 def test_console_script_runs_as_a_process(tmp_path):
-    (tmp_path / "in.html.gz").write_bytes(gzip.compress(article_html(), mtime=0))
-    result = subprocess.run([sys.executable, "-m", "pipeline.cli", "run", str(tmp_path), "--out",
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "in.html.gz").write_bytes(gzip.compress(article_html(), mtime=0))
+    result = subprocess.run([sys.executable, "-m", "pipeline.cli", "run", str(tmp_path / "in"), "--out",
                              str(tmp_path / "o"), "--params", str(SEED_PARAMS)], capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 0, result.stderr
@@ -281,3 +282,46 @@ def _alive(pid: int, timeout: float) -> bool:
             return False
         time.sleep(0.1)
     return True
+
+
+@pytest.mark.parametrize("argv, hint", [
+    (["explain", "page.html"], "pipeline: terminated; re-run to go on"),
+    (["report", "out"], "pipeline: terminated; re-run to go on"),
+    (["select", "work", "--out", "out"], "pipeline: terminated; re-run with --resume to go on"),
+])
+def test_a_terminated_command_suggests_only_options_it_has(argv, hint, monkeypatch, capsys):
+    import pipeline.cli
+
+    def terminated(args):
+        raise pipeline.cli.Terminated()
+
+    monkeypatch.setattr(pipeline.cli, "_dispatch", terminated)
+    assert cli(*argv) == 128 + signal.SIGTERM
+    assert capsys.readouterr().err.strip() == hint
+
+
+def test_every_command_told_to_resume_has_the_option():
+    from pipeline.arguments import RESUMABLE, build_parser
+
+    for command in RESUMABLE:
+        args = build_parser().parse_args([command, "x", "--out", "y", "--resume"])
+        assert args.resume is True
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["explain", "x", "--resume"])
+
+
+def test_a_file_named_like_an_option_gets_a_hint(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    write_warc(tmp_path / "-dash.warc.gz", [("http://site.example/post/1", article_html("Dash"), {})])
+    assert cli("run", "-dash.warc.gz", "--out", "out") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "-dash.warc.gz is a file" in err and "`pipeline run --out DIR -- -dash.warc.gz`" in err
+    assert cli("run", "--out", "out", "--", "-dash.warc.gz") == 0  # what the hint says works
+    assert json.loads((tmp_path / "out" / "stats.json").read_text())["records_in"] == 1
+
+
+def test_no_dash_hint_when_no_such_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli("run", "-nothing.warc.gz", "--out", "out") == 2
+    assert "is a file" not in capsys.readouterr().err

@@ -31,6 +31,7 @@ import pipeline.cli
 from conftest import SEED_PARAMS, cli, shard_bytes, stats_without_timings
 from filters.corpus.dataset import SPLITS
 from pipeline.stages.select import PARTITIONS_DIR
+from pipeline.store.ownership import MARKER
 
 ROOT = Path(__file__).resolve().parents[2]
 # The seed's rules (presets/seed.yaml): the sample's hand-written pages are decided as its manifest says.
@@ -81,8 +82,8 @@ def resume(sample: SimpleNamespace, out: Path, capsys) -> str:
 
 
 def assert_nothing_partial(out: Path) -> None:
-    """Every file under a final name is complete; everything else has a dotted temporary name, or
-    is in select's partitions directory."""
+    """Every file under a final name is complete; everything else has a dotted temporary name, is
+    in select's partitions directory, or is the output marker."""
     for directory in (out / "accepted", out / "rejected"):
         for path in directory.glob("*") if directory.is_dir() else ():
             assert re.fullmatch(r"(part-\d{5}|(train|validation|test)-\d{5}-of-\d{5})\.parquet", path.name), path
@@ -97,8 +98,9 @@ def assert_nothing_partial(out: Path) -> None:
             summary = json.loads(path.read_text())
             assert pq.ParquetFile(path.with_suffix(".parquet")).metadata.num_rows == summary["rows"]
     for path in out.rglob(".*"):
-        # select's de-duplication partitions stay for `--resume` (removed when select succeeds)
-        assert TEMP_NAME.match(path.name) or path.name == PARTITIONS_DIR, path
+        # select's de-duplication partitions stay for `--resume` (removed when select succeeds),
+        # and the output marker (written first, so a killed first run is still known as ours)
+        assert TEMP_NAME.match(path.name) or path.name in (PARTITIONS_DIR, MARKER), path
     if (out / "stats.json").exists():  # stats.json, when present, describes the shards beside it
         stats = json.loads((out / "stats.json").read_text())
         for name, key in (("accepted", "accepted"), ("rejected", "rejected")):
@@ -110,10 +112,15 @@ def assert_nothing_partial(out: Path) -> None:
 ALL_FILES = "*ed/*"
 
 
+def temporary(out: Path) -> list[Path]:
+    """The dotted files and directories under `out` but the output markers, which stay."""
+    return [path for path in out.rglob(".*") if path.name != MARKER]
+
+
 def assert_same_as_reference(out: Path, reference: Path) -> None:
     assert shard_bytes(out, ALL_FILES) == shard_bytes(reference, ALL_FILES)
     assert stats_without_timings(out) == stats_without_timings(reference)
-    assert list(out.rglob(".*")) == []  # no temporary file outlives a successful run
+    assert temporary(out) == []  # no temporary file outlives a successful run
 
 
 def finished_files(out: Path) -> dict[str, tuple[int, int]]:
@@ -240,4 +247,4 @@ def test_killed_inside_a_file_read_in_byte_ranges(kill_at, resumed, sample, tmp_
     assert stats["params"]["extract"].pop("task_bytes") == 8192
     reference["params"]["extract"].pop("task_bytes")
     assert stats == reference
-    assert list(out.rglob(".*")) == [] and not list((out / "work" / "extract" / "parts").rglob("*.*"))
+    assert temporary(out) == [] and not list((out / "work" / "extract" / "parts").rglob("*.*"))

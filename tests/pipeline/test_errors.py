@@ -20,6 +20,7 @@ import pytest
 import pipeline.cli
 from conftest import SEED_PARAMS, article_html, cli, write_warc
 from pipeline.stages.select import PARTITIONS_DIR
+from pipeline.store.ownership import MARKER
 
 ROOT = Path(__file__).resolve().parents[2]
 # Small row groups and shards, so a failure can land in the middle of a file or a shard.
@@ -47,7 +48,8 @@ def snapshot(directory: Path) -> dict[str, bytes]:
 
 
 def hidden(directory: Path) -> list[str]:
-    return [p.relative_to(directory).as_posix() for p in directory.rglob(".*")]
+    """Temporary files and directories left behind (the output marker is meant to stay)."""
+    return [p.relative_to(directory).as_posix() for p in directory.rglob(".*") if p.name != MARKER]
 
 
 @pytest.fixture

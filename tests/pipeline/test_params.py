@@ -61,3 +61,26 @@ def test_repository_params_yaml_matches_defaults():
     """params.yaml at the repository root spells out the built-in defaults (CONTRACT: same values)."""
     path = Path(__file__).resolve().parents[2] / "params.yaml"
     assert load_params(path) == Params()
+
+
+@pytest.mark.parametrize("pattern, message", [
+    (r"(a)\1", r"'extract.url.exclude_regex': regex '\(a\)\\\\1' is not supported by the linear-time matcher"),
+    ("(", r"'extract.url.exclude_regex': invalid regex '\(': missing \)"),
+])
+def test_exclude_regex_refused_at_load(pattern, message):
+    with pytest.raises(ParamsError, match=message):
+        params_from_dict({"extract": {"url": {"exclude_regex": ["/ok/", pattern]}}})
+
+
+def test_exclude_regex_refusal_is_one_line_exit_2(tmp_path, capfd):
+    """Also no log line from the regex engine itself (it writes to the process's stderr)."""
+    from conftest import cli
+
+    params = tmp_path / "params.yaml"
+    params.write_text("extract:\n  url:\n    exclude_regex: ['/x(?=y)']\n")
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p>hello</p></body></html>")
+    assert cli("run", page, "--out", tmp_path / "out", "--params", params) == 2
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and "exclude_regex" in err and "lookaround" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import csv
 import http.server
 import json
 import socket
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import lxml.html
+import polars as pl
 import pyarrow.parquet as pq
 import pytest
 from lxml import etree
@@ -29,6 +31,7 @@ from conftest import article_html, cli, prose, run_child, write_warc
 from filters.corpus.dataset import SPLITS
 from filters.page.html import parse_html_bytes
 from pipeline.stages.extract import file_key
+from pipeline.store.ownership import MARKER
 
 SECRET = "c0rpus-f1lter-secret-7f3a"
 ARTICLE = "".join(f"<p>{text}</p>" for text in prose("security", paragraphs=10))
@@ -180,6 +183,11 @@ def hostile_records() -> list[tuple[str, bytes, dict]]:
         "https://news.example.org/../../../../tmp/evil/news/2024/05/four",
         "https://news.example.org/news/2024/05/%2e%2e%2fevil?x=<script>alert(1)</script>",
         "file:///etc/passwd",
+        # hosts a spreadsheet would take for formulas, in report/host_pages.csv
+        "http://=cmd|calc!A0/news/2024/05/five",
+        "https://+sum(1,2).example/news/2024/05/six",
+        "https://-2+3.example/news/2024/05/seven",
+        "https://news.example.org/@SUM(1+1)/2024/05/eight",
     ]
     records = []
     for index, url in enumerate(urls):
@@ -226,7 +234,7 @@ def test_output_file_names_never_come_from_urls_or_pages(hostile_run):
                                              "kept_type_probability"))}
     keys = {file_key(str(inputs / "hostile.warc.gz")), file_key(str(inputs / "page.html"))}
     expected = {*(f"accepted/{name}-00000-of-00001.parquet" for name in SPLITS), "rejected/part-00000.parquet",
-                "stats.json", "README.md", "work/manifest.json",
+                "stats.json", "README.md", "work/manifest.json", MARKER, f"work/{MARKER}",
                 "report/index.html", "report/host_pages.csv",
                 *(f"report/{name}.{ext}" for name in report for ext in ("png", "csv")),
                 *(f"work/extract/{key}.{ext}" for key in keys for ext in ("parquet", "json"))}
@@ -236,6 +244,63 @@ def test_output_file_names_never_come_from_urls_or_pages(hostile_run):
     assert sorted(p.name for p in out.parent.iterdir()) == ["in", "out"]  # nothing written beside the run
     stats = json.loads((out / "stats.json").read_text())
     assert stats["records_in"] == len(hostile_records()) + 1
+
+
+def test_no_report_csv_cell_is_a_spreadsheet_formula(hostile_run):
+    """Hosts from the crawl such as `=cmd|calc!a0` reach report/host_pages.csv; every text cell
+    starting with `=`, `+`, `-`, `@`, a tab or a CR is written with a leading `'` (OWASP's CSV
+    injection advice). A number may start with `-`: a spreadsheet reads it as a value."""
+    _inputs, out = hostile_run
+    tables = sorted((out / "report").glob("*.csv"))
+    assert len(tables) > 10
+    formulas, cells = [], 0
+    for table in tables:
+        with table.open(newline="", encoding="utf-8") as handle:
+            for row in csv.reader(handle):
+                for cell in row:
+                    cells += 1
+                    if cell.startswith(("=", "+", "-", "@", "\t", "\r")) and not _is_number(cell):
+                        formulas.append((table.name, cell))
+    assert cells > 100 and not formulas, formulas
+    hosts = (out / "report" / "host_pages.csv").read_text(encoding="utf-8")
+    for host in ("'=cmd|calc!a0", "'+sum(1,2).example", "'-2+3.example"):
+        assert host in hosts  # the page reached the CSV, neutralised, not dropped
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def test_spreadsheet_safe_prefixes_each_formula_start_and_leaves_numbers():
+    from pipeline.report.accepted_pages import spreadsheet_safe
+
+    frame = pl.DataFrame({"host": ["=1+1", "+1", "-1", "@x", "\tx", "\rx", "a=b", None],
+                          "pages": [-1, 2, 3, 4, 5, 6, 7, 8], "-column": ["x"] * 8})
+    safe = spreadsheet_safe(frame)
+    assert safe["host"].to_list() == ["'=1+1", "'+1", "'-1", "'@x", "'\tx", "'\rx", "a=b", None]
+    assert safe["pages"].to_list() == frame["pages"].to_list()
+    assert safe.columns == ["host", "pages", "'-column"]
+    languages = pl.DataFrame({"language": pl.Series(["=x", "en"], dtype=pl.Categorical)})
+    assert spreadsheet_safe(languages)["language"].to_list() == ["'=x", "en"]
+
+
+def test_every_csv_of_pipeline_goes_through_the_safe_writer():
+    """One writer for every CSV, so no new table bypasses the neutralising."""
+    root = Path(__file__).resolve().parents[2]
+    writers = [f"{path.relative_to(root)}:{number}"
+               for path in sorted((root / "pipeline").rglob("*.py"))
+               for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+               if ".write_csv(" in line or "csv.writer(" in line or "csv.DictWriter(" in line]
+    assert writers == ["pipeline/report/accepted_pages.py:" + str(_line_of_safe_writer(root))], writers
+
+
+def _line_of_safe_writer(root: Path) -> int:
+    lines = (root / "pipeline" / "report" / "accepted_pages.py").read_text(encoding="utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, 1) if "spreadsheet_safe(frame).write_csv(" in line)
 
 
 def test_report_draws_a_mathtext_host_as_plain_text(hostile_run):

@@ -1,0 +1,112 @@
+"""The grammar of the command line: the `pipeline` parser and its commands' options
+(`pipeline/cli.py` runs them). A parse error is one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from pipeline.store.storage import redact
+
+USAGE_ERROR = 2
+RESUMABLE = ("run", "extract", "select")  # the commands with --resume
+
+
+class _Parser(argparse.ArgumentParser):
+    _given: Sequence[str] = ()
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]  # typeshed: overloads
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        # Kept for `error`: the arguments this parser (the root or a command's) was given.
+        self._given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(redact(f"pipeline: error: {message}{self._dash_file_hint()} (see `{self.prog} --help`)\n"))
+        sys.exit(USAGE_ERROR)
+
+    def _dash_file_hint(self) -> str:
+        """A file named `-x.warc.gz` reads as an option, and argparse then complains of something
+        else (a missing INPUT): say how to name it."""
+        files = [arg for arg in self._given if arg.startswith("-") and arg != "--" and os.path.exists(arg)]
+        if not files:
+            return ""
+        example = f" (`{self.prog} --out DIR -- {files[0]}`)" if " " in self.prog else ""
+        return (f"; {files[0]} is a file: to name a file whose name starts with '-', write it after the "
+                f"options and `--`{example}, or as ./{files[0]}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="pipeline", description="Raw web crawls -> clean article datasets.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser("run", help="extract + select (+ report) in one go")
+    _add_extract_options(run, out_help="output directory (dataset, stats.json, work/)")
+
+    extract = commands.add_parser("extract", help="stage 1: records -> signals + text, one file per input")
+    _add_extract_options(extract, out_help="work directory")
+
+    sel = commands.add_parser("select", help="stage 2: thresholds + dedup -> accepted/rejected shards")
+    sel.add_argument("workdir", nargs="+", metavar="WORKDIR",
+                     help="work directories of `pipeline extract` (several: selected and de-duplicated together)")
+    sel.add_argument("--out", required=True, metavar="DIR")
+    sel.add_argument("--params", type=Path, metavar="FILE")
+    _add_executor_options(sel, "processes running the de-duplication partitions (default 1)")
+    sel.add_argument("--resume", action="store_true",
+                     help="reuse the de-duplication partitions an interrupted select finished")
+
+    report = commands.add_parser("report", help="stage 3: figures (PNG), CSVs and index.html for a run")
+    report.add_argument("run_dir", metavar="DIR")
+    report.add_argument("--out", metavar="DIR", help="where to write (default DIR/report)")
+
+    explain = commands.add_parser("explain", help="one page: every signal, reason and extractor trace")
+    explain.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR",
+                         help="an HTML file, or WARC/ARC files or directories to search with --url")
+    explain.add_argument("--url", help="the record's target URI (required for WARC/ARC input)")
+    explain.add_argument("--params", type=Path, metavar="FILE")
+    explain.add_argument("--json", action="store_true", help="print the row as JSON")
+
+    train = commands.add_parser("train", help="fit the page-type model on labelled pages (writes MODEL and its card)")
+    train.add_argument("labels", nargs="+", metavar="LABELS",
+                       help="NAME.labels.json (URL -> page type; labels NAME.warc.gz beside it) or WARC=TYPE")
+    train.add_argument("--out", required=True, type=Path, metavar="MODEL", help="the model file to write (JSON)")
+    train.add_argument("--params", type=Path, metavar="FILE")
+    train.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                       help="processes extracting the labelled WARCs (default 1)")
+
+    sample = commands.add_parser("sample", help="write the bundled sample (WARC + HTML + manifest)")
+    sample.add_argument("--out", required=True, metavar="DIR")
+    return parser
+
+
+def _add_extract_options(parser: argparse.ArgumentParser, out_help: str) -> None:
+    parser.add_argument("inputs", nargs="+", metavar="INPUT",
+                        help="WARC/ARC files, HTML files, or directories (walked recursively)")
+    parser.add_argument("--out", required=True, metavar="DIR", help=out_help)
+    parser.add_argument("--params", type=Path, metavar="FILE",
+                        help="params.yaml (default: ./params.yaml if present, else built-in defaults)")
+    _add_executor_options(parser, "processes extracting input files in parallel (default 1)")
+    parser.add_argument("--extract-all", action="store_true",
+                        help="run the extraction cascade on every HTML record, even gated ones")
+    parser.add_argument("--resume", action="store_true",
+                        help="skip input files whose finished output is present and valid")
+
+
+def _add_executor_options(parser: argparse.ArgumentParser, workers_help: str) -> None:
+    parser.add_argument("--workers", type=_positive_int, default=1, metavar="N", help=workers_help)
+    parser.add_argument("--executor", choices=("local", "ray"), default="local")
+    parser.add_argument("--ray-address", metavar="ADDR")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
