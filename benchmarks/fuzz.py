@@ -12,7 +12,8 @@ the invariants:
 * corrupt regions never cover an intact member, and the report counts every corrupt row.
 
 `--pipeline-runs` cases also go through `pipeline run`: exit 0 and
-records_in == accepted + rejected == rows in the shards.
+records_in == accepted + rejected == rows in the shards; then the damaged file and a copy of it
+together: twice the rows, and the same pages kept as from one reading, each once.
 
 `--whole-file-cases` cases damage a WARC gzipped as one member ("non-chunked"; a flipped byte or a
 cut at a random offset) and check that every record inflated completely before the damage is read
@@ -356,6 +357,15 @@ def run_pipeline_cases(runs: int, bases: list[tuple[str, damage.Built]], rng: ra
         intact_urls = {m.url for m in damaged.intact if m.rec_type == "response"}
         if not intact_urls <= set(rows["url"].drop_nulls()):
             failures.append(f"pipeline run {run}: intact records missing from the shards")
+        # The same damaged file read twice (a copy beside it): the same pages kept, once each.
+        copy = folder / "copy" / path.name
+        copy.parent.mkdir()
+        copy.write_bytes(damaged.data)
+        code = pipeline(["run", str(path), str(copy), "--out", str(folder / "twice")])
+        twice = pl.read_parquet(str(folder / "twice" / "*" / "*.parquet")) if code == 0 else None
+        if twice is None or twice.height != 2 * rows.height or \
+                sorted(twice.filter(pl.col("kept"))["id"]) != sorted(rows.filter(pl.col("kept"))["id"]):
+            failures.append(f"pipeline run {run}: read twice, the kept pages differ from one reading (exit {code})")
     return failures
 
 
