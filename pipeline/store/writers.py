@@ -270,16 +270,18 @@ def output_directory(out: str, marker: str) -> Iterator[Path]:
 
 
 def publish_tree(local: Path, out: ObjectPath, marker: str | None) -> None:
-    """Publish the local output directory `local` (subdirectories and the file `marker`, if any)
-    to `out`.
+    """Publish the local output directory `local` (its subdirectories, its other files such as
+    the dataset card, and the file `marker`, if any) to `out`.
 
     As `publish_directories` does locally: every subdirectory is uploaded to a staged prefix
     (`.accepted.new/`, …) and the marker to a temporary key before anything is replaced; then the
     old marker is deleted, each old subdirectory replaced by its staged one (copies, then
-    deletes), and the marker moved into place last. A marker present always describes the
+    deletes), the other files uploaded, and the marker moved into place last. A marker present always describes the
     objects beside it; a kill half-way leaves none, and the staged keys for the next run to remove.
     """
     names = sorted(entry.name for entry in local.iterdir() if entry.is_dir())
+    files = sorted(entry.name for entry in local.iterdir() if entry.is_file() and entry.name != marker
+                   and not entry.name.startswith("."))
     staged = {name: out / f".{name}.new" for name in names}
     marker_tmp: ObjectPath | None = None
     try:
@@ -298,6 +300,8 @@ def publish_tree(local: Path, out: ObjectPath, marker: str | None) -> None:
                 source.move(out / name / source.relative_to(prefix))
             prefix.remove_tree()  # where directories exist, the emptied one
             crash_point("select.upload")
+        for name in files:
+            (out / name).upload(local / name)
         if marker is not None and marker_tmp is not None:
             marker_tmp.move(out / marker)
     except BaseException:

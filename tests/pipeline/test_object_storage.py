@@ -259,6 +259,9 @@ def test_inputs_and_out_in_a_bucket_give_the_bytes_of_a_local_out(remote_run, lo
     assert remote["files"][-1]["path"] == f"{INPUT}/sample.warc.gz"  # input paths: the URLs as given
     report = sorted(path.name for path in (remote_run.local / "report").iterdir())
     assert report == ["funnel.csv", "index.html"]
+    # the dataset card is published beside the shards, as in a local out (its params differ: task bytes)
+    card, local_card = (remote_run.local / "README.md").read_text(), (local_out_run.local / "README.md").read_text()
+    assert card.splitlines()[:20] == local_card.splitlines()[:20]
 
 
 def test_a_bucket_input_decides_every_record_as_the_local_file(local_out_run, local_run):
