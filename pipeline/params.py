@@ -41,7 +41,7 @@ class ReadParams:
 @dataclass(frozen=True)
 class UrlParams:
     # Extra regexes (re.search over the whole URL) that reject a record: the optional
-    # --exclude-regex of the URL rules (docs/filters.md), applied after the built-in rules.
+    # user patterns of the URL rules (docs/filters.md), applied after the built-in rules, on RE2.
     exclude_regex: tuple[str, ...] = ()
 
 

@@ -28,7 +28,7 @@ The exclusion rules turn into three flags for the `url` group of the decision ta
 * `url_excluded_extension`: the extension list, on the last path segment only (`/pdf-guide/` is
   a page, `/guide.PDF` is not), ignoring `;params` (`/a.pdf;jsessionid=1` is still a PDF).
   `.json` is not in the list and is not excluded.
-* `url_exclude_regex_matched`: the optional user regexes (`--exclude-regex`, params key
+* `url_exclude_regex_matched`: the optional user regexes (params key
   `extract.url.exclude_regex`), applied "after all built-in rules" as a search (a match anywhere,
   as `re.search`) over the full *normalised* URL, so a pattern need not allow for tracking
   parameters, host case or fragments. They run on RE2 (the `google-re2` package), whose matching
