@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:1] = [str(ROOT), str(ROOT / "tests")]
 
 import damage  # noqa: E402
+from conftest import run_child  # noqa: E402  (tests/conftest.py: a child's exit status and peak RSS)
 
 SHARED = ROOT.parent / "shared" / "corpora"
 
@@ -188,21 +189,10 @@ def main() -> int:
     return 1 if failures or pipeline_failures else 0
 
 
-def read_path(path: Path, max_payload_bytes: int | None) -> tuple[list, object]:
-    from pipeline.io.readers import FileReport, NonChunkedGzip, read_file, read_stream_gzip
-
-    report = FileReport(str(path))
-    try:
-        return list(read_file(str(path), max_payload_bytes, report)), report
-    except NonChunkedGzip:
-        report = FileReport(str(path))
-        return list(read_stream_gzip(str(path), max_payload_bytes, report)), report
-
-
 def whole_file_problems(data: bytes, original: bytes, truth: list[damage.Truth], clean: dict[int, object],
                         path: Path) -> tuple[list[str], int, int]:
     """Invariants of one damaged whole-file member; (problems, records before the damage read, present)."""
-    records, report = read_path(path, 5_000_000)
+    records, report = damage.read_like_extract(path, 5_000_000)
     intact_until = damage.good_prefix(data, original)
     documents = {r.source_offset: r for r in records if r.record_type in ("response", "resource")}
     before = [t for t in truth if t.rec_type in ("response", "resource") and t.offset + t.length <= intact_until]
@@ -220,23 +210,6 @@ def whole_file_problems(data: bytes, original: bytes, truth: list[damage.Truth],
     if not intact and not corrupt:
         found.append("damage without a corrupt row")
     return found, sum(1 for t in before if t.offset in documents), len(before)
-
-
-def peak_rss_run(args: list[str], timeout: float) -> tuple[int, float]:
-    """Exit status and peak RSS (MiB) of a child process (its own `wait4` usage)."""
-    import os
-    import subprocess
-    import threading
-
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    killer = threading.Timer(timeout, process.kill)
-    killer.start()
-    try:
-        _pid, status, usage = os.wait4(process.pid, 0)
-    finally:
-        killer.cancel()
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return process.returncode, usage.ru_maxrss / 1024
 
 
 def run_hardening_cases(cases: int, rng: random.Random) -> list[str]:
@@ -263,7 +236,7 @@ def run_hardening_cases(cases: int, rng: random.Random) -> list[str]:
             whole = gzip.compress(original, mtime=0)
             path = Path(tmp) / f"clean{index}.warc.gz"
             path.write_bytes(whole)
-            clean = {r.source_offset: r for r in read_path(path, 5_000_000)[0]}
+            clean = {r.source_offset: r for r in damage.read_like_extract(path, 5_000_000)[0]}
             prepared.append((original, truth, whole, clean))
         for case in range(cases):
             original, truth, whole, clean = prepared[case % len(prepared)]
@@ -295,7 +268,7 @@ def run_hardening_cases(cases: int, rng: random.Random) -> list[str]:
                                                           http_headers=http))
         path = Path(tmp) / "over-limit.warc.gz"
         path.write_bytes(gzip.compress(out.getvalue(), compresslevel=1))
-        rows = read_path(path, 100_000)[0]
+        rows = damage.read_like_extract(path, 100_000)[0]
         too_large = sum(r.record_type == "response" and r.payload is None for r in rows)
         print(f"whole-file member of 40 records of 240 kB, max_payload_bytes 100 000: {too_large} / 40 "
               f"record.too_large rows, {len(rows)} rows")
@@ -316,8 +289,9 @@ def run_hardening_cases(cases: int, rng: random.Random) -> list[str]:
             writer.write_record(writer.create_warc_record("http://bomb.example/", "response",
                                                           payload=io.BytesIO(body), http_headers=http))
         os.mkfifo(bomb.parent / "pipe.warc.gz")
-        code, peak = peak_rss_run([sys.executable, "-m", "pipeline.cli", "run", str(bomb.parent), "--out",
-                                   str(Path(tmp) / "bomb-out"), "--params", str(null)], timeout=300)
+        child = run_child([sys.executable, "-m", "pipeline.cli", "run", str(bomb.parent), "--out",
+                           str(Path(tmp) / "bomb-out"), "--params", str(null)], timeout=300)
+        code, peak = child.returncode, child.peak_rss_mib
         stats = json.loads((Path(tmp) / "bomb-out" / "stats.json").read_text()) if code == 0 else {}
         print(f"pipeline run, max_payload_bytes null, Content-Encoding gzip body of 1.5 GiB + a FIFO: exit {code}, "
               f"peak RSS {peak:.0f} MiB, by_reason {stats.get('by_reason')}, "

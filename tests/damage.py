@@ -229,16 +229,16 @@ def problems(records: list, report: object, damaged: Damaged) -> tuple[list[str]
     return found, recovered, len(intact_docs)
 
 
-def read_like_extract(path: object) -> tuple[list, object]:
+def read_like_extract(path: object, max_payload_bytes: int | None = 5_000_000) -> tuple[list, object]:
     """Read a file as the extract stage does: a non-chunked gzip is re-read as one stream."""
     from pipeline.io.readers import FileReport, NonChunkedGzip, read_file, read_stream_gzip
 
     report = FileReport(str(path))
     try:
-        return list(read_file(str(path), 5_000_000, report)), report
+        return list(read_file(str(path), max_payload_bytes, report)), report
     except NonChunkedGzip:
         report = FileReport(str(path))
-        return list(read_stream_gzip(str(path), 5_000_000, report)), report
+        return list(read_stream_gzip(str(path), max_payload_bytes, report)), report
 
 
 # --- non-chunked gzip: a whole file compressed as one member ----------------------------------------

@@ -16,9 +16,8 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from conftest import ROOT, SHARED
-from damage import Truth, build_warc, good_prefix, split_members
+from damage import Truth, build_warc, good_prefix, read_like_extract, split_members
 from pipeline.io import records as records_module
-from pipeline.io.readers import FileReport, NonChunkedGzip, read_file, read_stream_gzip
 
 
 def sources() -> list[tuple[str, bytes]]:
@@ -33,12 +32,7 @@ def sources() -> list[tuple[str, bytes]]:
 def read(tmp_path: Path, data: bytes, name: str = "whole.warc.gz", max_payload: int | None = 5_000_000):
     path = tmp_path / name
     path.write_bytes(data)
-    report = FileReport(str(path))
-    try:
-        return list(read_file(str(path), max_payload, report)), report
-    except NonChunkedGzip:
-        report = FileReport(str(path))
-        return list(read_stream_gzip(str(path), max_payload, report)), report
+    return read_like_extract(path, max_payload)
 
 
 def check(records, report, truth: list[Truth], clean: dict[int, records_module.RawRecord], intact_until: int,
