@@ -37,8 +37,8 @@ from filters.extract.boilerplate import remove_boilerplate  # noqa: E402
 from filters.extract.cascade import POLICIES, Candidates, run_cascade  # noqa: E402
 from filters.extract.cleanup import remove_cookie_overlays  # noqa: E402
 from filters.page.content_type import is_html_media_type, resolve_media_type  # noqa: E402
-from filters.page.html import parse_html_bytes  # noqa: E402
-from filters.page.parsed import Page  # noqa: E402
+from filters.parse.html import parse_html_bytes  # noqa: E402
+from filters.parse.parsed import Page  # noqa: E402
 from filters.text.blocks import blocks_from_element  # noqa: E402
 from pipeline.io.decode import decode_html  # noqa: E402
 from pipeline.io.readers import FileReport, read_file  # noqa: E402

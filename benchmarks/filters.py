@@ -24,8 +24,8 @@ from filters.extract.cascade import run_cascade  # noqa: E402
 from filters.extract.cleanup import remove_cookie_overlays  # noqa: E402
 from filters.metadata.fields import extract_metadata  # noqa: E402
 from filters.page.content_type import is_html_media_type, resolve_media_type  # noqa: E402
-from filters.page.html import parse_html_bytes  # noqa: E402
-from filters.page.parsed import Page  # noqa: E402
+from filters.parse.html import parse_html_bytes  # noqa: E402
+from filters.parse.parsed import Page  # noqa: E402
 from filters.rules import reasons as decisions  # noqa: E402
 from filters.text.blocks import block_signals  # noqa: E402
 from filters.text.quality import quality_signals  # noqa: E402

@@ -23,10 +23,10 @@ from common import warc_and_repeat  # noqa: E402
 from filters.metadata.fields import extract_metadata, has_author, has_published_date  # noqa: E402
 from filters.page.article_score import article_score  # noqa: E402
 from filters.page.content_type import is_html_media_type, resolve_media_type  # noqa: E402
-from filters.page.html import parse_html_bytes  # noqa: E402
 from filters.page.page_signals import classify, needs_js  # noqa: E402
-from filters.page.parsed import Page  # noqa: E402
 from filters.page.url_rules import normalize_url, url_signals  # noqa: E402
+from filters.parse.html import parse_html_bytes  # noqa: E402
+from filters.parse.parsed import Page  # noqa: E402
 from pipeline.io.decode import decode_html  # noqa: E402
 from pipeline.io.readers import FileReport, read_file  # noqa: E402
 

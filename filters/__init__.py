@@ -1,7 +1,9 @@
 """Pure signal and decision code: from a record's bytes to numbers, and from numbers to reasons.
 
-Subpackages by concern: `page` (the parse and page-level signals), `metadata`, `extract` (the
-main-text cascade), `text` (text signals), `corpus` (de-duplication keys, splits) and `rules`
-(the signal and reason registries). Nothing here reads files or knows about runs: `filters`
-never imports `pipeline`, `benchmarks` or `samplegen` (tests/test_layout.py).
+Subpackages by concern, leaves first: `core` (declarations, word lists), `parse` (the lxml parse),
+`text` (text signals), `metadata`, `extract` (the main-text cascade), `page` (page-level signals),
+`corpus` (de-duplication keys, splits) and `rules` (the signal and reason registries, above all
+the others). No two subpackages import each other, directly or around a circle. Nothing here
+reads files or knows about runs: `filters` never imports `pipeline`, `benchmarks` or `samplegen`
+(tests/test_layout.py).
 """

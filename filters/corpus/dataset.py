@@ -25,8 +25,8 @@ from datetime import UTC, date, datetime, timedelta
 import polars as pl
 import pyarrow as pa
 
+from filters.core.declarations import Rule, Signal
 from filters.page.domains import registered_domain
-from filters.rules.declarations import Rule, Signal
 
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 ERAS: tuple[str, ...] = ("pre_cutoff", "post_cutoff", "unknown")

@@ -39,7 +39,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from filters.rules import phrases
+from filters.core import phrases
 from filters.text.blocks import LARGE_BLOCK_CHARS, Block
 
 MAX_BOILERPLATE_CHARS = 120

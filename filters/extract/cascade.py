@@ -4,7 +4,7 @@ structured-data tier, the boilerplate line filters and the precision retry.
 Candidates, computed lazily (a candidate a policy never asks for never runs):
 
 * `jsonld` — the first article object's `articleBody` (the structured-data tier), its
-  type read as `filters.metadata.fields` reads it (`filters.rules.vocabulary`; forum and social postings excluded);
+  type read as `filters.metadata.fields` reads it (`filters.core.vocabulary`; forum and social postings excluded);
 * `trafilatura` — trafilatura's extraction sequence (`bare_extraction`, which copies the tree it
   is given), with its own fallback comparison (its readability port and jusText; `TRAFILATURA_FAST`);
   **precision retry**: if more than 20 % of its characters are in links or code, it is
@@ -38,11 +38,11 @@ import lxml.html
 import readability
 import trafilatura
 
+from filters.core.vocabulary import ARTICLE_TYPES, POSTING_TYPES, schema_types
 from filters.extract.boilerplate import body_blocks, remove_boilerplate
 from filters.extract.dom_fallback import dom_heuristic
-from filters.page.html import node_count
-from filters.page.parsed import Page
-from filters.rules.vocabulary import ARTICLE_TYPES, POSTING_TYPES, schema_types
+from filters.parse.html import node_count
+from filters.parse.parsed import Page
 from filters.text.blocks import Block, block_signals, blocks_from_element, blocks_from_text
 
 READABILITY_MIN_WORDS = 50

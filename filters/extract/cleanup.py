@@ -1,5 +1,5 @@
 """Pre-processing before any extractor (docs/filters.md, "Extraction"): cookie-consent overlay removal.
-(The other step, `<template>` removal, has to happen before the parse: `filters.page.html.parse_html_bytes`.)
+(The other step, `<template>` removal, has to happen before the parse: `filters.parse.html.parse_html_bytes`.)
 
 * Cookie-consent and GDPR overlays are removed from the parsed tree by named selectors of the
   common consent platforms (CookieYes, Cookiebot, OneTrust, Complianz, Borlabs, WP GDPR
@@ -21,10 +21,10 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
-from filters.rules import phrases
-from filters.rules.vocabulary import CONSENT_WORDS, consent_platform
+from filters.core import phrases
+from filters.core.vocabulary import CONSENT_WORDS, consent_platform
 
-# The platforms' named containers are `filters.rules.vocabulary.CONSENT_PLATFORMS`, shared with the
+# The platforms' named containers are `filters.core.vocabulary.CONSENT_PLATFORMS`, shared with the
 # cookie-wall check of `filters.page.page_signals`.
 
 # Attribute values worth a look: the sweep's words plus a substring of every named platform's

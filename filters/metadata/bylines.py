@@ -17,7 +17,7 @@ from itertools import islice
 from lxml import etree
 from lxml.html import HtmlElement
 
-from filters.page.parsed import clean_text
+from filters.parse.parsed import clean_text
 
 # A byline is one line: "By Jane Doe and John Roe, Staff Writers | March 3, 2024" fits; a paragraph
 # that happens to start with "By" does not.

@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from filters.page.parsed import clean_text
+from filters.parse.parsed import clean_text
 
 # No web page was published before the web; an earlier year is a parse of something else.
 EARLIEST_YEAR = 1990

@@ -37,11 +37,11 @@ from urllib.parse import urljoin, urlsplit
 import langcodes
 from lxml import etree
 
+from filters.core.vocabulary import ARTICLE_TYPES, WEBPAGE_TYPES
 from filters.metadata.bylines import DOM_CANDIDATES, Dom, author_names, dom_authors, itemprop_dates, tokens
 from filters.metadata.dates import SLOW_DATE_PARSES_PER_PAGE, as_utc, parse_date, parse_date_budgeted
 from filters.metadata.jsonld import JsonLd, clean_ld, first_of, ld_string
-from filters.page.parsed import Page, clean_text
-from filters.rules.vocabulary import ARTICLE_TYPES, WEBPAGE_TYPES
+from filters.parse.parsed import Page, clean_text
 
 # Re-exported: callers read these through the metadata entry point.
 __all__ = [

@@ -6,7 +6,7 @@ WebSite, the publisher, breadcrumbs): the article-like one is read first, a WebP
 next ("WebPage last"), then every other object in document order. Author and publisher values
 may be strings, objects, `@id` references to another object, or lists of these.
 
-Types are read through `filters.rules.vocabulary.schema_types`, the one reading of `@type`.
+Types are read through `filters.core.vocabulary.schema_types`, the one reading of `@type`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from filters.page.parsed import Page, clean_text
-from filters.rules.vocabulary import ARTICLE_TYPES, WEBPAGE_TYPES, schema_types
+from filters.core.vocabulary import ARTICLE_TYPES, WEBPAGE_TYPES, schema_types
+from filters.parse.parsed import Page, clean_text
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from filters.page.parsed import Page
+from filters.parse.parsed import Page
 
 ARTICLE_PATH_SEGMENTS = ("blog", "post", "posts", "article", "articles", "news", "story", "stories",
                          "essay", "essays", "journal", "write", "p")

@@ -8,7 +8,7 @@ the extraction also yields too little text (see `filters.rules.reasons`).
 Where the rules are terse, these readings are ours:
 * Cookie wall ("Cookie/GDPR overlay keywords detected in visible text"): a consent phrase in the
   visible text *and* either a consent overlay, as `filters.extract.cleanup` finds and removes it (a
-  container of a platform in `filters.rules.vocabulary.CONSENT_PLATFORMS`, a consent dialog, or a
+  container of a platform in `filters.core.vocabulary.CONSENT_PLATFORMS`, a consent dialog, or a
   short cookie notice in an element named for cookies/consent/GDPR), or little text besides
   (< 150 words). A lone footer sentence about cookies on a long article is not a wall.
 * Paywall ("Paywall keywords + metered content signals"): a paywall phrase *and* a metered
@@ -23,14 +23,14 @@ from typing import Any
 
 from lxml import etree
 
+from filters.core import phrases
+from filters.core.vocabulary import JS_FRAMEWORK_ROOTS, JS_ROOT_ATTRIBUTES
 from filters.extract.cleanup import has_consent_overlay
-from filters.page.html import depth_limit_reached
-from filters.page.parsed import Page
-from filters.rules import phrases
-from filters.rules.vocabulary import JS_FRAMEWORK_ROOTS, JS_ROOT_ATTRIBUTES
+from filters.parse.html import depth_limit_reached
+from filters.parse.parsed import Page
 
 # SPA path A: framework fingerprints (tag, attribute, value-or-substring); "*" is any element. Each
-# framework's root elements come from `filters.rules.vocabulary`, plus what marks it besides its root.
+# framework's root elements come from `filters.core.vocabulary`, plus what marks it besides its root.
 _OTHER_FINGERPRINTS: dict[str, tuple[tuple[str, str | None, str | None], ...]] = {
     "Next.js": (("script", "src", "/_next/"),),
     "Angular": (("app-root", None, None),),
@@ -46,7 +46,7 @@ SPA_WORD_LIMIT = 200          # SPA path A: framework AND body_word_count < 200
 THIN_BODY_WORDS = 10          # SPA path B: body_word_count < 10 AND an external script
 
 # needs_js signal 2: an element any framework mounts into (given as CSS selectors; the roots are
-# `filters.rules.vocabulary`'s, the same ones SPA path A looks for).
+# `filters.core.vocabulary`'s, the same ones SPA path A looks for).
 JS_ROOT_XPATH = "//*[{}]".format(" or ".join(
     [f"@id='{root}'" for roots in JS_FRAMEWORK_ROOTS.values() for root in roots]
     + [f"@{attribute}" for attribute in JS_ROOT_ATTRIBUTES.values()]))
@@ -55,7 +55,7 @@ HEAVY_SCRIPT_COUNT = 8        # needs_js signal 3: > 8 external scripts ...
 HEAVY_SCRIPT_WORDS = 50       # ... AND < 50 words
 NOSCRIPT_WORDS = 20           # needs_js signal 4: <noscript> with > 20 words
 
-# the phrases of filters.rules.phrases: COOKIE_PHRASES, PAYWALL_PHRASES, JS_REQUIRED_MESSAGES
+# the phrases of filters.core.phrases: COOKIE_PHRASES, PAYWALL_PHRASES, JS_REQUIRED_MESSAGES
 COOKIE_WALL_MAX_WORDS = 150
 METERED_XPATH = ("//*[contains(translate(@class,'PAYWLMETRSUBCI','paywlmetrsubci'),'paywall') "
                  "or contains(translate(@id,'PAYWLMETRSUBCI','paywlmetrsubci'),'paywall') "

@@ -17,8 +17,8 @@ from typing import Any
 import pyarrow as pa
 from lxml import etree
 
-from filters.page.parsed import Page
-from filters.rules.declarations import Signal
+from filters.core.declarations import Signal
+from filters.parse.parsed import Page
 
 # signal -> the tags it counts
 _COUNTED: dict[str, tuple[str, ...]] = {

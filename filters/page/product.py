@@ -41,11 +41,11 @@ from urllib.parse import urlsplit
 import pyarrow as pa
 from lxml import etree
 
+from filters.core.declarations import Rule, Signal
 from filters.metadata.fields import ARTICLE_TYPES
 from filters.page.domains import same_site
-from filters.page.parsed import Page
 from filters.page.product_text import spaced_script, text_counts
-from filters.rules.declarations import Rule, Signal
+from filters.parse.parsed import Page
 
 PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel", "someproducts",
                            "offer", "aggregateoffer"})

@@ -1,7 +1,8 @@
-"""The decision table and its vocabularies: every signal and every reason code, declared once.
+"""The decision table: every signal and every reason code, registered once.
 
-Owns `Signal`/`Rule` declarations, the signal registry (the Arrow schema of `signals`), the
-reason registry (`reasons`: code, stage, predicate, params key) and the shared word lists. A new
-rule is declared here or next to its signal and registered in `reasons`. The other `filters`
-subpackages may import this one.
+Owns the signal registry (`signals`: the Arrow schema of `signals`) and the reason registry
+(`reasons`: code, stage, predicate, params key), assembled from the declarations of the other
+subpackages (`Signal`/`Rule` come from `filters.core`). A new rule is declared next to its
+signal and registered in `reasons`. May import every other `filters` subpackage; none imports it
+(the registries sit above what they list).
 """

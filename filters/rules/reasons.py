@@ -21,9 +21,9 @@ from typing import Any
 
 import polars as pl
 
+from filters.core.declarations import FLAG_OPS, GROUP_ORDER, PRE_EXTRACTION_GROUPS, Rule, Stage
 from filters.corpus import dataset
 from filters.page import product
-from filters.rules.declarations import FLAG_OPS, GROUP_ORDER, PRE_EXTRACTION_GROUPS, Rule, Stage
 
 __all__ = ["FLAG_OPS", "GROUP_ORDER", "PRE_EXTRACTION_GROUPS", "RULES", "RULES_BY_CODE", "Rule", "Stage",
            "applicable", "decide", "gated_expr", "in_pipeline_order", "markdown_table", "rules_for"]

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from filters.core.declarations import Signal
 from filters.corpus import dataset
 from filters.page import page_structure, product
 from filters.page.article_score import WEIGHTS
-from filters.rules.declarations import Signal
 
 __all__ = ["SCORE_COMPONENTS", "SIGNALS", "SIGNALS_BY_NAME", "Signal", "check_signal_names", "signals_struct_type"]
 

@@ -33,12 +33,12 @@ from filters.metadata.fields import Metadata, extract_metadata, has_author, has_
 from filters.page.article_score import article_score
 from filters.page.content_type import is_html_media_type, resolve_media_type
 from filters.page.domains import registered_domain
-from filters.page.html import host_of, parse_html_bytes, url_hint
 from filters.page.page_signals import classify, needs_js
 from filters.page.page_structure import structure_signals
-from filters.page.parsed import Page
 from filters.page.product import product_signals
 from filters.page.url_rules import normalize_url, url_signals
+from filters.parse.html import host_of, parse_html_bytes, url_hint
+from filters.parse.parsed import Page
 from filters.rules import reasons as decisions
 from filters.rules.signals import check_signal_names
 from filters.text.blocks import block_signals

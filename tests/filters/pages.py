@@ -7,7 +7,7 @@ import random
 import lxml.html
 import numpy as np
 
-from filters.page.parsed import Page
+from filters.parse.parsed import Page
 
 SENTENCE = ("The committee met on Tuesday to review the new cycling lanes, and residents described how the "
             "changes had shortened their morning commute across the river. ")

@@ -163,7 +163,7 @@ def test_no_precision_retry_at_or_below_threshold(monkeypatch):
     ["WebPage", "https://schema.org/NewsArticle"], "LiveBlogPosting", "OpinionNewsArticle",
 ])
 def test_jsonld_article_body_candidate(schema_type):
-    # The candidate reads @type as metadata does (filters.rules.vocabulary): an IRI is still an article.
+    # The candidate reads @type as metadata does (filters.core.vocabulary): an IRI is still an article.
     body = " ".join(["A sentence of the article body."] * 20)
     data = {"@type": schema_type, "articleBody": body}
     head = f'<script type="application/ld+json">{json.dumps(data)}</script>'

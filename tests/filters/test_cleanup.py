@@ -7,9 +7,9 @@ import random
 import lxml.html
 from lxml import etree
 
+from filters.core.vocabulary import CONSENT_PLATFORMS
 from filters.extract.cleanup import _CONSENT_DIALOGS, _MARKER, has_consent_overlay, remove_cookie_overlays
-from filters.page.html import parse_html
-from filters.rules.vocabulary import CONSENT_PLATFORMS
+from filters.parse.html import parse_html
 from pages import paragraphs
 
 

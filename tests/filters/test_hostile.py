@@ -4,7 +4,7 @@ Each page must come back as a row, in bounded time and memory, with a reason tha
 happened, and the next record must be processed as usual. Bounded time means the per-record
 budget (`extract.page_time_budget_seconds`, small here) plus at most one uninterruptible C call
 (SIGALRM is handled between Python bytecodes): the slack below. The limits behind these
-outcomes are documented where they are enforced: libxml2's 256 levels (`filters.page.html`), the
+outcomes are documented where they are enforced: libxml2's 256 levels (`filters.parse.html`), the
 node cap for trafilatura and readability (`filters.extract.cascade.LIBRARY_MAX_NODES`), the payload cap
 (`extract.read.max_payload_bytes`).
 """
@@ -20,8 +20,8 @@ import pytest
 
 from conftest import article_html, prose, write_warc
 from filters.extract.cascade import LIBRARY_MAX_NODES, run_cascade
-from filters.page.html import node_count, parse_html_bytes
-from filters.page.parsed import Page
+from filters.parse.html import node_count, parse_html_bytes
+from filters.parse.parsed import Page
 from pipeline.io.readers import FileReport, RawRecord, read_file
 from pipeline.params import Params, params_from_dict
 from pipeline.stages import extract as stage

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from filters.page.html import parse_html, parse_html_bytes, url_hint
+from filters.parse.html import parse_html, parse_html_bytes, url_hint
 
 PAGE = "<html><head><meta charset='utf-8'><title>T</title></head><body><p>Größe — très “bien”</p></body></html>"
 

@@ -18,7 +18,7 @@ from filters.metadata.fields import (
     parse_date,
     reading_time_minutes,
 )
-from filters.page.parsed import Page
+from filters.parse.parsed import Page
 
 URL = "https://news.example.org/2024/03/river-story"
 CAPTURE = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from filters.core.vocabulary import JS_FRAMEWORK_ROOTS
 from filters.extract.cleanup import remove_cookie_overlays
 from filters.page.page_signals import classify, frameworks_detected, is_cookie_walled, is_paywalled, needs_js
-from filters.page.parsed import Page
-from filters.rules.vocabulary import JS_FRAMEWORK_ROOTS
+from filters.parse.parsed import Page
 from pages import FOOTER, NAV, html, page, paragraphs, words
 
 SCRIPTS = "".join(f'<script src="https://cdn.example.net/bundle-{i}.js"></script>' for i in range(10))
@@ -137,7 +137,7 @@ def test_cookie_wall_wins_over_paywall_in_priority():
     '<div class="site-consent-7f3a"><p>We use cookies. <button>Accept cookies</button></p></div>',  # sweep
 ])
 def test_cookie_wall_on_a_long_page_is_what_cleanup_removes(banner):
-    # Detection and removal read the same consent vocabulary (filters.rules.vocabulary, filters.extract.cleanup).
+    # Detection and removal read the same consent vocabulary (filters.core.vocabulary, filters.extract.cleanup).
     body = f"<article>{paragraphs(6, 60)}</article>{banner}"
     assert is_cookie_walled(page(html(body)))
     tree = page(html(body)).tree

@@ -10,9 +10,9 @@ import pytest
 from lxml import etree
 
 from filters.page import product
-from filters.page.html import parse_html
-from filters.page.parsed import Page
 from filters.page.product import WEIGHTS, product_score, product_signals
+from filters.parse.html import parse_html
+from filters.parse.parsed import Page
 from filters.rules.reasons import RULES_BY_CODE
 from pipeline.params import Params, load_params, params_from_dict
 from tests.conftest import SEED_PARAMS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from filters.rules.vocabulary import (
+from filters.core.vocabulary import (
     ARTICLE_TYPES,
     CONSENT_PLATFORMS,
     consent_platform,

@@ -1,7 +1,7 @@
 """Security invariants of a run on hostile input (docs/reliability.md, "Hostile input and security").
 
 * Processing never touches the network or reads a file a page names: lxml's HTML parser loads
-  no DTD and resolves no external entity (`filters/page/html.py` spells out `no_network=True`), and
+  no DTD and resolves no external entity (`filters/parse/html.py` spells out `no_network=True`), and
   nothing fetches what a page links to. Checked with pages that name a local HTTP server and a
   secret file every way a page can, while `socket` refuses to connect.
 * The report escapes every string that came from a page, and draws page strings as plain text.
@@ -29,7 +29,7 @@ from lxml import etree
 
 from conftest import article_html, cli, prose, run_child, write_warc
 from filters.corpus.dataset import SPLITS
-from filters.page.html import parse_html_bytes
+from filters.parse.html import parse_html_bytes
 from pipeline.stages.extract import file_key
 from pipeline.store.ownership import MARKER
 

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from conftest import prose
 from filters.extract.cascade import run_cascade
-from filters.page.html import parse_html
-from filters.page.parsed import Page
+from filters.parse.html import parse_html
+from filters.parse.parsed import Page
 from filters.rules import reasons as decisions
 from filters.text.blocks import block_signals
 from pipeline.io.readers import RawRecord

@@ -17,7 +17,7 @@ from typing import Any
 from lxml import etree
 from lxml.html import HtmlElement
 
-from filters.rules.vocabulary import schema_types
+from filters.core.vocabulary import schema_types
 
 # The article score and page classification count words "after stripping nav/header/footer" (and
 # script/style/template). <noscript> text stays: it is what a non-JS reader sees, and the needs_js

@@ -1,7 +1,7 @@
 """Names the web uses for things the filters look for, each written down once.
 
 * **schema.org types** (`ARTICLE_TYPES`, `WEBPAGE_TYPES`) and the one reading of a JSON-LD
-  `@type` (`schema_type`, `schema_types`), used by `filters.page.parsed`, `filters.metadata.fields`,
+  `@type` (`schema_type`, `schema_types`), used by `filters.parse.parsed`, `filters.metadata.fields`,
   `filters.metadata.jsonld` and `filters.extract.cascade`. The article score's own five article types stay in
   `filters.page.article_score`: they are a row of its table.
 * **consent platforms** (`CONSENT_PLATFORMS`, `consent_platform`): the containers the

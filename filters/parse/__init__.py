@@ -1,0 +1,3 @@
+"""The lxml parse of one HTML page: bytes to a tree (`html`) and the parsed page that the page,
+metadata and extract subpackages read (`parsed.Page`). May import `filters.core`; never `pipeline`.
+"""
