@@ -55,6 +55,9 @@ from pipeline.store.storage import (
 from pipeline.store.workdir import prepare_workdir, write_manifest
 from pipeline.store.writers import output_directory, publish_tree
 
+# What an extract worker imports as it starts, while the driver plans: the stage and the
+# extractors it calls (imported where they are called, so that select loads neither).
+EXTRACT_PRELOAD = ("pipeline.stages.extract", "trafilatura", "readability")
 
 class UsageError(Exception):
     """Bad invocation: reported in one line, exit status 2."""
@@ -209,7 +212,7 @@ def _executor(args: argparse.Namespace, params: Params) -> Executor:
     """`--executor local` (processes on this machine) or `ray` (a local Ray with `--workers` CPUs,
     or the cluster at `--ray-address`)."""
     if args.executor != "ray":
-        return LocalExecutor(args.workers, preload=("pipeline.stages.extract",))
+        return LocalExecutor(args.workers, preload=EXTRACT_PRELOAD)
     from pipeline.run.ray_executor import RayExecutor, RayUnavailable
 
     try:
@@ -354,7 +357,7 @@ def _train(args: argparse.Namespace, params: Params) -> int:
     def say(message: str) -> None:
         sys.stderr.write(f"pipeline train: {message}\n")
 
-    with scratch_directory() as scratch, LocalExecutor(args.workers, preload=("pipeline.stages.extract",)) as pool:
+    with scratch_directory() as scratch, LocalExecutor(args.workers, preload=EXTRACT_PRELOAD) as pool:
         workdir = str(Path(scratch) / "work")
         say(f"extracting {len(sources)} labelled WARC(s), every page")
         prepare_workdir(workdir)

@@ -34,6 +34,9 @@ import re
 from itertools import pairwise
 
 import numpy as np
+import pyarrow as pa
+
+from filters.core.declarations import Rule, Signal
 
 CONTENT_HASH_MIN_CHARS = 100      # only applied when len(content_text) >= 100
 CONTENT_HASH_PREFIX_CHARS = 5_000  # content_text[:5_000]
@@ -114,3 +117,36 @@ def simhash_block_keys(values: np.ndarray, max_distance: int = NEAR_DUPLICATE_MA
     for block, (shift, mask) in enumerate(spans):
         keys[:, block] = ((unsigned >> np.uint64(shift)) & np.uint64(mask)) * np.uint64(len(spans)) + np.uint64(block)
     return keys
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("content_hash", pa.string(), "SHA-256 of the first 5 000 characters, 16 hex (null: short)"),
+    Signal("simhash64", pa.int64(), "64-bit simhash over 2-word shingles, stored as signed int64"),
+    Signal("cdc_duplicated_fraction", pa.float64(), "share of text bytes in CDC chunks seen earlier on the host"),
+    Signal("exact_duplicate", pa.bool_(), "an earlier kept page has the same content hash"),
+    Signal("url_duplicate", pa.bool_(), "an earlier kept page has the same normalised or canonical URL"),
+    Signal("record_duplicate", pa.bool_(), "another row, the copy that keeps the id, is a document with the same "
+           "WARC-Record-ID (a copied or re-packed file, a duplicated member)"),
+    Signal("minhash", pa.binary(), "MinHash signature over word n-grams: extract.minhash.permutations little-endian "
+           "uint32 values (null: no words)"),
+    Signal("near_duplicate", pa.bool_(), "an earlier page of the same near-duplicate cluster is kept"),
+    Signal("near_duplicate_distance", pa.int32(), "simhash: Hamming distance to the closest earlier page of the "
+           "cluster (null: none)"),
+    Signal("near_duplicate_similarity", pa.float64(), "MinHash: similarity to the closest earlier page of the "
+           "cluster, from the share of LSH bands they share (null: none)"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("dup.cdc", "more than half of the text's bytes are in Rabin-CDC chunks already seen on earlier pages of the "
+         "same host that pass every non-duplicate rule",
+         "cdc_duplicated_fraction", ">", "dedup", params_key="select.dedup.cdc.max_duplicated_fraction"),
+    Rule("dup.exact", "same content hash (SHA-256 of the first 5 000 characters) as an earlier kept page",
+         "exact_duplicate", "is_true", "dedup", enabled_key="select.dedup.exact"),
+    Rule("dup.near", "an earlier page of its near-duplicate cluster is kept (MinHash LSH over word 5-grams, or "
+         "simhash)", "near_duplicate", "is_true", "dedup", enabled_key="select.dedup.near.method"),
+    Rule("dup.record", "the same WARC record (same WARC-Record-ID) was read more than once in the run (a copied or "
+         "re-packed WARC, a duplicated gzip member) and another copy keeps the id: the first in the global order "
+         "that passes every other rule, else the first",
+         "record_duplicate", "is_true", "dedup", enabled_key="select.dedup.record"),
+    Rule("dup.url", "same normalised URL or canonical URL as an earlier kept page", "url_duplicate",
+         "is_true", "dedup", enabled_key="select.dedup.url"),
+)

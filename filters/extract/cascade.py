@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import lxml.html
-import readability
-import trafilatura
+import pyarrow as pa
 
+from filters.core.declarations import Rule, Signal
 from filters.core.vocabulary import ARTICLE_TYPES, POSTING_TYPES, schema_types
 from filters.extract.boilerplate import body_blocks, remove_boilerplate
 from filters.extract.dom_fallback import dom_heuristic
@@ -190,6 +190,8 @@ def trafilatura_body(tree: Any, favor_precision: bool, fast: bool) -> Any:
     the unserialised `.body` with trafilatura's block structure (`p`, `head`, `list`/`item`,
     `quote`, `table`), which `blocks_from_element` reads; no text rendering, no metadata.
     """
+    import trafilatura  # here, not at the top: the signal and rule registries import this module
+
     document = trafilatura.bare_extraction(tree, fast=fast, favor_precision=favor_precision, include_comments=False,
                                            include_tables=True, include_links=True, include_formatting=True,
                                            output_format="xml", deduplicate=False)
@@ -205,6 +207,8 @@ def readability_element(tree: Any) -> Any:
     are removed first (`READABILITY_PRUNED_TAGS`). No `url`: it would only make every link
     absolute, which no block reads.
     """
+    import readability  # here, not at the top: the signal and rule registries import this module
+
     pruned = copy.deepcopy(tree)
     for element in list(pruned.iter(*READABILITY_PRUNED_TAGS)):
         if element.getparent() is not None:
@@ -364,3 +368,23 @@ def run_cascade(page: Page, policy: str = "agreement", precision_threshold: floa
         extractor = f"{extractor}+readability"
     return CascadeResult(text, extractor if text else None, blocks, len(text.split()) if text else 0, trace, body)
 
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("cookie_overlays_removed_count", pa.int32(), "consent overlays removed before extraction"),
+    Signal("cascade_policy", pa.string(), "selection policy that picked the winner"),
+    Signal("cascade_reason", pa.string(), "why the winner won, with the word counts compared"),
+    Signal("cascade_errors", pa.string(), "extractors that raised (with the exception) or were skipped: empty"),
+    Signal("cascade_jsonld_words", pa.int32(), "words of the JSON-LD articleBody candidate (null: not run)"),
+    Signal("cascade_trafilatura_words", pa.int32(), "words of the trafilatura candidate (after the precision retry)"),
+    Signal("cascade_trafilatura_recall_words", pa.int32(), "words of the first trafilatura run, when it was retried"),
+    Signal("cascade_trafilatura_precision_words", pa.int32(), "words of the favor_precision retry (null: no retry)"),
+    Signal("cascade_trafilatura_link_code_fraction", pa.float64(), "share of trafilatura's text in links or code"),
+    Signal("cascade_readability_words", pa.int32(), "words of the readability candidate (null: not run)"),
+    Signal("cascade_dom_words", pa.int32(), "words of the DOM-heuristic candidate (null: not run)"),
+    Signal("headline_block_count", pa.int32(), "leading blocks of text repeating the headline (not in block stats)"),
+    Signal("boilerplate_blocks_removed_count", pa.int32(), "blocks removed by the boilerplate line filters"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("extract.empty", "the extractor found no main text", "word_count", "==", "extract",
+         constant=0),
+)

@@ -35,8 +35,10 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import langcodes
+import pyarrow as pa
 from lxml import etree
 
+from filters.core.declarations import Signal
 from filters.core.vocabulary import ARTICLE_TYPES, WEBPAGE_TYPES
 from filters.metadata.bylines import DOM_CANDIDATES, Dom, author_names, dom_authors, itemprop_dates, tokens
 from filters.metadata.dates import SLOW_DATE_PARSES_PER_PAGE, as_utc, parse_date, parse_date_budgeted
@@ -442,3 +444,8 @@ def _ld_language(value: Any) -> str | None:
     if isinstance(value, dict):
         return normalise_language(value.get("alternateName")) or normalise_language(value.get("name"))
     return normalise_language(value)
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("reading_time_minutes", pa.int32(), "max(1, ceil(words / 200)) of the extracted text"),
+)

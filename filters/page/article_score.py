@@ -29,8 +29,10 @@ from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
+import pyarrow as pa
 from lxml import etree
 
+from filters.core.declarations import Rule, Signal
 from filters.parse.parsed import Page
 
 ARTICLE_PATH_SEGMENTS = ("blog", "post", "posts", "article", "articles", "news", "story", "stories",
@@ -178,3 +180,17 @@ def _site(url: str | None) -> str | None:
     if not host:
         return None
     return host.removeprefix("www.")
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    *(Signal(f"article_score_{name}", pa.int32(), f"article score points for '{name}'")
+      for name in WEIGHTS),
+    Signal("body_word_count", pa.int32(), "words of visible body text without nav/header/footer/script/style"),
+    Signal("h1_count", pa.int32(), "<h1> elements"),
+    Signal("paragraph_count", pa.int32(), "<p> elements with at least 20 characters"),
+    Signal("outbound_link_count", pa.int32(), "<a href> links to another host"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("article.score", "article score below the threshold; not extracted unless "
+         "--extract-all", "article_score", "<", "extract", params_key="extract.gate.article_score_min"),
+)

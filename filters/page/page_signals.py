@@ -21,9 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pyarrow as pa
 from lxml import etree
 
 from filters.core import phrases
+from filters.core.declarations import Rule, Signal
 from filters.core.vocabulary import JS_FRAMEWORK_ROOTS, JS_ROOT_ATTRIBUTES
 from filters.extract.cleanup import has_consent_overlay
 from filters.parse.html import depth_limit_reached
@@ -199,3 +201,37 @@ def _fingerprint_matches(seen: dict[str, list[str]], tag: str, attribute: str | 
 
 def _is_false(value: Any) -> bool:
     return value is False or (isinstance(value, str) and value.strip().lower() == "false")
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("page_body_word_count", pa.int32(), "PageSignals.body_word_count (page classification)"),
+    Signal("page_is_js_spa", pa.bool_(), "framework root with < 200 words, or < 10 words and external scripts"),
+    Signal("page_is_cookie_walled", pa.bool_(), "cookie/GDPR overlay detected"),
+    Signal("page_is_paywalled", pa.bool_(), "paywall phrases plus metered markers"),
+    Signal("page_js_frameworks", pa.string(), "named JS frameworks detected, comma-separated"),
+    Signal("page_has_amp_url", pa.bool_(), "<link rel=amphtml> present"),
+    Signal("page_has_feed_url", pa.bool_(), "RSS/Atom <link rel=alternate> present"),
+    Signal("page_type", pa.string(), "COOKIE_WALLED, PAYWALLED, JS_SPA, STATIC_HTML or UNKNOWN"),
+    Signal("page_strategy", pa.string(), "what a live fetcher would do next; recorded only"),
+    Signal("page_confidence", pa.float64(), "confidence of the classification"),
+    Signal("external_script_count", pa.int32(), "<script src> elements"),
+    Signal("needs_js", pa.bool_(), "any of the four needs_js signals"),
+    Signal("needs_js_message", pa.bool_(), "explicit 'enable JavaScript' message in the body text"),
+    Signal("needs_js_root", pa.bool_(), "JS framework root element and < 100 words"),
+    Signal("needs_js_heavy_scripts", pa.bool_(), "> 8 external scripts and < 50 words"),
+    Signal("needs_js_noscript", pa.bool_(), "<noscript> with > 20 words"),
+)
+WALL_SIGNALS: tuple[Signal, ...] = (
+    Signal("js_shell_extracted_words", pa.int32(), "extracted words, set only for JS shells (page.js_shell)"),
+    Signal("cookie_wall_extracted_words", pa.int32(), "extracted words, set only for cookie walls"),
+    Signal("paywall_extracted_words", pa.int32(), "extracted words, set only for paywalled pages"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("page.js_shell", "JS-only shell (SPA or needs_js) and the extraction found too "
+         "little text", "js_shell_extracted_words", "<", "extract",
+         params_key="extract.page.too_little_text_words"),
+    Rule("page.cookie_wall", "cookie/GDPR wall and the extraction found too little text",
+         "cookie_wall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
+    Rule("page.paywall", "paywall and the extraction found too little text",
+         "paywall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
+)

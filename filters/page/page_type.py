@@ -31,6 +31,10 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+import pyarrow as pa
+
+from filters.core.declarations import Rule, Signal
+
 PAGE_TYPES: tuple[str, ...] = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 
 # Words of URL paths, by what they usually announce. A feature per group: how many of its words
@@ -274,3 +278,24 @@ def _prose(text: Any) -> dict[str, float]:
         "prose_call_to_action_per_1k_words": sum(lowered.count(phrase) for phrase in _CALLS_TO_ACTION) * per_1k,
         "prose_byline_phrases_per_1k_words": sum(lowered.count(phrase) for phrase in _BYLINE_PHRASES) * per_1k,
     }
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+GATE_SIGNALS: tuple[Signal, ...] = (
+    Signal("page_article_probability", pa.float64(), "pre-extraction page-type model: probability that the page "
+           "is an article (null: model not run)"),
+    Signal("extraction_gated", pa.bool_(), "a pre-extraction rule (url, article score) rejected the page"),
+)
+SELECT_SIGNALS: tuple[Signal, ...] = (
+    Signal("kept_type_probability", pa.float64(), "page-type model: probability that the page is of a kept type "
+           "(select.page.keep_types; select stage)"),
+)
+GATE_RULES: tuple[Rule, ...] = (
+    Rule("article.page_model", "the pre-extraction page-type model (URL, title, metadata, page, product and "
+         "structure signals) gives the page a low article probability: not extracted unless --extract-all",
+         "page_article_probability", "<", "extract", params_key="extract.gate.min_page_article_probability"),
+)
+SELECT_RULES: tuple[Rule, ...] = (
+    Rule("page.not_article", "the page-type model gives the kept page types (select.page.keep_types, by default "
+         "article) a probability below the threshold: a shop, category, listing, forum, documentation or "
+         "marketing page", "kept_type_probability", "<", "select", params_key="select.page.min_article_probability"),
+)

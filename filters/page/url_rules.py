@@ -53,7 +53,10 @@ import re
 from typing import Any
 from urllib.parse import SplitResult, unquote_plus, urlsplit
 
+import pyarrow as pa
 import re2
+
+from filters.core.declarations import Rule, Signal
 
 # Parameters that identify a click, a visitor or a campaign, never the content; the same article
 # shared on two networks must become one URL. Sources: Google Ads / Analytics, Meta, Microsoft,
@@ -277,3 +280,18 @@ def url_signals(url: str | None, exclude_regex: tuple[str, ...] = ()) -> dict[st
         "url_excluded_extension": _path_has_excluded_extension(parts.path),
         "url_exclude_regex_matched": regex_matched,
     }
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("url_hard_excluded", pa.bool_(), "URL path matches a hard-exclude pattern"),
+    Signal("url_excluded_extension", pa.bool_(), "URL ends in an excluded file extension"),
+    Signal("url_exclude_regex_matched", pa.bool_(), "URL matches one of extract.url.exclude_regex"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("url.hard_excluded", "URL path matches a hard-exclude pattern of the URL rules (build assets, "
+         "CDN, WordPress admin/API/uploads, AMP duplicates)", "url_hard_excluded", "is_true", "extract"),
+    Rule("url.extension", "URL ends in an excluded extension (the URL rules: images, PDF, CSS/JS, fonts, "
+         "archives)", "url_excluded_extension", "is_true", "extract"),
+    Rule("url.exclude_regex", "URL matches a user pattern (extract.url.exclude_regex)",
+         "url_exclude_regex_matched", "is_true", "extract"),
+)

@@ -61,7 +61,10 @@ from dataclasses import dataclass
 from enum import Enum, auto
 from typing import Any
 
+import pyarrow as pa
 from lxml import etree
+
+from filters.core.declarations import Rule, Signal
 
 LARGE_BLOCK_CHARS = 200  # a large block has >= 200 characters
 SHORT_ITEM_CHARS = 100  # list item / table cell counted only when <= 100 characters
@@ -317,3 +320,24 @@ def _collapse(pieces: list[tuple[str, int]], kind: str) -> Block | None:
     if not text:
         return None
     return Block(kind, text, len(text), counts[_LINK], counts[_CODE])
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("text_chars", pa.int64(), "characters of the extracted blocks"),
+    Signal("block_count", pa.int32(), "blocks of the extracted content"),
+    Signal("longest_block_chars", pa.int64(), "characters of the longest block"),
+    Signal("link_code_char_fraction", pa.float64(), "share of text characters inside links or code"),
+    Signal("large_block_char_fraction", pa.float64(), "share of text in blocks of >= 200 characters"),
+    Signal("short_list_table_char_fraction", pa.float64(), "share of text in list items/table cells <= 100 chars"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("block.link_code", "too much of the text inside links or code", "link_code_char_fraction",
+         ">", "select", params_key="select.block.max_link_code_char_fraction"),
+    Rule("block.no_long_block", "no block longer than 250 characters: likely not paragraphs",
+         "longest_block_chars", "<=", "select", params_key="select.block.long_block_chars"),
+    Rule("block.large_block_share", "too little text in large blocks of >= 200 characters",
+         "large_block_char_fraction", "<", "select", params_key="select.block.min_large_block_char_fraction"),
+    Rule("block.list_table", "too much text in short list items / table cells of <= 100 characters",
+         "short_list_table_char_fraction", ">", "select",
+         params_key="select.block.max_short_list_table_char_fraction"),
+)

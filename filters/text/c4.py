@@ -30,6 +30,9 @@ Our readings where C4 is ASCII-only and our corpus is not:
 
 from __future__ import annotations
 
+import pyarrow as pa
+
+from filters.core.declarations import Rule, Signal
 from filters.text.tokens import lines
 
 TERMINAL_MARKS = frozenset(".?!…。？！｡‼⁇⁈⁉؟۔।॥።")
@@ -74,3 +77,18 @@ def nopunc_clean(text: str) -> tuple[str, dict[str, float | int]]:
         "c4_removed_word_fraction": (total_words - kept_words) / total_words if total_words else 0.0,
         "c4_kept_word_count": kept_words,
     }
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("c4_line_count", pa.int32(), "non-blank lines of the extracted text"),
+    Signal("c4_removed_line_fraction", pa.float64(), "share of lines C4 NoPunc removes (no terminal punctuation)"),
+    Signal("c4_removed_word_fraction", pa.float64(), "share of the text's words in lines C4 NoPunc removes"),
+    Signal("c4_kept_word_count", pa.int32(), "words of the lines C4 NoPunc keeps"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("c4.nopunc_lines", "too many lines without terminal punctuation (C4 document rule; off by default)",
+         "c4_removed_line_fraction", ">=", "select", params_key="select.c4.max_nopunc_line_fraction"),
+    Rule("c4.removed_words", "C4 NoPunc line removal took most of the text's words (lines without terminal "
+         "punctuation: menus, lists, hashtag or caption lines); Gopher then measures the text as extracted",
+         "c4_removed_word_fraction", ">", "select", params_key="select.c4.max_removed_word_fraction"),
+)

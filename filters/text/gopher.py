@@ -31,7 +31,9 @@ import string
 from collections import Counter
 
 import numpy as np
+import pyarrow as pa
 
+from filters.core.declarations import Rule, Signal
 from filters.text.tokens import lines
 
 # Gopher's stop words: a page must hold at least two of them (params.yaml holds the count).
@@ -219,3 +221,51 @@ def _longest_true_run(flags: np.ndarray) -> int:
     edges = np.diff(np.concatenate(([0], flags.view(np.int8), [0])))
     run_starts, run_ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
     return int((run_ends - run_starts).max()) if len(run_starts) else 0
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("gopher_measured_uncleaned", pa.bool_(), "C4 kept < 50 of >= 50 words: Gopher measured the raw text"),
+    Signal("gopher_word_count", pa.int32(), "whitespace words of the C4-cleaned text"),
+    Signal("gopher_median_word_length", pa.float64(), "median word length in characters"),
+    Signal("gopher_symbol_word_ratio", pa.float64(), "('#' + ellipses) per word"),
+    Signal("gopher_alpha_word_fraction", pa.float64(), "share of words with an alphabetic character"),
+    Signal("gopher_stop_word_count", pa.int32(), "distinct English required words present (null: not English)"),
+    Signal("gopher_bullet_line_fraction", pa.float64(), "share of lines starting with a bullet"),
+    Signal("gopher_ellipsis_line_fraction", pa.float64(), "share of lines ending with an ellipsis"),
+    Signal("gopher_dup_line_fraction", pa.float64(), "share of lines repeating an earlier line"),
+    Signal("gopher_dup_line_char_fraction", pa.float64(), "share of line characters in repeated lines"),
+    *(Signal(f"gopher_top_{n}gram_char_fraction", pa.float64(), f"word characters covered by the top {n}-gram")
+      for n in (2, 3, 4)),
+    *(Signal(f"gopher_dup_{n}gram_char_fraction", pa.float64(), f"word characters in duplicated {n}-grams")
+      for n in range(5, 11)),
+    Signal("gopher_max_repeated_sequence_count", pa.int32(), "most back-to-back repeats of a 1-13 word sequence"),
+)
+RULES: tuple[Rule, ...] = (
+    *(Rule(f"gopher.{code}", meaning, signal, op, "select", params_key=key)  # type: ignore[arg-type]
+      for code, meaning, signal, op, key in (
+        ("word_count", "word count outside the Gopher range", "gopher_word_count", "outside",
+         ("select.gopher.min_words", "select.gopher.max_words")),
+        ("median_word_length", "median word length outside the Gopher range", "gopher_median_word_length",
+         "outside", ("select.gopher.min_median_word_length", "select.gopher.max_median_word_length")),
+        ("symbol_ratio", "too many '#' and ellipses per word", "gopher_symbol_word_ratio", ">",
+         "select.gopher.max_symbol_word_ratio"),
+        ("alpha_words", "too few words with an alphabetic character", "gopher_alpha_word_fraction", "<",
+         "select.gopher.min_alpha_word_fraction"),
+        ("stop_words", "fewer than 2 of the English required words (English text only)", "gopher_stop_word_count",
+         "<", "select.gopher.min_stop_words"),
+        ("bullet_lines", "too many lines starting with a bullet", "gopher_bullet_line_fraction", ">",
+         "select.gopher.max_bullet_line_fraction"),
+        ("ellipsis_lines", "too many lines ending with an ellipsis", "gopher_ellipsis_line_fraction", ">",
+         "select.gopher.max_ellipsis_line_fraction"),
+        ("dup_lines", "too many duplicated lines", "gopher_dup_line_fraction", ">",
+         "select.gopher.max_dup_line_fraction"),
+        ("dup_line_chars", "too many characters in duplicated lines", "gopher_dup_line_char_fraction", ">",
+         "select.gopher.max_dup_line_char_fraction"),
+        *((f"top_{n}gram", f"most common {n}-gram covers too many characters", f"gopher_top_{n}gram_char_fraction",
+           ">", f"select.gopher.max_top_{n}gram_char_fraction") for n in (2, 3, 4)),
+        *((f"dup_{n}gram", f"duplicated {n}-grams cover too many characters", f"gopher_dup_{n}gram_char_fraction",
+           ">", f"select.gopher.max_dup_{n}gram_char_fraction") for n in range(5, 11)),
+        ("repeated_sequence", "a token sequence repeated back to back too often (off by default)",
+         "gopher_max_repeated_sequence_count", ">", "select.gopher.max_repeated_sequence_count"),
+    )),
+)

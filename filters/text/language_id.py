@@ -25,7 +25,10 @@ from __future__ import annotations
 import functools
 import re
 
+import pyarrow as pa
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+from filters.core.declarations import Rule, Signal
 
 MAX_CHARS = 3_000
 NO_LINGUISTIC_CONTENT = "zxx"
@@ -61,3 +64,13 @@ def language_signals(text: str | None) -> dict[str, str | float | None]:
     """`text_language` (code or None) and `text_language_confidence` (0..1, None without a language)."""
     language, confidence = text_language(text)
     return {"text_language": language, "text_language_confidence": confidence if language else None}
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("text_language", pa.string(), "language ID of the extracted text (py3langid), ISO 639-1 where one exists"),
+    Signal("text_language_confidence", pa.float64(), "normalised probability of text_language"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("lang.not_allowed", "text language (language ID of the extracted text) not in the allow-list",
+         "text_language", "not_in", "select", params_key="select.lang.allowed"),
+)

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import re
 
+import pyarrow as pa
+
+from filters.core.declarations import Rule, Signal
+
 # Scripts written without spaces between words: each character is one token (see `token_count`).
 # Han (CJK Unified Ideographs, Extension A, Compatibility, Extensions B+), the iteration mark 々,
 # Hiragana, Katakana (with ー) and half-width Katakana. Hangul is left out: Korean puts spaces
@@ -43,3 +47,12 @@ def lines(text: str | None) -> list[str]:
     if not text:
         return []
     return [stripped for stripped in (line.strip() for line in text.splitlines()) if stripped]
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("token_count", pa.int32(), "tokens of the text: words, and each CJK character (length.tokens)"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("length.tokens", "fewer tokens than the minimum (the article filter: 200); a token is a word, or one CJK "
+         "character", "token_count", "<", "select", params_key="select.length.min_tokens"),
+)
