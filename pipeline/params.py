@@ -21,7 +21,19 @@ from typing import Any
 
 import yaml
 
-from filters.page.url_rules import compile_patterns
+from filters.corpus.cdc import CdcParams
+from filters.corpus.dedup import NearParams
+from filters.corpus.minhash import MinhashParams
+from filters.extract.cascade import CascadeParams
+from filters.page.page_signals import PageParams
+from filters.page.page_type import SelectPageParams
+from filters.page.url_rules import UrlParams, compile_patterns
+from filters.text.blocks import BlockParams
+from filters.text.c4 import C4Params
+from filters.text.gopher import GopherParams
+from filters.text.language_id import LangParams
+from filters.text.quality import QualityParams
+from filters.text.tokens import LengthParams
 
 
 class ParamsError(ValueError):
@@ -39,13 +51,6 @@ class ReadParams:
 
 
 @dataclass(frozen=True)
-class UrlParams:
-    # Extra regexes (re.search over the whole URL) that reject a record: the optional
-    # user patterns of the URL rules (docs/filters.md), applied after the built-in rules, on RE2.
-    exclude_regex: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class GateParams:
     # The article score (docs/filters.md): at least this -> treat as article and extract;
     # below -> article.score.
@@ -55,33 +60,6 @@ class GateParams:
     min_page_article_probability: float | None = 0.0635
     # Its model file; null: the model shipped with the package.
     model: str | None = None
-
-
-@dataclass(frozen=True)
-class PageParams:
-    # page.js_shell / page.cookie_wall / page.paywall only when the extraction found fewer
-    # words than this: page classification (docs/filters.md) trusts a static fetch
-    # ("STATIC_HTML / static") only from 150 body words up, and below it would re-fetch; we
-    # cannot re-fetch, so we reject.
-    too_little_text_words: int | None = 150
-
-
-@dataclass(frozen=True)
-class CascadeParams:
-    # Which rule picks the winner among the candidates (filters/extract/cascade.py POLICIES); chosen
-    # by measurement on trafilatura's evaluation pages (docs/filters.md, "Extraction").
-    selection: str = "agreement"
-    # The precision retry (docs/filters.md, "Extraction"): re-run trafilatura with
-    # favor_precision when more than this share of its text is in links or code.
-    precision_link_code_fraction: float = 0.20
-
-
-@dataclass(frozen=True)
-class MinhashParams:
-    # The MinHash signature stored at extract (filters/corpus/minhash.py): this many hash
-    # functions over word n-grams of this many words. null permutations: no signature.
-    permutations: int | None = 128
-    shingle_words: int = 5
 
 
 @dataclass(frozen=True)
@@ -107,112 +85,6 @@ class OutputParams:
     # Shards roll over at whichever limit comes first.
     shard_max_rows: int = 50_000
     shard_max_bytes: int = 256 * 1024 * 1024
-
-
-@dataclass(frozen=True)
-class SelectPageParams:
-    # page.product at/above this `product_score` (filters/page/product.py: structured offer 3, own
-    # add-to-cart control 3, og:type product 2, quantity selector 2, price / price label /
-    # identifier label / availability / cart link 1 each, declared article -3). 5 needs two
-    # shop-only families, or one with two pieces of furniture an article rarely has together.
-    min_product_score: int | None = None  # 5 in presets/seed.yaml; the page-type model decides product pages
-    # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
-    # this; null: the model is not run in select (docs/filters.md, "Page types").
-    min_article_probability: float | None = 0.75
-    # Page types kept by page.not_article: the probabilities of these types are added up.
-    keep_types: tuple[str, ...] = ("article",)
-    # The page-type model file; null: the model shipped with the package.
-    model: str | None = None
-
-
-@dataclass(frozen=True)
-class LangParams:
-    # Languages kept (text language ID, ISO 639-1 where one exists); empty = allow all.
-    allowed: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class LengthParams:
-    min_tokens: int | None = 200  # discard pages with < 200 tokens (docs/filters.md)
-
-
-@dataclass(frozen=True)
-class BlockParams:
-    # The article filter's block-structure rules (docs/filters.md), on the extracted content
-    max_link_code_char_fraction: float | None = None  # 0.20 in presets/seed.yaml
-    long_block_chars: int | None = 250  # rejected when no block is longer than this
-    min_large_block_char_fraction: float | None = None  # 0.75 in presets/seed.yaml
-    max_short_list_table_char_fraction: float | None = None  # 0.20 in presets/seed.yaml
-
-
-@dataclass(frozen=True)
-class C4Params:
-    # Document-level NoPunc rule: off by default, as it removes valid articles (docs/filters.md).
-    max_nopunc_line_fraction: float | None = None
-    # c4.removed_words above this share of the words in removed lines (docs/filters.md, "Text filters").
-    max_removed_word_fraction: float | None = 0.8
-
-
-@dataclass(frozen=True)
-class GopherParams:
-    # The one place of the Gopher thresholds (Rae et al. 2021, App. A, Table A1; docs/filters.md);
-    # filters/text/gopher.py only computes the signals.
-    min_words: int | None = 50                          # "does not contain between 50 and 100,000 words"
-    max_words: int | None = 100_000
-    min_median_word_length: float | None = 3            # "word length outside the range of 3 to 10"
-    max_median_word_length: float | None = 10           # (Gopher: mean; Dolma: median)
-    max_symbol_word_ratio: float | None = 0.10          # "symbol-to-word ratio greater than 0.1"
-    min_alpha_word_fraction: float | None = 0.80        # "80% of words contain an alphabetic character"
-    min_stop_words: int | None = 2                      # "at least two of the following English words"
-    max_bullet_line_fraction: float | None = 0.90       # "more than 90% of lines starting with a bullet"
-    max_ellipsis_line_fraction: float | None = 0.30     # "or more than 30% ending with an ellipsis"
-    max_dup_line_fraction: float | None = 0.30          # Table A1: duplicate line fraction
-    max_dup_line_char_fraction: float | None = 0.30     # 0.30 here (docs/filters.md); Table A1 has 0.20
-    max_top_2gram_char_fraction: float | None = 0.20    # Table A1: top n-gram character fraction
-    max_top_3gram_char_fraction: float | None = 0.18
-    max_top_4gram_char_fraction: float | None = 0.16
-    max_dup_5gram_char_fraction: float | None = 0.15    # Table A1: duplicate n-gram character fraction
-    max_dup_6gram_char_fraction: float | None = 0.14
-    max_dup_7gram_char_fraction: float | None = 0.13
-    max_dup_8gram_char_fraction: float | None = 0.12
-    max_dup_9gram_char_fraction: float | None = 0.11
-    max_dup_10gram_char_fraction: float | None = 0.10
-    # Dolma v1.7 "token or token sequence repeated > 100 times": off by default.
-    max_repeated_sequence_count: int | None = None
-
-
-@dataclass(frozen=True)
-class QualityParams:
-    # Quality metrics; which are on by default is decided by measurement (docs/filters.md, "Text filters").
-    max_link_density: float | None = 0.30  # must be below
-    min_paragraphs: int | None = None  # quality metric: 3 ("> 2 paragraphs")
-    min_text_html_ratio: float | None = None  # quality metric: 0.25 (must be above)
-    require_metadata: bool = False
-
-
-@dataclass(frozen=True)
-class CdcParams:
-    # Rabin-fingerprint CDC (Manber 1994; docs/filters.md), 32-byte window, 1/64 boundaries (~96-byte chunks);
-    # "fastcdc" (gear hash, >= 256-byte chunks) for users who want larger chunks.
-    algorithm: str = "rabin"
-    fastcdc_avg_bytes: int = 256
-    # "discard pages with > 50 % text duplicated relative to previous pages of the same subdomain"
-    max_duplicated_fraction: float | None = 0.5
-
-
-@dataclass(frozen=True)
-class NearParams:
-    # "minhash" (LSH over the MinHash signatures stored at extract), "simhash", or null (off);
-    # docs/filters.md, "Near duplicates", has the measurements behind the default.
-    method: str | None = "minhash"
-    # MinHash: the signature cut into `bands` bands of `rows` values; a pair that shares at least
-    # `min_shared_bands` of them is a near duplicate (about Jaccard 0.68 and up for 32 x 4 and 7).
-    bands: int = 32
-    rows: int = 4
-    min_shared_bands: int = 7
-    # Within one band bucket, each page is paired with at most this many pages before it.
-    max_pairs_per_member: int = 16
-    max_hamming_distance: int | None = 3  # simhash: 64-bit simhash over word shingles
 
 
 @dataclass(frozen=True)

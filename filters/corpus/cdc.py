@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -204,3 +205,14 @@ def duplicated_fraction(hashes: np.ndarray, sizes: np.ndarray, seen: set[int]) -
 def mark_seen(seen: set[int], hashes: np.ndarray) -> None:
     """Add a scored page's chunks to its host's set (as Python ints: smaller than NumPy scalars)."""
     seen.update(hashes.tolist())
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class CdcParams:
+    # Rabin-fingerprint CDC (Manber 1994; docs/filters.md), 32-byte window, 1/64 boundaries (~96-byte chunks);
+    # "fastcdc" (gear hash, >= 256-byte chunks) for users who want larger chunks.
+    algorithm: str = "rabin"
+    fastcdc_avg_bytes: int = 256
+    # "discard pages with > 50 % text duplicated relative to previous pages of the same subdomain"
+    max_duplicated_fraction: float | None = 0.5

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
@@ -150,3 +151,19 @@ RULES: tuple[Rule, ...] = (
     Rule("dup.url", "same normalised URL or canonical URL as an earlier kept page", "url_duplicate",
          "is_true", "dedup", enabled_key="select.dedup.url"),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class NearParams:
+    # "minhash" (LSH over the MinHash signatures stored at extract), "simhash", or null (off);
+    # docs/filters.md, "Near duplicates", has the measurements behind the default.
+    method: str | None = "minhash"
+    # MinHash: the signature cut into `bands` bands of `rows` values; a pair that shares at least
+    # `min_shared_bands` of them is a near duplicate (about Jaccard 0.68 and up for 32 x 4 and 7).
+    bands: int = 32
+    rows: int = 4
+    min_shared_bands: int = 7
+    # Within one band bucket, each page is paired with at most this many pages before it.
+    max_pairs_per_member: int = 16
+    max_hamming_distance: int | None = 3  # simhash: 64-bit simhash over word shingles

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from dataclasses import dataclass
 from math import comb
 
 import numpy as np
@@ -127,3 +128,12 @@ def pair_probability(similarity: float, bands: int, rows: int, min_shared_bands:
     band = similarity ** rows
     return float(sum(comb(bands, k) * band**k * (1 - band) ** (bands - k)
                      for k in range(min_shared_bands, bands + 1)))
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class MinhashParams:
+    # The MinHash signature stored at extract (filters/corpus/minhash.py): this many hash
+    # functions over word n-grams of this many words. null permutations: no signature.
+    permutations: int | None = 128
+    shingle_words: int = 5

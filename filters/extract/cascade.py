@@ -388,3 +388,14 @@ RULES: tuple[Rule, ...] = (
     Rule("extract.empty", "the extractor found no main text", "word_count", "==", "extract",
          constant=0),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class CascadeParams:
+    # Which rule picks the winner among the candidates (filters/extract/cascade.py POLICIES); chosen
+    # by measurement on trafilatura's evaluation pages (docs/filters.md, "Extraction").
+    selection: str = "agreement"
+    # The precision retry (docs/filters.md, "Extraction"): re-run trafilatura with
+    # favor_precision when more than this share of its text is in links or code.
+    precision_link_code_fraction: float = 0.20

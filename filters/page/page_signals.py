@@ -19,6 +19,7 @@ Where the rules are terse, these readings are ours:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
@@ -235,3 +236,13 @@ RULES: tuple[Rule, ...] = (
     Rule("page.paywall", "paywall and the extraction found too little text",
          "paywall_extracted_words", "<", "extract", params_key="extract.page.too_little_text_words"),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class PageParams:
+    # page.js_shell / page.cookie_wall / page.paywall only when the extraction found fewer
+    # words than this: page classification (docs/filters.md) trusts a static fetch
+    # ("STATIC_HTML / static") only from 150 body words up, and below it would re-fetch; we
+    # cannot re-fetch, so we reject.
+    too_little_text_words: int | None = 150

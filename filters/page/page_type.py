@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -299,3 +300,20 @@ SELECT_RULES: tuple[Rule, ...] = (
          "article) a probability below the threshold: a shop, category, listing, forum, documentation or "
          "marketing page", "kept_type_probability", "<", "select", params_key="select.page.min_article_probability"),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class SelectPageParams:
+    # page.product at/above this `product_score` (filters/page/product.py: structured offer 3, own
+    # add-to-cart control 3, og:type product 2, quantity selector 2, price / price label /
+    # identifier label / availability / cart link 1 each, declared article -3). 5 needs two
+    # shop-only families, or one with two pieces of furniture an article rarely has together.
+    min_product_score: int | None = None  # 5 in presets/seed.yaml; the page-type model decides product pages
+    # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
+    # this; null: the model is not run in select (docs/filters.md, "Page types").
+    min_article_probability: float | None = 0.75
+    # Page types kept by page.not_article: the probabilities of these types are added up.
+    keep_types: tuple[str, ...] = ("article",)
+    # The page-type model file; null: the model shipped with the package.
+    model: str | None = None

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import SplitResult, unquote_plus, urlsplit
 
@@ -295,3 +296,11 @@ RULES: tuple[Rule, ...] = (
     Rule("url.exclude_regex", "URL matches a user pattern (extract.url.exclude_regex)",
          "url_exclude_regex_matched", "is_true", "extract"),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class UrlParams:
+    # Extra regexes (re.search over the whole URL) that reject a record: the optional
+    # user patterns of the URL rules (docs/filters.md), applied after the built-in rules, on RE2.
+    exclude_regex: tuple[str, ...] = ()

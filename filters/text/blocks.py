@@ -341,3 +341,13 @@ RULES: tuple[Rule, ...] = (
          "short_list_table_char_fraction", ">", "select",
          params_key="select.block.max_short_list_table_char_fraction"),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class BlockParams:
+    # The article filter's block-structure rules (docs/filters.md), on the extracted content
+    max_link_code_char_fraction: float | None = None  # 0.20 in presets/seed.yaml
+    long_block_chars: int | None = 250  # rejected when no block is longer than this
+    min_large_block_char_fraction: float | None = None  # 0.75 in presets/seed.yaml
+    max_short_list_table_char_fraction: float | None = None  # 0.20 in presets/seed.yaml

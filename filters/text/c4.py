@@ -30,6 +30,8 @@ Our readings where C4 is ASCII-only and our corpus is not:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
@@ -92,3 +94,12 @@ RULES: tuple[Rule, ...] = (
          "punctuation: menus, lists, hashtag or caption lines); Gopher then measures the text as extracted",
          "c4_removed_word_fraction", ">", "select", params_key="select.c4.max_removed_word_fraction"),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class C4Params:
+    # Document-level NoPunc rule: off by default, as it removes valid articles (docs/filters.md).
+    max_nopunc_line_fraction: float | None = None
+    # c4.removed_words above this share of the words in removed lines (docs/filters.md, "Text filters").
+    max_removed_word_fraction: float | None = 0.8

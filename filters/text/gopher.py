@@ -29,6 +29,7 @@ import re
 import statistics
 import string
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
@@ -269,3 +270,32 @@ RULES: tuple[Rule, ...] = (
          "gopher_max_repeated_sequence_count", ">", "select.gopher.max_repeated_sequence_count"),
     )),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class GopherParams:
+    # The one place of the Gopher thresholds (Rae et al. 2021, App. A, Table A1; docs/filters.md),
+    # read from `select.gopher` in params.yaml; the functions above only compute the signals.
+    min_words: int | None = 50                          # "does not contain between 50 and 100,000 words"
+    max_words: int | None = 100_000
+    min_median_word_length: float | None = 3            # "word length outside the range of 3 to 10"
+    max_median_word_length: float | None = 10           # (Gopher: mean; Dolma: median)
+    max_symbol_word_ratio: float | None = 0.10          # "symbol-to-word ratio greater than 0.1"
+    min_alpha_word_fraction: float | None = 0.80        # "80% of words contain an alphabetic character"
+    min_stop_words: int | None = 2                      # "at least two of the following English words"
+    max_bullet_line_fraction: float | None = 0.90       # "more than 90% of lines starting with a bullet"
+    max_ellipsis_line_fraction: float | None = 0.30     # "or more than 30% ending with an ellipsis"
+    max_dup_line_fraction: float | None = 0.30          # Table A1: duplicate line fraction
+    max_dup_line_char_fraction: float | None = 0.30     # 0.30 here (docs/filters.md); Table A1 has 0.20
+    max_top_2gram_char_fraction: float | None = 0.20    # Table A1: top n-gram character fraction
+    max_top_3gram_char_fraction: float | None = 0.18
+    max_top_4gram_char_fraction: float | None = 0.16
+    max_dup_5gram_char_fraction: float | None = 0.15    # Table A1: duplicate n-gram character fraction
+    max_dup_6gram_char_fraction: float | None = 0.14
+    max_dup_7gram_char_fraction: float | None = 0.13
+    max_dup_8gram_char_fraction: float | None = 0.12
+    max_dup_9gram_char_fraction: float | None = 0.11
+    max_dup_10gram_char_fraction: float | None = 0.10
+    # Dolma v1.7 "token or token sequence repeated > 100 times": off by default.
+    max_repeated_sequence_count: int | None = None

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 
 import pyarrow as pa
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
@@ -74,3 +75,10 @@ RULES: tuple[Rule, ...] = (
     Rule("lang.not_allowed", "text language (language ID of the extracted text) not in the allow-list",
          "text_language", "not_in", "select", params_key="select.lang.allowed"),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class LangParams:
+    # Languages kept (text language ID, ISO 639-1 where one exists); empty = allow all.
+    allowed: tuple[str, ...] = ()

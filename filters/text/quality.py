@@ -19,6 +19,7 @@ pages (docs/filters.md, "Text filters").
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
@@ -57,3 +58,13 @@ RULES: tuple[Rule, ...] = (
     Rule("quality.metadata", "no title, or neither author nor date (the quality metrics; off by default)",
          "quality_metadata_complete", "is_false", "select", enabled_key="select.quality.require_metadata"),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class QualityParams:
+    # Quality metrics; which are on by default is decided by measurement (docs/filters.md, "Text filters").
+    max_link_density: float | None = 0.30  # must be below
+    min_paragraphs: int | None = None  # quality metric: 3 ("> 2 paragraphs")
+    min_text_html_ratio: float | None = None  # quality metric: 0.25 (must be above)
+    require_metadata: bool = False

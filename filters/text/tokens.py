@@ -9,6 +9,7 @@ Gopher) is a whitespace-separated piece, `len(text.split())`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pyarrow as pa
 
@@ -56,3 +57,9 @@ RULES: tuple[Rule, ...] = (
     Rule("length.tokens", "fewer tokens than the minimum (the article filter: 200); a token is a word, or one CJK "
          "character", "token_count", "<", "select", params_key="select.length.min_tokens"),
 )
+
+
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class LengthParams:
+    min_tokens: int | None = 200  # discard pages with < 200 tokens (docs/filters.md)
