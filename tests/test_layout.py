@@ -155,3 +155,29 @@ def test_the_select_stage_loads_no_extractor():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('trafilatura', 'readability')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.strip() == "[]"
+
+
+def long_functions(folder: Path, limit: int) -> list[str]:
+    """Functions of the modules under `folder` longer than `limit` lines (decorators aside)."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                    (node.end_lineno or node.lineno) - node.lineno + 1 > limit:
+                found.append(f"{path.relative_to(folder)}:{node.lineno} {node.name}")
+    return found
+
+
+def test_the_stages_read_in_short_functions():
+    """A stage is a sequence of named phases: no function of pipeline/stages/ runs past 50 lines,
+    and one record's way through extract is the loop over its declared steps."""
+    assert long_functions(ROOT / "pipeline" / "stages", 50) == []
+    source = (ROOT / "pipeline" / "stages" / "extract.py").read_text(encoding="utf-8")
+    function = next(node for node in ast.walk(ast.parse(source))
+                    if isinstance(node, ast.FunctionDef) and node.name == "record_to_row")
+    assert (function.end_lineno or 0) - function.lineno + 1 <= 30
+
+
+def test_the_length_check_finds_a_long_function(tmp_path):
+    (tmp_path / "m.py").write_text("def f():\n" + "    x = 1\n" * 60)
+    assert [line.split(" ")[1] for line in long_functions(tmp_path, 50)] == ["f"]

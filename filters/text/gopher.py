@@ -47,6 +47,9 @@ WORD_PUNCTUATION = string.punctuation + "“”‘’«»‹›„‚…–—¿
 # The em dash `—` is left out: it opens dialogue lines in many languages.
 BULLETS = ("•", "●", "○", "◦", "▪", "▫", "■", "□", "‣", "⁃", "∙", "►", "▶", "➢", "➤", "✓", "✔", "-", "*", "+", "–")
 ELLIPSES = ("...", "…")
+# Gopher's lower bound on document length: statistics of fewer words say nothing about a page
+# (the default of `min_words`; the extract stage measures a text C4 left shorter than this as extracted).
+MIN_MEASURED_WORDS = 50
 TOP_NGRAM_SIZES = (2, 3, 4)              # Gopher: "for each n in {2, 3, 4} ... most frequently-occurring n-gram"
 DUP_NGRAM_SIZES = (5, 6, 7, 8, 9, 10)    # Gopher: "for each n in {5, ..., 10} ... all duplicate n-grams"
 MAX_REPEAT_PERIOD = 13                   # Dolma `TokenizerRepetitionsTagger.MAX_PERIOD`
@@ -277,7 +280,7 @@ RULES: tuple[Rule, ...] = (
 class GopherParams:
     # The one place of the Gopher thresholds (Rae et al. 2021, App. A, Table A1; docs/filters.md),
     # read from `select.gopher` in params.yaml; the functions above only compute the signals.
-    min_words: int | None = 50                          # "does not contain between 50 and 100,000 words"
+    min_words: int | None = MIN_MEASURED_WORDS          # "does not contain between 50 and 100,000 words"
     max_words: int | None = 100_000
     min_median_word_length: float | None = 3            # "word length outside the range of 3 to 10"
     max_median_word_length: float | None = 10           # (Gopher: mean; Dolma: median)

@@ -35,7 +35,7 @@ from pipeline.run.executors import Executor
 from pipeline.run.timings import merge_timings
 from pipeline.stages import page_types
 from pipeline.stages.dataset import DatasetCounts, with_dataset_columns
-from pipeline.stages.dedup import Passes, compact_columns, id_columns
+from pipeline.stages.dedup import Duplicates, Passes, compact_columns, id_columns
 from pipeline.stages.partitions import write_whole
 from pipeline.store.schema import OUTPUT_SCHEMA
 from pipeline.store.storage import local_copies, location
@@ -113,13 +113,13 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
             manifest: dict[str, Any], extract_timings: dict[str, Any] | None, executor: Executor | None,
             started: float, root: str) -> dict[str, Any]:
     """The two passes over the extract files (local copies of `sources`), then the shards; the
-    de-duplication partitions in `root`."""
-    rules = decisions.rules_for("select")
+    de-duplication partitions in `root`. Phases: page types, rules (and the keys of the
+    de-duplication passes), de-duplication, shards."""
     timings: dict[str, Any] = {}
-
     step = time.perf_counter()
     # The candidates depend on every select param and on the extract output, the per-site balance
-    # on the dataset params: partitions written for other params or files are rebuilt.
+    # on the dataset params: partitions written for other params or files are rebuilt. The
+    # partitions are prepared first: preparing them empties `root`, where the predictions are kept.
     chosen = params.to_dict()
     passes = Passes(root, params, {"files": [_identity(summary, path) for summary, path in zip(summaries, files,
                                                                                                  strict=True)],
@@ -129,7 +129,7 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     step = time.perf_counter()
     for index, path in enumerate(files):
         compact = compact_columns(apply_rules(page_types.attach(_scan(path), pl.read_parquet(predicted[index])),
-                                              rules, params), index).collect()
+                                              decisions.rules_for("select"), params), index).collect()
         passes.add(index, compact, id_columns(path))
     timings["select.rules"] = _since(step)
     step = time.perf_counter()
@@ -137,12 +137,27 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     found = passes.decide()
     manifest = {**manifest, "warnings": [*manifest.get("warnings", []), *passes.warnings()]}
     timings["select.dedup"] = _since(step)
-
     step = time.perf_counter()
     out_dir = Path(out)
+    staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
+    counts = _write_shards(files, predicted, found, staging, params)
+    timings["select.write"] = _since(step)
+    timings = {**_merge_timings(summaries, extract_timings), **timings}
+    timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
+    stats = counts.to_stats(summaries, manifest, params, timings)
+    publish_directories(out_dir, staging, STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n",
+                        {CARD: dataset_card(stats, manifest, params)})
+    return stats
+
+
+def _write_shards(files: list[str], predicted: list[Path], found: Duplicates, staging: dict[str, Path],
+                  params: Params) -> _Counts:
+    """The write pass: each extract file again, a slice of rows at a time, with every rule and the
+    duplicates applied, into the staged shard directories; returns the counts for stats.json."""
+    out_dir = next(iter(staging.values())).parent
     out_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(out_dir)
-    staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
+    rules = decisions.rules_for("select")
     writers = _Writers(staging, params)
     counts = _Counts(params)
     for index, path in enumerate(files):
@@ -154,14 +169,7 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
                                      params)
             writers.write(with_dataset_columns(lazy, params).collect(), counts)
     writers.close()
-    timings["select.write"] = _since(step)
-    timings = {**_merge_timings(summaries, extract_timings), **timings}
-    timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
-    stats = counts.to_stats(summaries, manifest, params, timings)
-    card = dataset_card(stats, manifest, params)
-    publish_directories(out_dir, staging, STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n",
-                        {CARD: card})
-    return stats
+    return counts
 
 
 class _Writers:

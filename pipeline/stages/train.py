@@ -306,33 +306,39 @@ def model_card(summary: dict[str, Any], model_path: str) -> str:
         "",
     ]
     for name, title in (("page", "Pre-extraction model (`page`)"), ("full", "Select model (`full`)")):
-        lines += [f"### {title}", "",
-                  f"Threshold on `article_probability`: {summary.get(f'{name}_threshold')}; "
-                  f"type accuracy (highest probability): {summary.get(f'{name}_accuracy')}.", ""]
-        rates = summary.get(f"{name}_keep_rates", {})
-        what = ("share of each type passed on to extraction" if name == "page"
-                else "this model, the pre-extraction model and every other rule")
-        if name == "page":
-            lines += [f"Kept, out of fold ({what}):", "", "| type | kept |", "|---|---|"]
-            lines += [f"| {page_type} | {rate:.3f} |" for page_type, rate in rates.items()]
-        else:
-            alone = summary.get("full_model_alone_keep_rates", {})
-            others = summary.get("other_rules_and_page_model_keep_rates", {})
-            lines += ["Kept, out of fold: by this model alone at its threshold; by every other rule and the "
-                      "pre-extraction model (length, Gopher, C4, de-duplication and the rest: the most the "
-                      f"pipeline can keep); and by the whole pipeline ({what}):", "",
-                      "| type | this model alone | other rules and pre-extraction model | whole pipeline |",
-                      "|---|---|---|---|"]
-            lines += [f"| {page_type} | {_rate(alone.get(page_type))} | {_rate(others.get(page_type))} | {rate:.3f} |"
-                      for page_type, rate in rates.items()]
-        lines += ["", "Confusion matrix (rows: true type; columns: predicted type):", "",
-                  "| true \\ predicted | " + " | ".join(PAGE_TYPES) + " |",
-                  "|---|" + "---|" * len(PAGE_TYPES)]
-        for true, counts in summary.get(f"{name}_confusion", {}).items():
-            lines.append(f"| {true} | " + " | ".join(str(counts[p]) for p in PAGE_TYPES) + " |")
-        lines.append("")
+        lines += _model_section(summary, name, title)
     lines += ["## Use", "",
               "`select.page.min_article_probability` and `extract.gate.min_page_article_probability` in",
               "params.yaml override the thresholds above; `select.page.keep_types` chooses which types are kept.",
               "Retrain with `pipeline train LABELS... --out MODEL` (docs/filters.md, \"Page types\").", ""]
     return "\n".join(lines)
+
+
+def _model_section(summary: dict[str, Any], name: str, title: str) -> list[str]:
+    """One model's part of the card: threshold, keep rates and confusion matrix."""
+    lines = [f"### {title}", "",
+             f"Threshold on `article_probability`: {summary.get(f'{name}_threshold')}; "
+             f"type accuracy (highest probability): {summary.get(f'{name}_accuracy')}.", ""]
+    rates = summary.get(f"{name}_keep_rates", {})
+    what = ("share of each type passed on to extraction" if name == "page"
+            else "this model, the pre-extraction model and every other rule")
+    if name == "page":
+        lines += [f"Kept, out of fold ({what}):", "", "| type | kept |", "|---|---|"]
+        lines += [f"| {page_type} | {rate:.3f} |" for page_type, rate in rates.items()]
+    else:
+        alone = summary.get("full_model_alone_keep_rates", {})
+        others = summary.get("other_rules_and_page_model_keep_rates", {})
+        lines += ["Kept, out of fold: by this model alone at its threshold; by every other rule and the "
+                  "pre-extraction model (length, Gopher, C4, de-duplication and the rest: the most the "
+                  f"pipeline can keep); and by the whole pipeline ({what}):", "",
+                  "| type | this model alone | other rules and pre-extraction model | whole pipeline |",
+                  "|---|---|---|---|"]
+        lines += [f"| {page_type} | {_rate(alone.get(page_type))} | {_rate(others.get(page_type))} | {rate:.3f} |"
+                  for page_type, rate in rates.items()]
+    lines += ["", "Confusion matrix (rows: true type; columns: predicted type):", "",
+              "| true \\ predicted | " + " | ".join(PAGE_TYPES) + " |",
+              "|---|" + "---|" * len(PAGE_TYPES)]
+    for true, counts in summary.get(f"{name}_confusion", {}).items():
+        lines.append(f"| {true} | " + " | ".join(str(counts[p]) for p in PAGE_TYPES) + " |")
+    lines.append("")
+    return lines

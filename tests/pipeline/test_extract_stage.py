@@ -15,6 +15,7 @@ from pipeline.params import Params, load_params, params_from_dict
 from pipeline.run.budget import PageTimeout, time_budget
 from pipeline.run.timings import Timings
 from pipeline.stages import extract as stage
+from pipeline.stages import steps
 from pipeline.store.schema import ROW_SCHEMA, Row, empty_row
 from pipeline.store.workdir import finished_summary, outputs_for
 
@@ -94,7 +95,7 @@ def test_exception_in_one_step_becomes_an_error_reason(monkeypatch):
     def broken(*_args, **_kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(stage, "article_score", broken)
+    monkeypatch.setattr(steps, "article_score", broken)
     row = row_of(record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE))
     assert "error.article_score" in row["reasons"] and "boom" in row["error"]
     assert row["text"]  # the page went on to extraction
@@ -116,7 +117,7 @@ def test_time_budget_gives_error_timeout(monkeypatch):
     def slow(*_args, **_kwargs):
         time_module.sleep(5)
 
-    monkeypatch.setattr(stage, "run_cascade", slow)
+    monkeypatch.setattr(steps, "run_cascade", slow)
     params = params_from_dict({"extract": {"page_time_budget_seconds": 0.2}})
     started = time_module.perf_counter()
     row = stage.record_to_row_within_budget(record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE),

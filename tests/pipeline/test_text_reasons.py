@@ -14,6 +14,7 @@ from filters.text.blocks import block_signals
 from pipeline.io.readers import RawRecord
 from pipeline.params import Params
 from pipeline.stages import extract as stage
+from pipeline.stages import steps
 
 SENTENCES = (
     "We left the harbour before dawn and followed the coast road north past the old salt pans",
@@ -41,7 +42,7 @@ def hashtag_article() -> str:
 def test_c4_emptied_page_is_blamed_on_the_removal_and_the_hashtags_not_on_its_length():
     text = hashtag_article()
     assert 600 <= len(text.split()) <= 800
-    signals = stage.text_signals(text)
+    signals = steps.text_signals(text)
     assert signals["c4_removed_word_fraction"] == 1.0 and signals["c4_kept_word_count"] == 0
     assert signals["gopher_measured_uncleaned"] is True
     assert signals["gopher_word_count"] == len(text.split())
@@ -52,7 +53,7 @@ def test_c4_emptied_page_is_blamed_on_the_removal_and_the_hashtags_not_on_its_le
 
 def test_ordinary_article_is_measured_on_the_c4_cleaned_text():
     text = "Harbour mornings\n\n" + "\n\n".join(prose("harbour mornings", 8))
-    signals = stage.text_signals(text)
+    signals = steps.text_signals(text)
     assert signals["gopher_measured_uncleaned"] is False
     assert signals["gopher_word_count"] == len(text.split()) - 2  # the heading went
     assert 0 < signals["c4_removed_word_fraction"] < 0.02
@@ -60,7 +61,7 @@ def test_ordinary_article_is_measured_on_the_c4_cleaned_text():
 
 
 def test_short_page_keeps_its_length_reasons():
-    signals = stage.text_signals("Opening hours\n\nThe library is open from nine until five on weekdays.")
+    signals = steps.text_signals("Opening hours\n\nThe library is open from nine until five on weekdays.")
     assert signals["gopher_measured_uncleaned"] is False  # the text itself has fewer than 50 words
     assert "gopher.word_count" in select_reasons(signals)
 

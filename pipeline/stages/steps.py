@@ -1,0 +1,372 @@
+"""The steps of the extract stage for one record, declared in the order they run (`STEPS`).
+
+`record_to_row` (`pipeline/stages/extract.py`) runs them in turn over one `Record`: each step
+reads what the steps before it left (the row, the decoded payload, the parsed page, the
+metadata, the extraction) and adds its signals. Every step is timed under its name
+(stats.json `timings`, "extract.NAME") and isolated: an exception inside it becomes the reason
+`error.NAME` (or the step's own `reason`) and the record goes on, or, for a step the later ones
+cannot do without (`required`), the row is finished there. A step returns True when the row is
+complete (a damaged region, a rule that already rejects the record, a page the gate turns away).
+
+The gate is a step: the steps before it describe the page from its URL and HTML and are cheap;
+the steps after it extract the main text and measure it, and run only on pages the gate lets
+through (or on every page with `--extract-all`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from filters.corpus.dedup import content_hash, simhash64, to_int64
+from filters.corpus.minhash import signature as minhash_signature
+from filters.extract.cascade import CascadeResult, run_cascade
+from filters.extract.cleanup import remove_cookie_overlays
+from filters.metadata.fields import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
+from filters.page.article_score import article_score
+from filters.page.content_type import is_html_media_type, resolve_media_type
+from filters.page.page_signals import classify, needs_js
+from filters.page.page_structure import structure_signals
+from filters.page.product import product_signals
+from filters.page.url_rules import normalize_url, url_signals
+from filters.parse.html import host_of, parse_html_bytes, url_hint
+from filters.parse.parsed import Page
+from filters.rules import reasons as decisions
+from filters.rules.signals import check_signal_names
+from filters.text.blocks import block_signals
+from filters.text.c4 import nopunc_clean
+from filters.text.gopher import MIN_MEASURED_WORDS, gopher_signals
+from filters.text.language_id import language_signals
+from filters.text.quality import quality_signals
+from filters.text.tokens import token_count
+from pipeline.io.decode import Decoded, decode_html
+from pipeline.io.records import RawRecord, synthetic_id
+from pipeline.params import Params
+from pipeline.run.timings import Timings
+from pipeline.store.schema import Row, empty_row
+from pipeline.store.storage import input_url
+
+
+@dataclass
+class Record:
+    """One record on its way to a row: what the steps have found so far."""
+
+    raw: RawRecord
+    params: Params
+    timings: Timings
+    extract_all: bool
+    row: Row
+    decoded: Decoded | None = None
+    page: Page | None = None
+    metadata: Metadata | None = None
+    extraction: CascadeResult | None = None
+
+    @property
+    def signals(self) -> dict[str, Any]:
+        return self.row["signals"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: `run(record)` adds to the record and returns True when the row is complete."""
+
+    name: str
+    run: Callable[[Record], bool | None]
+    # Later steps cannot go on without this one: an exception in it finishes the row.
+    required: bool = False
+    # The reason an exception gives (default `error.NAME`).
+    reason: str | None = None
+    # Runs only when this holds (default: always).
+    when: Callable[[Record], bool] | None = None
+
+
+def run_steps(record: Record, steps: tuple[Step, ...]) -> None:
+    """Run `steps` in order until one completes the row."""
+    for step in steps:
+        if step.when is not None and not step.when(record):
+            continue
+        started = time.perf_counter()
+        try:
+            complete = bool(step.run(record))
+        except Exception as exc:  # one bad page or one filter bug must not stop the file
+            add_error(record.row, step.reason or f"error.{step.name}", exc)
+            complete = step.required
+        finally:
+            record.timings.add(step.name, started)
+        if complete:
+            return
+
+
+def add_error(row: Row, code: str, exc: Exception) -> None:
+    row["reasons"].append(code)
+    message = f"{code}: {type(exc).__name__}: {exc}"[:500]
+    row["error"] = message if row["error"] is None else f"{row['error']}; {message}"
+
+
+# ---- the steps, in the order of STEPS ------------------------------------------------------------
+
+def read_input(record: Record) -> bool:
+    """A damaged region or an unreadable file is its own row, with nothing else to measure."""
+    raw = record.raw
+    if raw.record_type == "corrupt":
+        record.signals.update(input_corrupt=True, corrupt_region_bytes=raw.corrupt_region_bytes)
+        return True
+    if raw.record_type == "unreadable":
+        record.signals["input_unreadable"] = True
+        return True
+    return False
+
+
+def read_record(record: Record) -> bool:
+    """Media type, payload sizes and URL signals; the record rules that need no decoding."""
+    raw, row = record.raw, record.row
+    declared = raw.warc_content_type if raw.record_type == "resource" else raw.http_content_type
+    if raw.record_type == "file":
+        declared = "text/html"
+    row["content_type"] = resolve_media_type(declared, raw.identified_payload_type, raw.payload)
+    record.signals.update(is_html=is_html_media_type(row["content_type"]), payload_bytes=raw.payload_bytes,
+                          payload_declared_bytes=raw.payload_declared_bytes, warc_truncated=raw.warc_truncated)
+    add_url_signals(row, record.params)
+    if raw.payload is None:
+        # Not kept because it is over a size cap: the params' (the rule fires too) or the reader's
+        # own hard cap when extract.read.max_payload_bytes is null (the rule is off; the reason is not).
+        row["reasons"].append("record.too_large")
+        return True
+    return fires(row, record.params, ("record",))
+
+
+def decode(record: Record) -> bool:
+    decoded = decode_html(record.raw.payload, record.raw.http_content_type)  # type: ignore[arg-type]  # read_record
+    record.decoded = decoded
+    record.row.update({"encoding": decoded.encoding, "encoding_source": decoded.source})
+    record.signals.update(undecodable_char_fraction=round(decoded.undecodable_char_fraction, 6),
+                          html_bytes=len(decoded.data))
+    return fires(record.row, record.params, ("record",))
+
+
+def parse(record: Record) -> bool:
+    row, decoded = record.row, record.decoded
+    assert decoded is not None
+    tree = parse_html_bytes(decoded.data, decoded.encoding)
+    if tree is None:
+        row["word_count"] = 0
+        return True
+    if record.raw.record_type == "file":
+        row["url"] = url_hint(tree) or input_url(record.raw.source_file)
+        row["host"] = host_of(row["url"])
+        add_url_signals(row, record.params)
+    record.page = Page(tree, row["url"])
+    return False
+
+
+def metadata(record: Record) -> None:
+    assert record.page is not None
+    record.metadata = extract_metadata(record.page, record.raw.warc_date)
+    add_metadata(record.row, record.metadata)
+
+
+def score(record: Record) -> None:
+    page = record.page
+    assert page is not None
+    points, score_signals = article_score(page, has_author(page, record.metadata),
+                                          has_published_date(page, record.metadata))
+    record.row["article_score"] = points
+    record.signals.update(score_signals)
+
+
+def page_classes(record: Record) -> None:
+    assert record.page is not None
+    record.signals.update(classify(record.page))
+    record.signals.update(needs_js(record.page))
+
+
+def product(record: Record) -> None:
+    assert record.page is not None
+    record.signals.update(product_signals(record.page))
+
+
+def structure(record: Record) -> None:
+    assert record.page is not None
+    record.signals.update(structure_signals(record.page))
+
+
+def page_model(record: Record) -> None:
+    record.signals["page_article_probability"] = page_article_probability(record.row, record.params)
+
+
+def gate(record: Record) -> bool:
+    gated = extraction_gated(record.row, record.params)
+    record.signals["extraction_gated"] = gated
+    return gated and not record.extract_all
+
+
+def extract(record: Record) -> None:
+    assert record.page is not None
+    signals, timings = record.signals, record.timings
+    signals["cookie_overlays_removed_count"] = remove_cookie_overlays(record.page.tree)
+    cascade = record.params.extract.cascade
+    result = run_cascade(record.page, cascade.selection, cascade.precision_link_code_fraction,
+                         on_time=timings.add_seconds)
+    record.extraction = result
+    record.row.update({"text": result.text, "extractor": result.extractor, "word_count": result.word_count})
+    signals.update(result.trace)
+    if result.text:
+        signals.update(block_signals(result.body_blocks))
+        signals["reading_time_minutes"] = reading_time_minutes(result.word_count)
+    add_page_text_signals(signals, result.word_count)
+
+
+def text_filters(record: Record) -> None:
+    row, decoded, result = record.row, record.decoded, record.extraction
+    assert decoded is not None and result is not None and row["text"]
+    record.signals.update(text_signals(row["text"]))
+    record.signals.update(quality_signals(result.blocks, len(decoded.data), row["title"], row["author"],
+                                          row["published"]))
+
+
+def minhash(record: Record) -> None:
+    settings = record.params.extract.minhash
+    record.signals["minhash"] = minhash_signature(record.row["text"], settings.permutations,  # type: ignore[arg-type]
+                                                  settings.shingle_words)
+
+
+def _has_text(record: Record) -> bool:
+    return bool(record.row["text"])
+
+
+STEPS: tuple[Step, ...] = (
+    Step("input", read_input, required=True),
+    Step("record", read_record, required=True),
+    Step("decode", decode, required=True),
+    Step("parse", parse, required=True),
+    Step("metadata", metadata),
+    Step("article_score", score),
+    Step("page_signals", page_classes),
+    # Product and structure signals describe the page before extraction: the page-type model
+    # reads them, so they are known before the gate decides.
+    Step("product", product),
+    Step("structure", structure),
+    Step("page_model", page_model, when=lambda r: r.params.extract.gate.min_page_article_probability is not None),
+    Step("gate", gate, required=True),
+    Step("extract", extract, reason="error.extract"),
+    Step("text_filters", text_filters, when=_has_text),
+    Step("minhash", minhash, when=lambda r: _has_text(r) and r.params.extract.minhash.permutations is not None),
+)
+
+
+# ---- what the steps share ------------------------------------------------------------------------
+
+def page_article_probability(row: Row, params: Params) -> float:
+    """The pre-extraction page-type model's article probability for the row as computed so far
+    (URL, title, metadata, page, product and structure signals)."""
+    from pipeline.page_model import ARTICLE, load_model
+
+    model = load_model(params.extract.gate.model)
+    return round(float(model.page.probabilities([row])[0, ARTICLE]), 6)
+
+
+def extraction_gated(row: Row, params: Params) -> bool:
+    """Whether the page is left unextracted: a rule of a pre-extraction group fires on the signals
+    computed so far (record, URL, the article score where its rule is on, and the pre-extraction
+    page-type model: `article.page_model`, the model's article probability under
+    `extract.gate.min_page_article_probability`).
+
+    Extraction (trafilatura and readability) is most of a page's time, so this is where clear
+    non-articles are turned away, each with its reason code. With `--extract-all` gated pages are
+    extracted too, and their reasons stay these (`decisions.applicable`).
+    """
+    return fires(row, params, decisions.PRE_EXTRACTION_GROUPS)
+
+
+def text_signals(text: str) -> dict[str, Any]:
+    """The text filters' signals, computed once per extracted page; thresholds are select-stage rules.
+
+    C4 NoPunc removes lines first and Gopher sees the cleaned text (docs/filters.md); the
+    stored `text` stays as extracted. When the removal leaves fewer than Gopher's minimum of
+    words (`MIN_MEASURED_WORDS`, 50) of a text that has more, the Gopher statistics of that
+    remainder would blame the page for what C4 did (a 700-word article whose paragraphs end in
+    hashtags got `gopher.word_count` and `gopher.median_word_length`): Gopher then measures the
+    text as extracted (`gopher_measured_uncleaned`), so its reasons describe the page
+    (`gopher.symbol_ratio` for the hashtags), and `c4.removed_words` names the removal. Gopher's
+    required words are English, so that signal is left null for text identified as another
+    language (the allow-list decides).
+    """
+    signals: dict[str, Any] = {"token_count": token_count(text), "content_hash": content_hash(text),
+                               "simhash64": to_int64(simhash64(text)) if text.split() else None}
+    signals.update(language_signals(text))
+    cleaned, c4 = nopunc_clean(text)
+    signals.update(c4)
+    uncleaned = c4["c4_kept_word_count"] < MIN_MEASURED_WORDS <= len(text.split())
+    signals["gopher_measured_uncleaned"] = uncleaned
+    signals.update(gopher_signals(text if uncleaned else cleaned))
+    if signals["text_language"] != "en":
+        signals["gopher_stop_word_count"] = None
+    return signals
+
+
+def add_url_signals(row: Row, params: Params) -> None:
+    url = row["url"]
+    row["normalized_url"] = normalize_url(url) if url else None
+    row["signals"].update(url_signals(url, params.extract.url.exclude_regex))
+
+
+def add_metadata(row: Row, meta: Metadata) -> None:
+    row.update({
+        "title": meta.title,
+        "author": meta.author,
+        "published": meta.published,
+        "updated": meta.updated,
+        "description": meta.description,
+        "site_name": meta.site_name,
+        "canonical_url": meta.canonical_url,
+        "language": meta.language,
+        "tags": list(meta.tags) or None,
+    })
+
+
+def add_page_text_signals(signals: dict[str, Any], words: int) -> None:
+    """The extracted word count, but only for pages classified as shells or walls.
+
+    These are the signals of the page.* rules: a JS shell, cookie wall or paywall is rejected
+    only when the extraction also found too little text (the classification alone is not a
+    verdict: many walled pages still carry their full article in the HTML).
+    """
+    shell = bool(signals.get("page_is_js_spa") or signals.get("needs_js"))
+    signals["js_shell_extracted_words"] = words if shell else None
+    signals["cookie_wall_extracted_words"] = words if signals.get("page_is_cookie_walled") else None
+    signals["paywall_extracted_words"] = words if signals.get("page_is_paywalled") else None
+
+
+def base_row(raw: RawRecord) -> Row:
+    row = empty_row()
+    row.update({
+        "id": raw.record_id or synthetic_id(raw.source_file, raw.source_offset, raw.record_type),
+        "warc_record_id": raw.record_id,
+        "url": raw.url,
+        "host": host_of(raw.url),
+        "source_file": raw.source_file,
+        "source_offset": raw.source_offset,
+        "warc_date": raw.warc_date,
+        "http_status": raw.http_status,
+        "record_type": raw.record_type,
+        "error": raw.error or raw.content_encoding_error,
+    })
+    return row
+
+
+def finish(row: Row, params: Params) -> Row:
+    """Apply the extract-stage rules; a gated page keeps only its pre-extraction reasons."""
+    check_signal_names(row["signals"])
+    rules = decisions.applicable(decisions.rules_for("extract"), bool(row["signals"].get("extraction_gated")))
+    row["reasons"] = decisions.in_pipeline_order([*row["reasons"], *decisions.decide(rules, _values(row), params)])
+    return row
+
+
+def fires(row: Row, params: Params, groups: tuple[str, ...]) -> bool:
+    return bool(decisions.decide(decisions.rules_for("extract", groups), _values(row), params))
+
+
+def _values(row: Row) -> dict[str, Any]:
+    return {**row, **row["signals"]}
