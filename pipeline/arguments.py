@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from pipeline.store.storage import redact
 
@@ -40,7 +40,8 @@ class _Parser(argparse.ArgumentParser):
                 f"options and `--`{example}, or as ./{files[0]}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], Any]] | None = None) -> argparse.ArgumentParser:
+    """The parser; each command's handler (`handlers[name]`, if given) becomes its `func`."""
     parser = _Parser(prog="pipeline", description="Raw web crawls -> clean article datasets.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -80,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sample = commands.add_parser("sample", help="write the bundled sample (WARC + HTML + manifest)")
     sample.add_argument("--out", required=True, metavar="DIR")
+    for name, command in commands.choices.items():
+        if handlers is not None:
+            command.set_defaults(func=handlers[name])
     return parser
 
 

@@ -20,7 +20,6 @@ import tempfile
 import threading
 import time
 import traceback
-from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -70,12 +69,12 @@ class Terminated(BaseException):
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(HANDLERS).parse_args(argv)
     _remove_credentials(args)
     use_system_allocator()
     try:
         with _sigterm_raises():
-            return _dispatch(args)
+            return int(args.func(args))
     except (UsageError, ParamsError, SelectError, StorageUnavailable, OutputRefused) as exc:
         sys.stderr.write(f"pipeline: error: {_one_line(exc)}\n")
         return USAGE_ERROR
@@ -156,45 +155,55 @@ def _remove_credentials(args: argparse.Namespace) -> None:
                          "environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE) or ~/.aws\n")
 
 
-def _dispatch(args: argparse.Namespace) -> int:
-    if args.command == "sample":
-        from pipeline.sample import write_sample
-        entries = write_sample(Path(args.out))
-        print(f"wrote {len(entries)} manifest entries to {args.out}")
+def _sample(args: argparse.Namespace) -> int:
+    from pipeline.sample import write_sample
+    entries = write_sample(Path(args.out))
+    print(f"wrote {len(entries)} manifest entries to {args.out}")
+    return 0
+
+
+def _report_command(args: argparse.Namespace) -> int:
+    _require_dir(args.run_dir, "run directory")
+    if args.out is not None:
+        refuse_report_overlap(args.out, args.run_dir)
+        _writable(args.out, lambda: claim_report_output(args.out))
+    if is_url(args.run_dir) or (args.out is not None and is_url(args.out)):
+        print(f"report: {_url_report(args.run_dir, args.out)}")
         return 0
-    if args.command == "report":
-        _require_dir(args.run_dir, "run directory")
-        if args.out is not None:
-            refuse_report_overlap(args.out, args.run_dir)
-            _writable(args.out, lambda: claim_report_output(args.out))
-        if is_url(args.run_dir) or (args.out is not None and is_url(args.out)):
-            print(f"report: {_url_report(args.run_dir, args.out)}")
-            return 0
-        index = _report(Path(args.run_dir), Path(args.out) if args.out else None)
-        print(f"report: {index}")
-        return 0
+    index = _report(Path(args.run_dir), Path(args.out) if args.out else None)
+    print(f"report: {index}")
+    return 0
+
+
+def _select(args: argparse.Namespace) -> int:
     params = load_params(args.params)
-    if args.command == "explain":
-        return _explain(args, params)
-    if args.command == "train":
-        return _train(args, params)
-    if args.command == "select":
-        for workdir in args.workdir:
-            _require_dir(workdir)
-        refuse_select_overlap(args.out, args.workdir)
-        _writable(args.out, lambda: claim_output(args.out))
-        with output_directory(args.out, STATS) as out_dir, _executor(args, params) as executor:
-            stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume)
-        _print_summary(stats, args.out)
-        return 0
+    for workdir in args.workdir:
+        _require_dir(workdir)
+    refuse_select_overlap(args.out, args.workdir)
+    _writable(args.out, lambda: claim_output(args.out))
+    with output_directory(args.out, STATS) as out_dir, _executor(args, params) as executor:
+        stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume)
+    _print_summary(stats, args.out)
+    return 0
+
+
+def _extract_command(args: argparse.Namespace) -> int:
+    params = load_params(args.params)
+    inputs, skipped = _discover(args.inputs)
+    refuse_overlap(args.out, args.inputs)
+    _writable(args.out, lambda: claim_output(args.out))
+    with _executor(args, params) as executor:
+        summaries = _extract(args, params, args.out, inputs, skipped, executor)[1]
+    return _failed_tasks_exit([f for summary in summaries for f in summary.get("failed_tasks", [])])
+
+
+def _run(args: argparse.Namespace) -> int:
+    params = load_params(args.params)
     inputs, skipped = _discover(args.inputs)
     refuse_overlap(args.out, args.inputs)
     _writable(args.out, lambda: claim_output(args.out))
     # One set of workers for the whole run: extract tasks, then (local) the report's figures.
     with _executor(args, params) as executor:
-        if args.command == "extract":
-            summaries = _extract(args, params, args.out, inputs, skipped, executor)[1]
-            return _failed_tasks_exit([f for summary in summaries for f in summary.get("failed_tasks", [])])
         workdir = join(args.out, "work")
         timings, _ = _extract(args, params, workdir, inputs, skipped, executor)
         # A URL --out: select and the report write locally, published together at the block's end.
@@ -303,7 +312,8 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
     progress = args.workers == 1 and sys.stderr.isatty()
     prepare_workdir(workdir)
     mark_output(workdir)  # `run`'s DIR/work: `pipeline extract --out DIR/work --resume` may go on with it
-    template = ExtractTask("", workdir, params, args.extract_all, args.resume, progress)
+    template = ExtractTask(path="", workdir=workdir, params=params, extract_all=args.extract_all, resume=args.resume,
+                           progress=progress)
     run = run_extract(inputs, template, executor)
     write_manifest(workdir, inputs, skipped, params, args.extract_all)
     resumed = [f"{run.resumed_files} of {len(inputs)} files"] if run.resumed_files else []
@@ -314,9 +324,10 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
     return {"extract.wall": {"seconds": round(time.perf_counter() - started, 6), "calls": 1}}, run.summaries
 
 
-def _explain(args: argparse.Namespace, params: Params) -> int:
+def _explain(args: argparse.Namespace) -> int:
     from pipeline.explain import NotFound, explain_row, find_record, print_explanation
 
+    params = load_params(args.params)
     try:
         raw = find_record(args.inputs, args.url, params)
     except FileNotFoundError as exc:
@@ -328,62 +339,20 @@ def _explain(args: argparse.Namespace, params: Params) -> int:
     return 0
 
 
-def _train(args: argparse.Namespace, params: Params) -> int:
-    import numpy as np
+def _train(args: argparse.Namespace) -> int:
+    from pipeline.stages.train import LabelError, train_from_labels
 
-    from pipeline.stages.train import (
-        ATTRIBUTION,
-        LabelError,
-        label_sources,
-        labelled_rows,
-        model_card,
-        read_rows,
-        scratch_directory,
-        train_model,
-        without_model,
-    )
-    from pipeline.version import code_version
-
-    params = without_model(params)
-    try:
-        sources = label_sources(args.labels)
-    except LabelError as exc:
-        raise UsageError(str(exc)) from None
     out: Path = args.out
     if out.exists() and out.is_dir():
         raise UsageError(f"--out must be a file path, not a directory: {out}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-
-    def say(message: str) -> None:
-        sys.stderr.write(f"pipeline train: {message}\n")
-
-    with scratch_directory() as scratch, LocalExecutor(args.workers, preload=EXTRACT_PRELOAD) as pool:
-        workdir = str(Path(scratch) / "work")
-        say(f"extracting {len(sources)} labelled WARC(s), every page")
-        prepare_workdir(workdir)
-        template = ExtractTask("", workdir, params, True, False, False)
-        inputs = [str(source.warc) for source in sources]
-        run_extract(inputs, template, pool)
-        write_manifest(workdir, inputs, {}, params, True)
-        say("select with the other rules, to know what they reject")
-        selected = Path(scratch) / "selected"
-        select(workdir, str(selected), params)
-        rows, labels, left_out = labelled_rows(read_rows(selected), sources)
-    if len(set(labels)) < 2 or labels.count("article") < 2:
-        raise UsageError(f"too few labelled pages to train on: {dict(sorted(Counter(labels).items()))} "
-                         f"(needs articles and at least one other type)")
-    # the article-score gate (`article.*`) is what the pre-extraction model replaces: not counted
-    other_rules_keep = np.array([not [r for r in row["reasons"] if not r.startswith("article.")] for row in rows],
-                                dtype=bool)
-    describe = {"version": code_version(), "inputs": [_label_argument(a) for a in args.labels],
-                "left_out": left_out, "attribution": ATTRIBUTION}
-    text, summary = train_model(rows, labels, other_rules_keep, describe, say)
-    out.write_text(text, encoding="utf-8")
-    card = out.with_name(out.name.removesuffix(".json") + ".card.md")
-    card.write_text(model_card(summary, out.name), encoding="utf-8")
-    print(f"model: {out}  ({len(rows)} pages; card: {card})")
+    try:
+        trained = train_from_labels(args.labels, [_label_argument(a) for a in args.labels], out,
+                                    load_params(args.params), args.workers, EXTRACT_PRELOAD)
+    except LabelError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"model: {out}  ({trained.pages} pages; card: {trained.card})")
     print("kept in cross-validation (whole pipeline): "
-          + ", ".join(f"{k} {v:.3f}" for k, v in summary["full_keep_rates"].items()))
+          + ", ".join(f"{k} {v:.3f}" for k, v in trained.summary["full_keep_rates"].items()))
     return 0
 
 
@@ -417,6 +386,15 @@ def _print_summary(stats: dict[str, Any], out: str) -> None:
     print(f"dataset card: {join(out, 'README.md')}")
     print(f"rejected (with reasons): {join(out, 'rejected')}")
     print(f"stats: {join(out, 'stats.json')}")
+
+
+
+
+# Each command's handler (`build_parser` makes it the command's `func`).
+HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "run": _run, "extract": _extract_command, "select": _select, "report": _report_command,
+    "explain": _explain, "train": _train, "sample": _sample,
+}
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -342,3 +343,55 @@ def _model_section(summary: dict[str, Any], name: str, title: str) -> list[str]:
         lines.append(f"| {true} | " + " | ".join(str(counts[p]) for p in PAGE_TYPES) + " |")
     lines.append("")
     return lines
+
+
+@dataclass(frozen=True)
+class Trained:
+    pages: int  # labelled pages trained on
+    card: Path
+    summary: dict[str, Any]
+
+
+def train_from_labels(labels: Sequence[str], label_names: Sequence[str], out: Path, params: Any, workers: int,
+                      preload: Sequence[str] = ()) -> Trained:
+    """`pipeline train`: extract every page of the labelled WARCs, select them with the other rules
+    (to know what those reject), fit the page-type model, and write it to `out` with its card
+    beside it. `label_names` name the inputs on the card. Raises `LabelError` on unusable labels."""
+    from pipeline.run.executors import LocalExecutor
+    from pipeline.stages.extract import ExtractTask
+    from pipeline.stages.extract_tasks import run_extract
+    from pipeline.stages.select import select
+    from pipeline.store.workdir import prepare_workdir, write_manifest
+    from pipeline.version import code_version
+
+    params = without_model(params)
+    sources = label_sources(labels)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with scratch_directory() as scratch, LocalExecutor(workers, preload=preload) as pool:
+        workdir = str(Path(scratch) / "work")
+        _say(f"extracting {len(sources)} labelled WARC(s), every page")
+        prepare_workdir(workdir)
+        inputs = [str(source.warc) for source in sources]
+        run_extract(inputs, ExtractTask(path="", workdir=workdir, params=params, extract_all=True), pool)
+        write_manifest(workdir, inputs, {}, params, True)
+        _say("select with the other rules, to know what they reject")
+        selected = Path(scratch) / "selected"
+        select(workdir, str(selected), params)
+        rows, labelled, left_out = labelled_rows(read_rows(selected), sources)
+    if len(set(labelled)) < 2 or labelled.count("article") < 2:
+        raise LabelError(f"too few labelled pages to train on: {dict(sorted(Counter(labelled).items()))} "
+                         f"(needs articles and at least one other type)")
+    # the article-score gate (`article.*`) is what the pre-extraction model replaces: not counted
+    other_rules_keep = np.array([not [r for r in row["reasons"] if not r.startswith("article.")] for row in rows],
+                                dtype=bool)
+    describe = {"version": code_version(), "inputs": list(label_names), "left_out": left_out,
+                "attribution": ATTRIBUTION}
+    text, summary = train_model(rows, labelled, other_rules_keep, describe, _say)
+    out.write_text(text, encoding="utf-8")
+    card = out.with_name(out.name.removesuffix(".json") + ".card.md")
+    card.write_text(model_card(summary, out.name), encoding="utf-8")
+    return Trained(len(rows), card, summary)
+
+
+def _say(message: str) -> None:
+    sys.stderr.write(f"pipeline train: {message}\n")

@@ -85,3 +85,18 @@ def test_a_location_that_is_not_a_web_address_has_no_url_features():
     assert url_names and all(math.isnan(local[name]) and math.isnan(bucket[name]) for name in url_names)
     web = features({"url": "https://example.org/blog/2024/05/a-long-story-about-lanes.html"})
     assert web["url_words_article"] == 2 and web["url_has_year"] == 1  # blog, story
+
+
+def test_the_model_reads_registered_signals_known_before_their_stage():
+    """The feature lists name signals by hand: each must be registered (a renamed signal would
+    otherwise become a feature that is always missing), the page model's must be known before
+    extraction, and none may be decided in select."""
+    from filters.page.page_type import PAGE_SIGNALS, TEXT_SIGNALS
+    from filters.rules.signals import SIGNALS, SIGNALS_BY_NAME
+
+    assert [name for name in (*PAGE_SIGNALS, *TEXT_SIGNALS) if name not in SIGNALS_BY_NAME] == []
+    order = [signal.name for signal in SIGNALS]
+    gate = order.index("page_article_probability")  # the pre-extraction model's own output
+    assert [name for name in PAGE_SIGNALS if order.index(name) > gate] == []
+    select_stage = order.index("cdc_duplicated_fraction")  # from here on, signals select computes
+    assert [name for name in TEXT_SIGNALS if order.index(name) >= select_stage] == []

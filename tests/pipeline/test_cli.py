@@ -295,7 +295,7 @@ def test_a_terminated_command_suggests_only_options_it_has(argv, hint, monkeypat
     def terminated(args):
         raise pipeline.cli.Terminated()
 
-    monkeypatch.setattr(pipeline.cli, "_dispatch", terminated)
+    monkeypatch.setitem(pipeline.cli.HANDLERS, argv[0], terminated)
     assert cli(*argv) == 128 + signal.SIGTERM
     assert capsys.readouterr().err.strip() == hint
 
