@@ -26,7 +26,7 @@ from filters.metadata.fields import extract_metadata  # noqa: E402
 from filters.page.content_type import is_html_media_type, resolve_media_type  # noqa: E402
 from filters.parse.html import parse_html_bytes  # noqa: E402
 from filters.parse.parsed import Page  # noqa: E402
-from filters.rules import reasons as decisions  # noqa: E402
+from filters.rules import reasons  # noqa: E402
 from filters.text.blocks import block_signals  # noqa: E402
 from filters.text.quality import quality_signals  # noqa: E402
 from pipeline.io.decode import decode_html  # noqa: E402
@@ -84,7 +84,7 @@ def main() -> None:
     for name, (passed, _) in table.items():
         print(f"pass every select-stage rule ({name} params): {passed} of {extracted} ({passed / extracted:.1%})")
     print(f"{'rule':28} {'default':>8} {'share':>7} {'all on':>8} {'share':>7}")
-    for rule in decisions.rules_for("select"):
+    for rule in reasons.rules_for("select"):
         default = table["default"][1].get(rule.code, 0)
         every = table["all on"][1].get(rule.code, 0)
         state = "" if rule.enabled(params) else "  (off by default)"
@@ -103,7 +103,7 @@ def _rejections(all_signals: list[dict], params: Params) -> tuple[int, Counter[s
     counts: Counter[str] = Counter()
     passed = 0
     for signals in all_signals:
-        fired = decisions.decide(decisions.rules_for("select"), signals, params)
+        fired = reasons.decide(reasons.rules_for("select"), signals, params)
         counts.update(fired)
         passed += not fired
     return passed, counts

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from filters.page.page_type import PAGE_TYPES
-from filters.rules import reasons as decisions
+from filters.rules import reasons
 from filters.rules.signals import SIGNALS
 from pipeline.io.readers import FileReport, NonChunkedGzip, RawRecord, discover_inputs, read_file, read_stream_gzip
 from pipeline.params import Params
@@ -54,9 +54,9 @@ def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tup
     if params.select.page.min_article_probability is not None and row["page_type"] is not None:
         kept = [PAGE_TYPES.index(name) for name in params.select.page.keep_types]
         row["signals"]["kept_type_probability"] = round(float(sum(row["page_type_probabilities"][i] for i in kept)), 6)
-    rules = decisions.applicable(decisions.rules_for("select"), bool(row["signals"].get("extraction_gated")))
+    rules = reasons.applicable(reasons.rules_for("select"), bool(row["signals"].get("extraction_gated")))
     values = {**row, **row["signals"]}
-    row["reasons"] = decisions.in_pipeline_order([*row["reasons"], *decisions.decide(rules, values, params)])
+    row["reasons"] = reasons.in_pipeline_order([*row["reasons"], *reasons.decide(rules, values, params)])
     row["kept"] = not row["reasons"]
     return row, timings
 
@@ -95,7 +95,7 @@ def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_jso
          f"({row['encoding_source']})\n")
     line(f"verdict:      {'KEPT' if row['kept'] else 'REJECTED'}\n")
     for code in row["reasons"]:
-        rule = decisions.RULES_BY_CODE.get(code)
+        rule = reasons.RULES_BY_CODE.get(code)
         detail = f"{rule.meaning} [{rule.describe()}]" if rule else row.get("error") or ""
         line(f"  - {code}: {detail}\n")
     line("\nmetadata:\n")

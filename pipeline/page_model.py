@@ -35,7 +35,7 @@ class ModelError(ValueError):
 
 
 @dataclass(frozen=True)
-class Stage:
+class TreeModel:
     """One of the two models: its features, its trees and its article-probability threshold."""
 
     features: tuple[str, ...]
@@ -62,8 +62,8 @@ class Stage:
 
 @dataclass(frozen=True)
 class PageTypeModel:
-    page: Stage
-    full: Stage
+    page: TreeModel
+    full: TreeModel
     training: dict[str, Any]
     path: str
 
@@ -102,5 +102,5 @@ def load_model(path: str | None = None) -> PageTypeModel:
         if not features or unknown:
             raise ModelError(f"{where}: the {name} model's features are missing or unknown: {unknown}")
         booster = lightgbm.Booster(model_str=part["booster"])
-        stages[name] = Stage(features, booster, float(part["min_article_probability"]))
+        stages[name] = TreeModel(features, booster, float(part["min_article_probability"]))
     return PageTypeModel(stages["page"], stages["full"], document.get("training") or {}, str(where))

@@ -236,47 +236,48 @@ def page_headlines(page: Page) -> list[str]:
 Policy = Callable[[Candidates], tuple[str, str]]
 
 
-def seed_policy(c: Candidates) -> tuple[str, str]:
+def seed_policy(candidates: Candidates) -> tuple[str, str]:
     """Best-of-two (docs/filters.md, "Extraction"), then the DOM heuristic."""
-    r, t = c.words("readability"), c.words("trafilatura")
-    if r >= READABILITY_MIN_WORDS and t >= TRAFILATURA_MIN_WORDS:
-        if t >= r * TRAFILATURA_PREFERENCE:
-            return "trafilatura", f"both succeeded; trafilatura {t} >= 1.4 x readability {r}"
-        return "readability", f"both succeeded; trafilatura {t} < 1.4 x readability {r}"
-    if r >= READABILITY_MIN_WORDS:
-        return "readability", f"readability {r} >= 50, trafilatura {t} < 30"
-    if t >= TRAFILATURA_MIN_WORDS:
-        return "trafilatura", f"trafilatura {t} >= 30, readability {r} < 50"
-    return "dom", f"readability {r} < 50 and trafilatura {t} < 30: DOM heuristic"
+    r, t = candidates.words("readability"), candidates.words("trafilatura")
+    r_min, t_min, preference = READABILITY_MIN_WORDS, TRAFILATURA_MIN_WORDS, TRAFILATURA_PREFERENCE
+    if r >= r_min and t >= t_min:
+        if t >= r * preference:
+            return "trafilatura", f"both succeeded; trafilatura {t} >= {preference} x readability {r}"
+        return "readability", f"both succeeded; trafilatura {t} < {preference} x readability {r}"
+    if r >= r_min:
+        return "readability", f"readability {r} >= {r_min}, trafilatura {t} < {t_min}"
+    if t >= t_min:
+        return "trafilatura", f"trafilatura {t} >= {t_min}, readability {r} < {r_min}"
+    return "dom", f"readability {r} < {r_min} and trafilatura {t} < {t_min}: DOM heuristic"
 
 
-def jsonld_first_policy(c: Candidates) -> tuple[str, str]:
+def jsonld_first_policy(candidates: Candidates) -> tuple[str, str]:
     """Structured data first: the publisher's own articleBody when it is long enough, else `seed`."""
-    j = c.words("jsonld")
+    j = candidates.words("jsonld")
     if j >= JSONLD_MIN_WORDS:
         return "jsonld", f"JSON-LD articleBody has {j} >= {JSONLD_MIN_WORDS} words"
-    return seed_policy(c)
+    return seed_policy(candidates)
 
 
-def _first_that_succeeds(c: Candidates, first: str, second: str) -> tuple[str, str]:
+def _first_that_succeeds(candidates: Candidates, first: str, second: str) -> tuple[str, str]:
     """`first` when it has its minimum of words, else `second` (only then run), else DOM."""
-    a, a_min = c.words(first), _MIN_WORDS[first]
+    a, a_min = candidates.words(first), _MIN_WORDS[first]
     if a >= a_min:
         return first, f"{first} {a} >= {a_min}"
-    b, b_min = c.words(second), _MIN_WORDS[second]
+    b, b_min = candidates.words(second), _MIN_WORDS[second]
     if b >= b_min:
         return second, f"{first} {a} < {a_min}, {second} {b} >= {b_min}"
     return "dom", f"{first} {a} < {a_min} and {second} {b} < {b_min}: DOM heuristic"
 
 
-def trafilatura_first_policy(c: Candidates) -> tuple[str, str]:
+def trafilatura_first_policy(candidates: Candidates) -> tuple[str, str]:
     """trafilatura when it succeeds (>= 30 words), else readability (>= 50), else DOM."""
-    return _first_that_succeeds(c, "trafilatura", "readability")
+    return _first_that_succeeds(candidates, "trafilatura", "readability")
 
 
-def readability_first_policy(c: Candidates) -> tuple[str, str]:
+def readability_first_policy(candidates: Candidates) -> tuple[str, str]:
     """readability when it succeeds (>= 50 words), else trafilatura (>= 30), else DOM."""
-    return _first_that_succeeds(c, "readability", "trafilatura")
+    return _first_that_succeeds(candidates, "readability", "trafilatura")
 
 
 AGREEMENT_SHORT_BLOCK_CHARS = 60
@@ -284,7 +285,7 @@ AGREEMENT_MIN_READABILITY_SHARE = 0.5
 AGREEMENT_MIN_KEPT_SHARE = 0.5
 
 
-def agreement_blocks(c: Candidates) -> list[Block] | None:
+def agreement_blocks(candidates: Candidates) -> list[Block] | None:
     """trafilatura's blocks minus its short ones (< 60 characters) that readability's output does not
     contain, when readability is a credible second opinion (>= 50 words and >= half trafilatura's);
     None when the rule does not apply or would drop more than half of trafilatura's words.
@@ -294,11 +295,11 @@ def agreement_blocks(c: Candidates) -> list[Block] | None:
     trafilatura-eval (docs/filters.md, "Extraction"): it raises the share of `without` snippets kept out from 0.899 to
     0.915 for a small loss of `with` snippets.
     """
-    t_blocks = c.get("trafilatura").blocks
-    t, r = c.words("trafilatura"), c.words("readability")
+    t_blocks = candidates.get("trafilatura").blocks
+    t, r = candidates.words("trafilatura"), candidates.words("readability")
     if t < TRAFILATURA_MIN_WORDS or r < READABILITY_MIN_WORDS or r < AGREEMENT_MIN_READABILITY_SHARE * t:
         return None
-    other = " ".join(" ".join(block.text.split()) for block in c.get("readability").blocks)
+    other = " ".join(" ".join(block.text.split()) for block in candidates.get("readability").blocks)
     kept = [block for block in t_blocks
             if block.chars >= AGREEMENT_SHORT_BLOCK_CHARS or " ".join(block.text.split()) in other]
     if sum(len(block.text.split()) for block in kept) < AGREEMENT_MIN_KEPT_SHARE * t:
@@ -306,7 +307,7 @@ def agreement_blocks(c: Candidates) -> list[Block] | None:
     return kept
 
 
-def agreement_policy(c: Candidates) -> tuple[str, str]:
+def agreement_policy(candidates: Candidates) -> tuple[str, str]:
     """trafilatura first, cleaned by agreement with readability (see `agreement_blocks`).
 
     readability is not run when trafilatura succeeded (>= 30 words) with no short block: the
@@ -315,19 +316,19 @@ def agreement_policy(c: Candidates) -> tuple[str, str]:
     (-> `trafilatura_first_policy`, which takes trafilatura at >= 30 words). That is 12 % of
     trafilatura-eval's pages and 8 % of wcxb-dev's.
     """
-    t = c.words("trafilatura")
+    t = candidates.words("trafilatura")
     if t >= TRAFILATURA_MIN_WORDS and not any(block.chars < AGREEMENT_SHORT_BLOCK_CHARS
-                                              for block in c.get("trafilatura").blocks):
+                                              for block in candidates.get("trafilatura").blocks):
         return "trafilatura", (f"trafilatura {t} words, no block under {AGREEMENT_SHORT_BLOCK_CHARS} characters: "
                                "readability not needed")
-    kept = agreement_blocks(c)
+    kept = agreement_blocks(candidates)
     if kept is None:
-        return trafilatura_first_policy(c)
-    dropped = len(c.get("trafilatura").blocks) - len(kept)
+        return trafilatura_first_policy(candidates)
+    dropped = len(candidates.get("trafilatura").blocks) - len(kept)
     if dropped == 0:
-        return "trafilatura", f"trafilatura {c.words('trafilatura')} words; readability agrees on every short block"
-    c.derived["agreement"] = Candidate(c.get("trafilatura").name, kept)
-    return "agreement", (f"trafilatura {c.words('trafilatura')} words, readability {c.words('readability')}: "
+        return "trafilatura", f"trafilatura {t} words; readability agrees on every short block"
+    candidates.derived["agreement"] = Candidate(candidates.get("trafilatura").name, kept)
+    return "agreement", (f"trafilatura {t} words, readability {candidates.words('readability')}: "
                          f"dropped {dropped} short trafilatura blocks readability does not have")
 
 

@@ -321,28 +321,6 @@ def _collapse(pieces: list[tuple[str, int]], kind: str) -> Block | None:
         return None
     return Block(kind, text, len(text), counts[_LINK], counts[_CODE])
 
-# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
-SIGNALS: tuple[Signal, ...] = (
-    Signal("text_chars", pa.int64(), "characters of the extracted blocks"),
-    Signal("block_count", pa.int32(), "blocks of the extracted content"),
-    Signal("longest_block_chars", pa.int64(), "characters of the longest block"),
-    Signal("link_code_char_fraction", pa.float64(), "share of text characters inside links or code"),
-    Signal("large_block_char_fraction", pa.float64(), "share of text in blocks of >= 200 characters"),
-    Signal("short_list_table_char_fraction", pa.float64(), "share of text in list items/table cells <= 100 chars"),
-)
-RULES: tuple[Rule, ...] = (
-    Rule("block.link_code", "too much of the text inside links or code", "link_code_char_fraction",
-         ">", "select", params_key="select.block.max_link_code_char_fraction"),
-    Rule("block.no_long_block", "no block longer than 250 characters: likely not paragraphs",
-         "longest_block_chars", "<=", "select", params_key="select.block.long_block_chars"),
-    Rule("block.large_block_share", "too little text in large blocks of >= 200 characters",
-         "large_block_char_fraction", "<", "select", params_key="select.block.min_large_block_char_fraction"),
-    Rule("block.list_table", "too much text in short list items / table cells of <= 100 characters",
-         "short_list_table_char_fraction", ">", "select",
-         params_key="select.block.max_short_list_table_char_fraction"),
-)
-
-
 # This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
 @dataclass(frozen=True)
 class BlockParams:
@@ -351,3 +329,27 @@ class BlockParams:
     long_block_chars: int | None = 250  # rejected when no block is longer than this
     min_large_block_char_fraction: float | None = None  # 0.75 in presets/seed.yaml
     max_short_list_table_char_fraction: float | None = None  # 0.20 in presets/seed.yaml
+
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("text_chars", pa.int64(), "characters of the extracted blocks"),
+    Signal("block_count", pa.int32(), "blocks of the extracted content"),
+    Signal("longest_block_chars", pa.int64(), "characters of the longest block"),
+    Signal("link_code_char_fraction", pa.float64(), "share of text characters inside links or code"),
+    Signal("large_block_char_fraction", pa.float64(), f"share of text in blocks of >= {LARGE_BLOCK_CHARS} characters"),
+    Signal("short_list_table_char_fraction", pa.float64(),
+           f"share of text in list items/table cells <= {SHORT_ITEM_CHARS} chars"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("block.link_code", "too much of the text inside links or code", "link_code_char_fraction",
+         ">", "select", params_key="select.block.max_link_code_char_fraction"),
+    Rule("block.no_long_block",
+         f"no block longer than {BlockParams.long_block_chars} characters: likely not paragraphs",
+         "longest_block_chars", "<=", "select", params_key="select.block.long_block_chars"),
+    Rule("block.large_block_share", f"too little text in large blocks of >= {LARGE_BLOCK_CHARS} characters",
+         "large_block_char_fraction", "<", "select", params_key="select.block.min_large_block_char_fraction"),
+    Rule("block.list_table", f"too much text in short list items / table cells of <= {SHORT_ITEM_CHARS} characters",
+         "short_list_table_char_fraction", ">", "select",
+         params_key="select.block.max_short_list_table_char_fraction"),
+)

@@ -62,13 +62,13 @@ def gopher_signals(text: str) -> dict[str, float | int]:
     word_lengths = list(map(len, words))
     text_lines = lines(text)
     return {
-        **quality_signals(text, words, word_lengths),
+        **word_signals(text, words, word_lengths),
         **line_signals(text_lines),
         **repetition_signals(words, word_lengths),
     }
 
 
-def quality_signals(text: str, words: list[str], word_lengths: list[int]) -> dict[str, float | int]:
+def word_signals(text: str, words: list[str], word_lengths: list[int]) -> dict[str, float | int]:
     """Gopher's word-level quality signals (Rae et al. 2021, App. A, "Quality filtering").
 
     * `gopher_word_count`: whitespace-separated words ("between 50 and 100,000 words").
@@ -226,6 +226,35 @@ def _longest_true_run(flags: np.ndarray) -> int:
     run_starts, run_ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
     return int((run_ends - run_starts).max()) if len(run_starts) else 0
 
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class GopherParams:
+    # The one place of the Gopher thresholds (Rae et al. 2021, App. A, Table A1; docs/filters.md),
+    # read from `select.gopher` in params.yaml; the functions above only compute the signals.
+    min_words: int | None = MIN_MEASURED_WORDS          # "does not contain between 50 and 100,000 words"
+    max_words: int | None = 100_000
+    min_median_word_length: float | None = 3            # "word length outside the range of 3 to 10"
+    max_median_word_length: float | None = 10           # (Gopher: mean; Dolma: median)
+    max_symbol_word_ratio: float | None = 0.10          # "symbol-to-word ratio greater than 0.1"
+    min_alpha_word_fraction: float | None = 0.80        # "80% of words contain an alphabetic character"
+    min_stop_words: int | None = 2                      # "at least two of the following English words"
+    max_bullet_line_fraction: float | None = 0.90       # "more than 90% of lines starting with a bullet"
+    max_ellipsis_line_fraction: float | None = 0.30     # "or more than 30% ending with an ellipsis"
+    max_dup_line_fraction: float | None = 0.30          # Table A1: duplicate line fraction
+    max_dup_line_char_fraction: float | None = 0.30     # 0.30 here (docs/filters.md); Table A1 has 0.20
+    max_top_2gram_char_fraction: float | None = 0.20    # Table A1: top n-gram character fraction
+    max_top_3gram_char_fraction: float | None = 0.18
+    max_top_4gram_char_fraction: float | None = 0.16
+    max_dup_5gram_char_fraction: float | None = 0.15    # Table A1: duplicate n-gram character fraction
+    max_dup_6gram_char_fraction: float | None = 0.14
+    max_dup_7gram_char_fraction: float | None = 0.13
+    max_dup_8gram_char_fraction: float | None = 0.12
+    max_dup_9gram_char_fraction: float | None = 0.11
+    max_dup_10gram_char_fraction: float | None = 0.10
+    # Dolma v1.7 "token or token sequence repeated > 100 times": off by default.
+    max_repeated_sequence_count: int | None = None
+
+
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
 SIGNALS: tuple[Signal, ...] = (
     Signal("gopher_measured_uncleaned", pa.bool_(), "C4 kept < 50 of >= 50 words: Gopher measured the raw text"),
@@ -255,7 +284,8 @@ RULES: tuple[Rule, ...] = (
          "select.gopher.max_symbol_word_ratio"),
         ("alpha_words", "too few words with an alphabetic character", "gopher_alpha_word_fraction", "<",
          "select.gopher.min_alpha_word_fraction"),
-        ("stop_words", "fewer than 2 of the English required words (English text only)", "gopher_stop_word_count",
+        ("stop_words", f"fewer than {GopherParams.min_stop_words} of the English required words (English text only)",
+         "gopher_stop_word_count",
          "<", "select.gopher.min_stop_words"),
         ("bullet_lines", "too many lines starting with a bullet", "gopher_bullet_line_fraction", ">",
          "select.gopher.max_bullet_line_fraction"),
@@ -273,32 +303,3 @@ RULES: tuple[Rule, ...] = (
          "gopher_max_repeated_sequence_count", ">", "select.gopher.max_repeated_sequence_count"),
     )),
 )
-
-
-# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
-@dataclass(frozen=True)
-class GopherParams:
-    # The one place of the Gopher thresholds (Rae et al. 2021, App. A, Table A1; docs/filters.md),
-    # read from `select.gopher` in params.yaml; the functions above only compute the signals.
-    min_words: int | None = MIN_MEASURED_WORDS          # "does not contain between 50 and 100,000 words"
-    max_words: int | None = 100_000
-    min_median_word_length: float | None = 3            # "word length outside the range of 3 to 10"
-    max_median_word_length: float | None = 10           # (Gopher: mean; Dolma: median)
-    max_symbol_word_ratio: float | None = 0.10          # "symbol-to-word ratio greater than 0.1"
-    min_alpha_word_fraction: float | None = 0.80        # "80% of words contain an alphabetic character"
-    min_stop_words: int | None = 2                      # "at least two of the following English words"
-    max_bullet_line_fraction: float | None = 0.90       # "more than 90% of lines starting with a bullet"
-    max_ellipsis_line_fraction: float | None = 0.30     # "or more than 30% ending with an ellipsis"
-    max_dup_line_fraction: float | None = 0.30          # Table A1: duplicate line fraction
-    max_dup_line_char_fraction: float | None = 0.30     # 0.30 here (docs/filters.md); Table A1 has 0.20
-    max_top_2gram_char_fraction: float | None = 0.20    # Table A1: top n-gram character fraction
-    max_top_3gram_char_fraction: float | None = 0.18
-    max_top_4gram_char_fraction: float | None = 0.16
-    max_dup_5gram_char_fraction: float | None = 0.15    # Table A1: duplicate n-gram character fraction
-    max_dup_6gram_char_fraction: float | None = 0.14
-    max_dup_7gram_char_fraction: float | None = 0.13
-    max_dup_8gram_char_fraction: float | None = 0.12
-    max_dup_9gram_char_fraction: float | None = 0.11
-    max_dup_10gram_char_fraction: float | None = 0.10
-    # Dolma v1.7 "token or token sequence repeated > 100 times": off by default.
-    max_repeated_sequence_count: int | None = None

@@ -42,7 +42,7 @@ def _identifier() -> LanguageIdentifier:
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
-def load_model() -> None:
+def load_language_model() -> None:
     """Load the model now rather than on the first page (`pipeline.stages.extract.warm_up`)."""
     _identifier()
 

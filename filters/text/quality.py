@@ -41,25 +41,6 @@ def quality_signals(blocks: list[Block], html_bytes: int, title: str | None, aut
         "quality_metadata_complete": bool(title) and (bool(author) or published is not None),
     }
 
-# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
-SIGNALS: tuple[Signal, ...] = (
-    Signal("quality_paragraph_count", pa.int32(), "paragraph blocks of the extracted content"),
-    Signal("quality_text_html_ratio", pa.float64(), "extracted characters / decoded HTML characters"),
-    Signal("quality_link_density", pa.float64(), "characters inside links / extracted characters"),
-    Signal("quality_metadata_complete", pa.bool_(), "title and (author or date) present"),
-)
-RULES: tuple[Rule, ...] = (
-    Rule("quality.link_density", "links/text ratio at or above the quality metrics limit (0.3)",
-         "quality_link_density", ">=", "select", params_key="select.quality.max_link_density"),
-    Rule("quality.paragraphs", "fewer paragraphs than the minimum (the quality metrics: > 2 required; off by default)",
-         "quality_paragraph_count", "<", "select", params_key="select.quality.min_paragraphs"),
-    Rule("quality.text_density", "text/HTML ratio at or below the quality metrics limit (0.25; off by default)",
-         "quality_text_html_ratio", "<=", "select", params_key="select.quality.min_text_html_ratio"),
-    Rule("quality.metadata", "no title, or neither author nor date (the quality metrics; off by default)",
-         "quality_metadata_complete", "is_false", "select", enabled_key="select.quality.require_metadata"),
-)
-
-
 # This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
 @dataclass(frozen=True)
 class QualityParams:
@@ -68,3 +49,23 @@ class QualityParams:
     min_paragraphs: int | None = None  # quality metric: 3 ("> 2 paragraphs")
     min_text_html_ratio: float | None = None  # quality metric: 0.25 (must be above)
     require_metadata: bool = False
+
+
+# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("quality_paragraph_count", pa.int32(), "paragraph blocks of the extracted content"),
+    Signal("quality_text_html_ratio", pa.float64(), "extracted characters / decoded HTML characters"),
+    Signal("quality_link_density", pa.float64(), "characters inside links / extracted characters"),
+    Signal("quality_metadata_complete", pa.bool_(), "title and (author or date) present"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("quality.link_density", f"links/text ratio at or above the quality metrics limit "
+         f"({QualityParams.max_link_density:g})",
+         "quality_link_density", ">=", "select", params_key="select.quality.max_link_density"),
+    Rule("quality.paragraphs", "fewer paragraphs than the minimum (the quality metrics: > 2 required; off by default)",
+         "quality_paragraph_count", "<", "select", params_key="select.quality.min_paragraphs"),
+    Rule("quality.text_density", "text/HTML ratio at or below the quality metrics limit (0.25; off by default)",
+         "quality_text_html_ratio", "<=", "select", params_key="select.quality.min_text_html_ratio"),
+    Rule("quality.metadata", "no title, or neither author nor date (the quality metrics; off by default)",
+         "quality_metadata_complete", "is_false", "select", enabled_key="select.quality.require_metadata"),
+)

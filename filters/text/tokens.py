@@ -49,17 +49,17 @@ def lines(text: str | None) -> list[str]:
         return []
     return [stripped for stripped in (line.strip() for line in text.splitlines()) if stripped]
 
+# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+@dataclass(frozen=True)
+class LengthParams:
+    min_tokens: int | None = 200  # discard pages with < 200 tokens (docs/filters.md)
+
+
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
 SIGNALS: tuple[Signal, ...] = (
     Signal("token_count", pa.int32(), "tokens of the text: words, and each CJK character (length.tokens)"),
 )
 RULES: tuple[Rule, ...] = (
-    Rule("length.tokens", "fewer tokens than the minimum (the article filter: 200); a token is a word, or one CJK "
-         "character", "token_count", "<", "select", params_key="select.length.min_tokens"),
+    Rule("length.tokens", f"fewer tokens than the minimum (the article filter: {LengthParams.min_tokens}); a token "
+         "is a word, or one CJK character", "token_count", "<", "select", params_key="select.length.min_tokens"),
 )
-
-
-# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
-@dataclass(frozen=True)
-class LengthParams:
-    min_tokens: int | None = 200  # discard pages with < 200 tokens (docs/filters.md)

@@ -23,7 +23,7 @@ from pipeline.store.storage import forwarded_environment
 
 T = TypeVar("T")
 
-# Test hooks (pipeline/store/writers.py `crash_point` and friends) read these in the worker; a local
+# Test hooks (pipeline/faults.py: `crash_point` and friends) read these in the worker; a local
 # Ray started before a test set them would not pass them on otherwise. The object-storage
 # variables that are set (endpoint, credentials: `storage.forwarded_environment`) go with them,
 # so a task reads and writes URLs as the driver does; so does Arrow's pool (`use_system_allocator`).

@@ -39,7 +39,7 @@ from filters.corpus.dedup import hamming, simhash_block_keys
 from filters.corpus.keepers import GROUPS, NODES, closest_earlier, keep_first, near_clusters
 from filters.corpus.minhash import band_keys, signature_array
 from filters.page.url_rules import normalize_url
-from filters.rules import reasons as decisions
+from filters.rules import reasons
 from pipeline.io.records import DOCUMENT_TYPES, synthetic_id
 from pipeline.params import CdcParams, NearParams, Params
 from pipeline.run.executors import Executor
@@ -180,7 +180,7 @@ class Passes:
 
     def enabled(self) -> set[str]:
         """The dup.* rules these params turn on."""
-        return {rule.code for rule in decisions.rules_for("dedup") if rule.enabled(self.params)}
+        return {rule.code for rule in reasons.rules_for("dedup") if rule.enabled(self.params)}
 
     def _decide(self) -> Duplicates:
         dedup = self.params.select.dedup

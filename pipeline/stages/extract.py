@@ -25,7 +25,8 @@ from tqdm import tqdm
 
 from filters.metadata.dates import load_dateparser
 from filters.page.domains import registered_domain
-from filters.text.language_id import load_model
+from filters.text.language_id import load_language_model
+from pipeline.faults import crash_point, fail_point
 from pipeline.io.readers import FileReport, NonChunkedGzip, RawRecord, read_byte_range, read_file, read_stream_gzip
 from pipeline.params import Params
 from pipeline.run.budget import PageTimeout, time_budget
@@ -35,7 +36,7 @@ from pipeline.stages.steps import STEPS, Record, base_row, finish, run_steps
 from pipeline.store.schema import ROW_SCHEMA, Row, rows_to_table
 from pipeline.store.storage import input_size
 from pipeline.store.workdir import Location, file_key, finished_summary, outputs_for, part_outputs_for, write_summary
-from pipeline.store.writers import crash_point, fail_point, parquet_writer, staged_file
+from pipeline.store.writers import parquet_writer, staged_file
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,7 @@ def warm_up(params: Params | None = None) -> None:
     the language model (~0.4 s), dateparser (~0.2 s), the public suffix list, and the page-type
     model when the gate uses it. Under load that cold start alone could exceed a short budget and
     time out an ordinary page."""
-    load_model()
+    load_language_model()
     load_dateparser()
     registered_domain("www.example.co.uk")
     if params is not None and params.extract.gate.min_page_article_probability is not None:

@@ -20,6 +20,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from pipeline.faults import crash_point
 from pipeline.io.byte_ranges import plan_ranges
 from pipeline.run.executors import Executor, TaskFailure
 from pipeline.run.timings import merge_timings
@@ -27,7 +28,7 @@ from pipeline.stages.extract import ExtractTask, extract_failed, extract_file, f
 from pipeline.store.schema import ROW_SCHEMA
 from pipeline.store.storage import input_size, parquet_file
 from pipeline.store.workdir import outputs_for, part_outputs_for, remove_parts, write_summary
-from pipeline.store.writers import crash_point, parquet_writer, staged_file
+from pipeline.store.writers import parquet_writer, staged_file
 
 
 @dataclass

@@ -28,7 +28,7 @@ from typing import Any
 import polars as pl
 
 from filters.corpus.dataset import SPLITS
-from filters.rules import reasons as decisions
+from filters.rules import reasons
 from pipeline.params import Params
 from pipeline.report.dataset_card import CARD, dataset_card
 from pipeline.run.executors import Executor
@@ -129,7 +129,7 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     step = time.perf_counter()
     for index, path in enumerate(files):
         compact = compact_columns(apply_rules(page_types.attach(_scan(path), pl.read_parquet(predicted[index])),
-                                              decisions.rules_for("select"), params), index).collect()
+                                              reasons.rules_for("select"), params), index).collect()
         passes.add(index, compact, id_columns(path))
     timings["select.rules"] = _since(step)
     step = time.perf_counter()
@@ -157,7 +157,7 @@ def _write_shards(files: list[str], predicted: list[Path], found: Duplicates, st
     out_dir = next(iter(staging.values())).parent
     out_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(out_dir)
-    rules = decisions.rules_for("select")
+    rules = reasons.rules_for("select")
     writers = _Writers(staging, params)
     counts = _Counts(params)
     for index, path in enumerate(files):
@@ -231,30 +231,30 @@ def attach_duplicates(frame: pl.LazyFrame, duplicates: pl.DataFrame, params: Par
     joined = frame.join(duplicates.drop("file").lazy(), on="row", how="left", maintain_order="left")
     joined = joined.with_columns(pl.col("signals").struct.with_fields([pl.col(n) for n in names]),
                                  pl.coalesce("new_id", "id").alias("id")).drop([*names, "new_id"])
-    dup_rules = [rule for rule in (*decisions.rules_for("dedup"), *decisions.rules_for("dataset"))
+    dup_rules = [rule for rule in (*reasons.rules_for("dedup"), *reasons.rules_for("dataset"))
                  if rule.enabled(params)]
     fired = [pl.when(rule.expr(params)).then(pl.lit(rule.code)) for rule in dup_rules]
-    reasons = pl.col("reasons")
+    codes = pl.col("reasons")
     if fired:
-        reasons = pl.concat_list([reasons, pl.concat_list(fired).list.drop_nulls()])
-    return joined.with_columns(reasons.alias("reasons")).with_columns(
+        codes = pl.concat_list([codes, pl.concat_list(fired).list.drop_nulls()])
+    return joined.with_columns(codes.alias("reasons")).with_columns(
         (pl.col("reasons").list.len() == 0).alias("kept")).drop("row")
 
 
-def apply_rules(frame: pl.LazyFrame, rules: tuple[decisions.Rule, ...], params: Params) -> pl.LazyFrame:
+def apply_rules(frame: pl.LazyFrame, rules: tuple[reasons.Rule, ...], params: Params) -> pl.LazyFrame:
     """Append the reasons of `rules` (select stage) to each row's reasons and set `kept`.
 
     Pages the pre-extraction rules rejected (`extraction_gated`) keep only those reasons: with
     --extract-all their text exists for analysis, but must not change their reasons.
     """
     columns = frame.collect_schema().names()
-    not_gated = ~decisions.gated_expr()
+    not_gated = ~reasons.gated_expr()
     fired = [pl.when(rule.expr(params, columns) if rule.applies_to_gated else rule.expr(params, columns) & not_gated)
              .then(pl.lit(rule.code)) for rule in rules if rule.enabled(params)]
-    reasons = pl.col("reasons")
+    codes = pl.col("reasons")
     if fired:
-        reasons = pl.concat_list([reasons, pl.concat_list(fired).list.drop_nulls()])
-    return frame.with_columns(reasons.alias("reasons")).with_columns(
+        codes = pl.concat_list([codes, pl.concat_list(fired).list.drop_nulls()])
+    return frame.with_columns(codes.alias("reasons")).with_columns(
         (pl.col("reasons").list.len() == 0).alias("kept"))
 
 
@@ -272,9 +272,9 @@ class _Counts:
     def add(self, frame: pl.DataFrame) -> None:
         self.records_in += frame.height
         self.accepted += int(frame["kept"].sum())
-        reasons = frame["reasons"]
-        self.by_reason.update(reasons.explode().drop_nulls().to_list())
-        self.first_reason.update(reasons.list.first().drop_nulls().to_list())
+        codes = frame["reasons"]
+        self.by_reason.update(codes.explode().drop_nulls().to_list())
+        self.first_reason.update(codes.list.first().drop_nulls().to_list())
         self.rows_per_file.update(frame["source_file"].to_list())
         self.dataset.add(frame.filter(pl.col("kept")))
 
@@ -283,7 +283,7 @@ class _Counts:
         rejected_by_group = Counter(code.split(".", 1)[0] for code in self.first_reason.elements())
         remaining = self.records_in
         funnel = [{"stage": "records_in", "remaining": remaining}]
-        for group in decisions.GROUP_ORDER:
+        for group in reasons.GROUP_ORDER:
             remaining -= rejected_by_group.get(group, 0)
             funnel.append({"stage": group, "remaining": remaining})
         return funnel

@@ -33,7 +33,7 @@ from filters.page.product import product_signals
 from filters.page.url_rules import normalize_url, url_signals
 from filters.parse.html import host_of, parse_html_bytes, url_hint
 from filters.parse.parsed import Page
-from filters.rules import reasons as decisions
+from filters.rules import reasons
 from filters.rules.signals import check_signal_names
 from filters.text.blocks import block_signals
 from filters.text.c4 import nopunc_clean
@@ -275,9 +275,9 @@ def extraction_gated(row: Row, params: Params) -> bool:
 
     Extraction (trafilatura and readability) is most of a page's time, so this is where clear
     non-articles are turned away, each with its reason code. With `--extract-all` gated pages are
-    extracted too, and their reasons stay these (`decisions.applicable`).
+    extracted too, and their reasons stay these (`reasons.applicable`).
     """
-    return fires(row, params, decisions.PRE_EXTRACTION_GROUPS)
+    return fires(row, params, reasons.PRE_EXTRACTION_GROUPS)
 
 
 def text_signals(text: str) -> dict[str, Any]:
@@ -359,13 +359,13 @@ def base_row(raw: RawRecord) -> Row:
 def finish(row: Row, params: Params) -> Row:
     """Apply the extract-stage rules; a gated page keeps only its pre-extraction reasons."""
     check_signal_names(row["signals"])
-    rules = decisions.applicable(decisions.rules_for("extract"), bool(row["signals"].get("extraction_gated")))
-    row["reasons"] = decisions.in_pipeline_order([*row["reasons"], *decisions.decide(rules, _values(row), params)])
+    rules = reasons.applicable(reasons.rules_for("extract"), bool(row["signals"].get("extraction_gated")))
+    row["reasons"] = reasons.in_pipeline_order([*row["reasons"], *reasons.decide(rules, _values(row), params)])
     return row
 
 
 def fires(row: Row, params: Params, groups: tuple[str, ...]) -> bool:
-    return bool(decisions.decide(decisions.rules_for("extract", groups), _values(row), params))
+    return bool(reasons.decide(reasons.rules_for("extract", groups), _values(row), params))
 
 
 def _values(row: Row) -> dict[str, Any]:

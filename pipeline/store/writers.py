@@ -27,16 +27,14 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import tempfile
-import time
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline.faults import crash_point
 from pipeline.store.storage import ObjectPath, location
 
 # Only names this module makes: a user's own dotfiles (.gitignore, .dvc) never match.
@@ -359,69 +357,3 @@ def fsync_directory(path: Path) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
-
-
-_crash_counts: Counter[str] = Counter()
-
-
-def crash_point(name: str) -> None:
-    """Test hook: with PIPELINE_TEST_KILL_AT=NAME[:N], SIGKILL this process the Nth time
-    (default: the first) it reaches the point NAME, counted per process. With
-    PIPELINE_TEST_KILL_ONCE=PATH as well, only the process that creates PATH is killed (a retried
-    task then runs to the end in its new worker).
-
-    tests/pipeline/test_crash.py uses it to stop a run at an exact place and check what
-    --resume does. Unset (always, outside those tests), a point costs one environment lookup.
-    Points: `extract.batch` (a row group written to a file's temporary Parquet),
-    `extract.published` (a file's Parquet renamed into place, its .json not yet written),
-    `select.shard` (rows written to a temporary shard), `select.publish` (1st: every shard
-    complete in staging, nothing replaced yet; then after each staged directory is swapped in),
-    `select.upload` (a URL output, `publish_tree`: 1st: everything uploaded to staged keys,
-    nothing replaced yet; then after each directory is replaced by its staged keys).
-    """
-    target = os.environ.get("PIPELINE_TEST_KILL_AT")
-    if not target:
-        return
-    point, _, nth = target.partition(":")
-    if point != name:
-        return
-    _crash_counts[name] += 1
-    if _crash_counts[name] == int(nth or 1) and _first_to_claim(os.environ.get("PIPELINE_TEST_KILL_ONCE")):
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
-class InjectedFailure(RuntimeError):
-    """Raised by `fail_point` (tests only)."""
-
-
-def fail_point(name: str) -> None:
-    """Test hook: with PIPELINE_TEST_FAIL=NAME, raise `InjectedFailure` at the point NAME; with
-    PIPELINE_TEST_FAIL=NAME@PATH, only where PATH can still be created (the first attempt of a
-    task that is retried). tests/pipeline/test_ray_executor.py uses it for failing tasks.
-    Point: `extract.task` (an extract task starts, after its resume check).
-
-    With PIPELINE_TEST_HANG=NAME@DIR the process writes its pid into a file in DIR and sleeps
-    instead, a task that never ends (tests/pipeline/test_cli.py terminates the run meanwhile)."""
-    hang = os.environ.get("PIPELINE_TEST_HANG")
-    if hang and hang.partition("@")[0] == name:
-        directory = hang.partition("@")[2]
-        Path(directory, f"{os.getpid()}.pid").write_text(str(os.getpid()))
-        while True:
-            time.sleep(1)
-    target = os.environ.get("PIPELINE_TEST_FAIL")
-    if not target:
-        return
-    point, _, marker = target.partition("@")
-    if point == name and _first_to_claim(marker or None):
-        raise InjectedFailure(f"injected failure at {name}")
-
-
-def _first_to_claim(marker: str | None) -> bool:
-    """True without a marker; else whether this call created the file `marker`."""
-    if marker is None:
-        return True
-    try:
-        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-    except FileExistsError:
-        return False
-    return True

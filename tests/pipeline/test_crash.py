@@ -1,6 +1,6 @@
 """Crash safety: `pipeline run` SIGKILLed at exact points, then `--resume`.
 
-A run is killed with the test hook PIPELINE_TEST_KILL_AT=NAME[:N] (pipeline/store/writers.py,
+A run is killed with the test hook PIPELINE_TEST_KILL_AT=NAME[:N] (pipeline/faults.py,
 `crash_point`): the process SIGKILLs itself the Nth time it reaches NAME. After every kill no
 partial file may be visible under a final name; after `--resume` the shards must be
 byte-identical to an uninterrupted run and stats.json identical but for `timings`, and files

@@ -9,7 +9,7 @@ from conftest import prose
 from filters.extract.cascade import run_cascade
 from filters.parse.html import parse_html
 from filters.parse.parsed import Page
-from filters.rules import reasons as decisions
+from filters.rules import reasons
 from filters.text.blocks import block_signals
 from pipeline.io.readers import RawRecord
 from pipeline.params import Params
@@ -28,7 +28,7 @@ SENTENCES = (
 
 
 def select_reasons(signals: dict) -> list[str]:
-    return decisions.decide(decisions.rules_for("select"), signals, Params())
+    return reasons.decide(reasons.rules_for("select"), signals, Params())
 
 
 def hashtag_article() -> str:
