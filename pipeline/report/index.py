@@ -42,7 +42,7 @@ from pipeline.report.figures import (
     draw_reason_bars,
 )
 from pipeline.report.html import Section, render_index
-from pipeline.run.executors import Executor, LocalExecutor
+from pipeline.run.executors import Executor, LocalExecutor, raise_failures
 
 TOP_REASONS = 20  # the co-occurrence matrix stays readable up to about this many rows
 
@@ -101,7 +101,7 @@ def write_report(run_dir: Path, out_dir: Path, executor: Executor | None = None)
     examples = reason_examples(run_dir, stats)
     out_dir.mkdir(parents=True, exist_ok=True)
     jobs = [SectionJob(run_dir, out_dir, name) for name in SECTIONS]
-    sections = (executor or LocalExecutor(1)).map(draw_section, jobs, "report")
+    sections = raise_failures((executor or LocalExecutor(1)).map(draw_section, jobs, "report"), "report figure")
     index = out_dir / "index.html"
     index.write_text(render_index(stats, reasons_table(stats), minimums, sections, splits, examples),
                      encoding="utf-8")

@@ -2,6 +2,14 @@
 
 An executor knows nothing about stages or filters: it maps `fn` over `tasks` and returns the
 results in task order, so the output never depends on which worker finished first.
+
+One failure contract for every executor: a task whose function raises on every attempt (the
+local executor makes one; Ray retries) gives a `TaskFailure` in its place, and the map goes on
+with the others. A caller that can use partial results turns failures into rows (extract: one
+`error.task` row per record); one that cannot calls `raise_failures`. What is not the task's
+own failure stops the map instead, in every executor: an `OSError` (the machine: disk full,
+permissions, I/O), a worker process that died in the local pool (its pool is broken), Ctrl-C
+and SIGTERM.
 `LocalExecutor` keeps its worker processes for all the maps of one run (extract tasks, then the
 report's figures), so a run pays for starting them and importing the extractors once.
 """
@@ -18,6 +26,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
@@ -29,10 +38,31 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class TaskFailure:
-    """The result of a task that failed on every attempt (`RayExecutor`; `LocalExecutor` raises)."""
+    """The result of a task that failed on every attempt, in place of its result."""
 
     error: str
     attempts: int
+
+    @classmethod
+    def of(cls, exc: BaseException, attempts: int) -> TaskFailure:
+        return cls(f"{type(exc).__name__}: {one_line(str(exc))}", attempts)
+
+
+class TasksFailed(RuntimeError):
+    """Tasks failed on every attempt where every result is needed (`raise_failures`)."""
+
+
+def raise_failures(results: Sequence[Any], what: str) -> list[Any]:
+    """`results` when none is a `TaskFailure`; else raise `TasksFailed` naming the first."""
+    failures = [result for result in results if isinstance(result, TaskFailure)]
+    if failures:
+        raise TasksFailed(f"{len(failures)} {what} task(s) failed on every attempt ({failures[0].attempts}); "
+                          f"first: {failures[0].error}")
+    return list(results)
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())[:500]
 
 
 class Executor(Protocol):
@@ -89,13 +119,20 @@ class LocalExecutor:
 
     def map(self, fn: Callable[[T], Any], tasks: Sequence[T], label: str = "files",
             weights: Sequence[int] | None = None) -> list[Any]:
-        """`fn` over `tasks`, results in task order (progress: `TaskProgress`). On several
-        workers the tasks start heaviest first (`largest_first`)."""
+        """`fn` over `tasks`, results in task order (progress: `TaskProgress`); a task that
+        raises gives a `TaskFailure` (one attempt). On several workers the tasks start heaviest
+        first (`largest_first`). A worker process that dies (killed, out of memory) breaks the
+        pool: that stops the map, as Ctrl-C does."""
         results: list[Any] = [None] * len(tasks)
         with contextlib.closing(TaskProgress(label, len(tasks), weights)) as progress:
             if (self.workers <= 1 or len(tasks) <= 1) and not self.apart:
                 for index, task in enumerate(tasks):
-                    results[index] = fn(task)
+                    try:
+                        results[index] = fn(task)
+                    except OSError:
+                        raise
+                    except Exception as exc:  # the one failure contract: a result, not an exception
+                        results[index] = TaskFailure.of(exc, 1)
                     progress.done(index)
                 _return_free_memory()
                 return results
@@ -103,7 +140,12 @@ class LocalExecutor:
             futures = {pool.submit(fn, tasks[index]): index for index in largest_first(len(tasks), weights)}
             for future in as_completed(futures):
                 index = futures[future]
-                results[index] = future.result()
+                try:
+                    results[index] = future.result()
+                except (BrokenProcessPool, OSError):
+                    raise
+                except Exception as exc:
+                    results[index] = TaskFailure.of(exc, 1)
                 progress.done(index)
             return results
 

@@ -110,10 +110,8 @@ class RayExecutor:
             return ray.get(reference)
         except ray.exceptions.RayTaskError as exc:
             cause = exc.cause if exc.cause is not None else exc
-            return TaskFailure(f"{type(cause).__name__}: {_one_line(str(cause))}", self.max_retries + 1)
+            if isinstance(cause, OSError):  # the machine, not the task (executors.py): stops the run
+                raise cause from None
+            return TaskFailure.of(cause, self.max_retries + 1)
         except ray.exceptions.RayError as exc:  # the worker died (killed, out of memory) on every attempt
-            return TaskFailure(f"{type(exc).__name__}: {_one_line(str(exc))}", self.max_retries + 1)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())[:500]
+            return TaskFailure.of(exc, self.max_retries + 1)

@@ -29,6 +29,7 @@ from typing import Any
 
 import polars as pl
 
+from pipeline.run.executors import TaskFailure, TasksFailed
 from pipeline.store.writers import atomic_write_text, staged_file
 
 NODE_ROW_BITS = 32
@@ -163,10 +164,9 @@ def run_partitions(passes: list[tuple[PassDirectory, Callable[[PartitionTask], N
             if directory.fragments(partition) and not directory.finished(partition)]
     if todo:
         for (_, item), result in zip(todo, tasks(call_task, todo), strict=True):
-            error = getattr(result, "error", None)
-            if error is not None:
-                raise RuntimeError(f"a de-duplication partition task ({item.directory.name}, partition "
-                                   f"{item.partition}) failed on every attempt: {error}")
+            if isinstance(result, TaskFailure):
+                raise TasksFailed(f"a de-duplication partition task ({item.directory.name}, partition "
+                                  f"{item.partition}) failed on every attempt: {result.error}")
     return len(todo)
 
 

@@ -6,8 +6,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
-from pipeline.run.executors import LocalExecutor, largest_first
+from pipeline.run.executors import LocalExecutor, TaskFailure, TasksFailed, largest_first, raise_failures
 
 CHILD = """
 import os, pyarrow as pa
@@ -59,3 +61,45 @@ def test_results_come_back_in_task_order_whatever_the_start_order():
         results = executor.map(pid_and_value, values, weights=[value % 5 for value in values])
     assert [square for _pid, square in results] == [value * value for value in values]
     assert os.getpid() not in {pid for pid, _square in results}
+
+
+def halve(value: int) -> int:
+    if value % 2:
+        raise ValueError(f"odd {value}")
+    return value // 2
+
+
+@pytest.mark.parametrize("workers, apart", [(1, False), (2, True)])
+def test_a_task_that_raises_is_a_failure_in_its_place_and_the_others_finish(workers, apart):
+    """The failure contract every executor keeps (the Ray executor's test checks the same)."""
+    with LocalExecutor(workers, apart=apart) as executor:
+        results = executor.map(halve, [2, 3, 4])
+    assert results[0] == 1 and results[2] == 2
+    assert results[1] == TaskFailure("ValueError: odd 3", 1)
+    with pytest.raises(TasksFailed, match="1 test task"):
+        raise_failures(results, "test")
+    assert raise_failures([1, 2], "test") == [1, 2]
+
+
+def test_a_local_extract_task_that_fails_becomes_error_rows_and_exit_1(tmp_path, monkeypatch, capsys):
+    """As with Ray: no record of a failed file is lost, and the run says it failed."""
+    import polars as pl
+
+    from conftest import cli
+
+    monkeypatch.setenv("PIPELINE_TEST_FAIL", "extract.task")
+    sample = ROOT / "data" / "sample" / "sample.warc.gz"
+    assert cli("run", sample, "--out", tmp_path / "out") == 1
+    assert "failed on every attempt" in capsys.readouterr().err
+    rows = pl.read_parquet(tmp_path / "out" / "rejected")
+    documents = rows.filter(~pl.col("reasons").list.contains("input.corrupt"))
+    assert documents.height > 10 and documents["reasons"].list.contains("error.task").all()
+
+
+def no_space(value: int) -> int:
+    raise OSError(28, "No space left on device")
+
+
+def test_an_os_error_is_the_machine_not_the_task_and_stops_the_map():
+    with LocalExecutor(1) as executor, pytest.raises(OSError, match="No space left"):
+        executor.map(no_space, [1, 2])
