@@ -26,6 +26,7 @@ rows in reading order); unknown capture times last. Each pass runs over hash par
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,13 +97,10 @@ class Passes:
         dedup = params.select.dedup
         self.params = params
         partitions = dedup.partitions
-        self.url = PassDirectory(root, "url", partitions)
-        self.exact = PassDirectory(root, "exact", partitions)
-        self.cdc = PassDirectory(root, "cdc", partitions)
-        self.near = PassDirectory(root, "near", partitions)
-        self.pairs = PassDirectory(root, PAIRS_PASS, partitions)
-        self.ids = PassDirectory(root, IDS_PASS, partitions)
-        self.sites = PassDirectory(root, "sites", partitions)
+        self.directories = {name: PassDirectory(root, name, partitions)
+                            for name in ("url", "exact", "cdc", "near", PAIRS_PASS, IDS_PASS, "sites")}
+        self.url, self.exact, self.cdc, self.near = (self.directories[name] for name in ("url", "exact", "cdc", "near"))
+        self.pairs, self.ids, self.sites = (self.directories[name] for name in (PAIRS_PASS, IDS_PASS, "sites"))
         self.root = root
         self.reused = prepare(root, partitions, identity)
         # candidates with a text (a content hash) but no MinHash signature: not compared
@@ -157,20 +155,20 @@ class Passes:
         def tasks(fn: Any, todo: list[Any]) -> list[Any]:
             return executor.map(fn, todo, "dedup") if executor is not None else [fn(task) for task in todo]
 
-        # the record ids first: a re-read record takes no part in the other passes
-        ran = run_partitions([(self.ids, id_repeats_task)], tasks, settings)
-        repeats = Path(self.root) / REPEATS
-        if not repeats.is_file():
-            enabled = "dup.record" in self.enabled()
-            write_whole(self.ids.read_results(IDS, pl.col("record_duplicate") & pl.col("candidate"))
-                        .select("node").sort("node") if enabled else pl.DataFrame(schema=NODES), repeats)
-        ran += run_partitions([(self.url, groups_task), (self.exact, groups_task), (self.cdc, cdc_task),
-                               (self.near, near_bucket_task)], tasks, settings)
-        ran += run_partitions([(self.pairs, near_pair_task)], tasks, settings)
-        losers = Path(self.root) / LOSERS
-        if not losers.is_file():  # the pages a duplicate rule rejects: the balance counts the others
-            write_whole(self.losers(), losers)
-        return ran + run_partitions([(self.sites, site_task)], tasks, settings)
+        between = {REPEATS: self.repeats, LOSERS: self.losers}
+        ran = 0
+        for passes, then in ROUNDS:
+            ran += run_partitions([(self.directories[one.name], one.task) for one in passes], tasks, settings)
+            if then is not None and not (Path(self.root) / then).is_file():
+                write_whole(between[then](), Path(self.root) / then)
+        return ran
+
+    def repeats(self) -> pl.DataFrame:
+        """The candidates that are re-read records (dup.record on): the passes after the id pass
+        leave them out."""
+        if "dup.record" not in self.enabled():
+            return pl.DataFrame(schema=NODES)
+        return self.ids.read_results(IDS, pl.col("record_duplicate") & pl.col("candidate")).select("node").sort("node")
 
     def decide(self) -> Duplicates:
         """The duplicates of every pass (rows that lose only), with the near clusters formed (once)."""
@@ -442,3 +440,28 @@ def compact_columns(frame: pl.LazyFrame, file_index: int) -> pl.LazyFrame:
         signals.struct.field("simhash64").alias("simhash64"),
         signals.struct.field("minhash").alias("minhash"),
     )
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One partitioned pass: its directory under the partitions root, the task that decides one
+    of its partitions, and what that task reads and writes besides its own fragments and result."""
+
+    name: str
+    task: Callable[[PartitionTask], None]
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+
+
+# The passes in the order they run. A round's partition tasks run together (one executor map);
+# the file named after a round is written by the driver, from the results so far, before the next
+# round starts (`Passes.run`: `repeats`, then `losers`).
+ROUNDS: tuple[tuple[tuple[Pass, ...], str | None], ...] = (
+    ((Pass(IDS_PASS, id_repeats_task),), REPEATS),
+    ((Pass("url", groups_task, reads=(REPEATS,)),
+      Pass("exact", groups_task, reads=(REPEATS,)),
+      Pass("cdc", cdc_task, reads=(REPEATS, "the candidates' texts in the extract files")),
+      Pass("near", near_bucket_task, reads=(REPEATS,), writes=(f"{PAIRS_PASS} fragments",))), None),
+    ((Pass(PAIRS_PASS, near_pair_task),), LOSERS),
+    ((Pass("sites", site_task, reads=(LOSERS, f"{IDS_PASS} results")),), None),
+)

@@ -3,6 +3,7 @@ near-duplicate clusters (MinHash LSH or simhash); the same output for any partit
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from datetime import UTC, datetime, timedelta
@@ -323,7 +324,7 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
     assert cli("select", tmp_path / "work", "--out", tmp_path / "fresh") == 0
     assert not (tmp_path / "fresh" / PARTITIONS_DIR).exists()  # removed after success
     ran = []
-    original, original_pairs = dedup.groups_task, dedup.near_pair_task
+    original = dedup.groups_task
 
     def counting(task):
         ran.append(task.directory.name)
@@ -332,13 +333,18 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
     def failing(task):
         raise RuntimeError("killed")
 
-    monkeypatch.setattr(dedup, "groups_task", counting)
-    monkeypatch.setattr(dedup, "near_pair_task", failing)
+    def tasks(**replaced):
+        """The passes' rounds with some tasks replaced (by the task's function name)."""
+        return tuple((tuple(dataclasses.replace(one, task=replaced.get(one.task.__name__, one.task)) for one in passes),
+                      then) for passes, then in dedup.ROUNDS)
+
+    counted, broken = tasks(groups_task=counting), tasks(groups_task=counting, near_pair_task=failing)
+    monkeypatch.setattr(dedup, "ROUNDS", broken)
     dedup_params = tmp_path / "p.yaml"
     dedup_params.write_text(json.dumps({"select": {"dedup": {"partitions": 3}}}))
     assert cli("select", tmp_path / "work", "--out", tmp_path / "out", "--params", dedup_params) != 0
     assert (tmp_path / "out" / PARTITIONS_DIR / "url").is_dir() and ran
-    monkeypatch.setattr(dedup, "near_pair_task", original_pairs)
+    monkeypatch.setattr(dedup, "ROUNDS", counted)
     ran.clear()
     assert cli("select", tmp_path / "work", "--out", tmp_path / "out", "--params", dedup_params, "--resume") == 0
     assert ran == []  # URL and exact partitions were finished: not run again
@@ -347,9 +353,9 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
     assert cli("select", tmp_path / "work", "--out", fresh_three, "--params", dedup_params) == 0
     assert _shards(tmp_path / "out") == _shards(fresh_three) == _shards(tmp_path / "fresh")
     # partitions of a failed run are not reused for other dataset params (the per-site balance reads them)
-    monkeypatch.setattr(dedup, "near_pair_task", failing)
+    monkeypatch.setattr(dedup, "ROUNDS", broken)
     assert cli("select", tmp_path / "work", "--out", tmp_path / "other", "--params", dedup_params) != 0
-    monkeypatch.setattr(dedup, "near_pair_task", original_pairs)
+    monkeypatch.setattr(dedup, "ROUNDS", counted)
     other_seed = tmp_path / "seed.yaml"
     other_seed.write_text(json.dumps({"select": {"dedup": {"partitions": 3}}, "dataset": {"seed": 7}}))
     ran.clear()
