@@ -23,8 +23,8 @@ import yaml
 
 from filters.corpus.cdc import CdcParams
 from filters.corpus.dedup import NearParams
-from filters.corpus.minhash import MinhashParams
-from filters.extract.cascade import CascadeParams
+from filters.corpus.minhash import MAX_PERMUTATIONS, MinhashParams
+from filters.extract.cascade import POLICIES, CascadeParams
 from filters.page.page_signals import PageParams
 from filters.page.page_type import SelectPageParams
 from filters.page.url_rules import UrlParams, compile_patterns
@@ -169,8 +169,6 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
         compile_patterns(params.extract.url.exclude_regex)
     except ValueError as exc:
         raise ParamsError(f"'extract.url.exclude_regex': {exc}") from exc
-    from filters.extract.cascade import POLICIES  # imported here: the cascade pulls in the extractors
-
     if params.select.dedup.cdc.algorithm not in ("rabin", "fastcdc"):
         raise ParamsError(f"'select.dedup.cdc.algorithm' must be rabin or fastcdc, got "
                           f"{params.select.dedup.cdc.algorithm!r}")
@@ -184,15 +182,14 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
     if near.method not in ("minhash", "simhash", None):
         raise ParamsError(f"'select.dedup.near.method' must be minhash, simhash or null, got {near.method!r}")
     minhash = params.extract.minhash
-    if minhash.permutations is not None and not 0 < minhash.permutations <= 1024:
-        raise ParamsError(f"'extract.minhash.permutations' must be 1..1024 or null, got {minhash.permutations}")
+    if minhash.permutations is not None and not 0 < minhash.permutations <= MAX_PERMUTATIONS:
+        raise ParamsError(f"'extract.minhash.permutations' must be 1..{MAX_PERMUTATIONS} or null, "
+                          f"got {minhash.permutations}")
     if near.method == "minhash" and not 0 < near.min_shared_bands <= near.bands:
         raise ParamsError(f"'select.dedup.near.min_shared_bands' must be 1..bands ({near.bands}), "
                           f"got {near.min_shared_bands}")
     if near.method == "minhash" and near.rows < 1:
         raise ParamsError(f"'select.dedup.near.rows' must be at least 1, got {near.rows}")
-    if params.select.dedup.partitions < 1:
-        raise ParamsError(f"'select.dedup.partitions' must be at least 1, got {params.select.dedup.partitions}")
     if params.extract.cascade.selection not in POLICIES:
         raise ParamsError(f"'extract.cascade.selection' must be one of {', '.join(sorted(POLICIES))}, "
                           f"got {params.extract.cascade.selection!r}")

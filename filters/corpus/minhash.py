@@ -40,14 +40,14 @@ SHINGLE_WORDS = 5
 _WORD = re.compile(r"\w+")
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(32)
-_MAX_PERMUTATIONS = 1024
+MAX_PERMUTATIONS = 1024
 
 
 def _functions() -> tuple[np.ndarray, np.ndarray]:
     """Fixed multipliers (odd) and increments of the multiply-shift hash functions."""
     generator = np.random.Generator(np.random.PCG64(20240517))
-    multipliers = generator.integers(1, 2**63, size=_MAX_PERMUTATIONS, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-    increments = generator.integers(0, 2**63, size=_MAX_PERMUTATIONS, dtype=np.uint64)
+    multipliers = generator.integers(1, 2**63, size=MAX_PERMUTATIONS, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    increments = generator.integers(0, 2**63, size=MAX_PERMUTATIONS, dtype=np.uint64)
     return multipliers, increments
 
 
@@ -73,8 +73,8 @@ def shingle_values(text: str, shingle_words: int = SHINGLE_WORDS) -> np.ndarray:
 
 def signature(text: str | None, permutations: int = PERMUTATIONS, shingle_words: int = SHINGLE_WORDS) -> bytes | None:
     """The MinHash signature as ``permutations`` little-endian uint32 values; None without words."""
-    if not 0 < permutations <= _MAX_PERMUTATIONS:
-        raise ValueError(f"permutations must be 1..{_MAX_PERMUTATIONS}, got {permutations}")
+    if not 0 < permutations <= MAX_PERMUTATIONS:
+        raise ValueError(f"permutations must be 1..{MAX_PERMUTATIONS}, got {permutations}")
     values = shingle_values(text or "", shingle_words)
     if values.size == 0:
         return None

@@ -67,6 +67,8 @@ LIBRARY_MAX_NODES = 50_000
 # score falls by 0.005 on trafilatura-eval and by 0.025 on the 2025 pages of wcxb-dev, and a rule
 # that lets our readability candidate win instead recovers only half of that. So it stays off.
 TRAFILATURA_FAST = False
+# The precision retry's default trigger: more than this share of trafilatura's text in links or code.
+PRECISION_LINK_CODE_FRACTION = 0.20
 # HTML's navigation sections and section footers (WHATWG HTML, "the nav element", "the footer
 # element") never hold an article's main text. readability scores them like any other element;
 # without them its passes have a fifth less tree to walk (20 % of its time on trafilatura-eval)
@@ -101,7 +103,7 @@ class CascadeResult:
 class Candidates:
     """Runs each extractor at most once, on demand, recording words and failures."""
 
-    def __init__(self, page: Page, precision_threshold: float = 0.20,
+    def __init__(self, page: Page, precision_threshold: float = PRECISION_LINK_CODE_FRACTION,
                  on_time: Callable[[str, float], None] | None = None,
                  library_max_nodes: int | None = LIBRARY_MAX_NODES, trafilatura_fast: bool = TRAFILATURA_FAST) -> None:
         self.page = page
@@ -341,7 +343,7 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-def run_cascade(page: Page, policy: str = "agreement", precision_threshold: float = 0.20,
+def run_cascade(page: Page, policy: str = "agreement", precision_threshold: float = PRECISION_LINK_CODE_FRACTION,
                 on_time: Callable[[str, float], None] | None = None,
                 library_max_nodes: int | None = LIBRARY_MAX_NODES) -> CascadeResult:
     """Pick the main text of `page` by `policy`; never raises for a bad page.
@@ -399,4 +401,4 @@ class CascadeParams:
     selection: str = "agreement"
     # The precision retry (docs/filters.md, "Extraction"): re-run trafilatura with
     # favor_precision when more than this share of its text is in links or code.
-    precision_link_code_fraction: float = 0.20
+    precision_link_code_fraction: float = PRECISION_LINK_CODE_FRACTION
