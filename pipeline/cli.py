@@ -187,21 +187,25 @@ def _select(args: argparse.Namespace) -> int:
     return 0
 
 
-def _extract_command(args: argparse.Namespace) -> int:
+def _prepare_extract(args: argparse.Namespace) -> tuple[Params, list[str], dict[str, str]]:
+    """What run and extract check before any work: params, the inputs, and an --out that is
+    neither an input nor someone else's directory."""
     params = load_params(args.params)
     inputs, skipped = _discover(args.inputs)
     refuse_overlap(args.out, args.inputs)
     _writable(args.out, lambda: claim_output(args.out))
+    return params, inputs, skipped
+
+
+def _extract_command(args: argparse.Namespace) -> int:
+    params, inputs, skipped = _prepare_extract(args)
     with _executor(args, params) as executor:
         summaries = _extract(args, params, args.out, inputs, skipped, executor)[1]
     return _failed_tasks_exit([f for summary in summaries for f in summary.get("failed_tasks", [])])
 
 
 def _run(args: argparse.Namespace) -> int:
-    params = load_params(args.params)
-    inputs, skipped = _discover(args.inputs)
-    refuse_overlap(args.out, args.inputs)
-    _writable(args.out, lambda: claim_output(args.out))
+    params, inputs, skipped = _prepare_extract(args)
     # One set of workers for the whole run: extract tasks, then (local) the report's figures.
     with _executor(args, params) as executor:
         workdir = join(args.out, "work")
