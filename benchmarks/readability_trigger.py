@@ -94,6 +94,9 @@ TRIGGERS: dict[str, Callable[[Row], bool]] = {
     "any of the four": lambda r: (r["trafilatura_words"] < 200 or (r["link_code"] or 0) > 0.10  # type: ignore[operator]
                                   or r["trafilatura_words"] < 0.5 * r["jsonld_words"]  # type: ignore[operator]
                                   or r["trafilatura_words"] < 0.5 * r["paragraph_words"]),  # type: ignore[operator]
+    ">= 8 short blocks": lambda r: r["short_blocks"] >= 8,  # type: ignore[operator]
+    ">= 12 short blocks": lambda r: r["short_blocks"] >= 12,  # type: ignore[operator]
+    "> 500 chars in short blocks": lambda r: r["short_block_chars"] > 500,  # type: ignore[operator]
 }
 
 
