@@ -56,7 +56,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], Any]] | N
                      help="work directories of `pipeline extract` (several: selected and de-duplicated together)")
     sel.add_argument("--out", required=True, metavar="DIR")
     sel.add_argument("--params", type=Path, metavar="FILE")
-    _add_executor_options(sel, "processes running the de-duplication partitions (default 1)")
+    _add_executor_options(sel, "processes running the de-duplication partitions")
     sel.add_argument("--resume", action="store_true",
                      help="reuse the de-duplication partitions an interrupted select finished")
 
@@ -76,8 +76,9 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], Any]] | N
                        help="NAME.labels.json (URL -> page type; labels NAME.warc.gz beside it) or WARC=TYPE")
     train.add_argument("--out", required=True, type=Path, metavar="MODEL", help="the model file to write (JSON)")
     train.add_argument("--params", type=Path, metavar="FILE")
-    train.add_argument("--workers", type=_positive_int, default=1, metavar="N",
-                       help="processes extracting the labelled WARCs (default 1)")
+    train.add_argument("--workers", type=_positive_int, default=usable_cores(), metavar="N",
+                       help=f"processes extracting the labelled WARCs; default: every core this process may use "
+                            f"({usable_cores()} here)")
 
     sample = commands.add_parser("sample", help="write the bundled sample (WARC + HTML + manifest)")
     sample.add_argument("--out", required=True, metavar="DIR")
@@ -93,15 +94,25 @@ def _add_extract_options(parser: argparse.ArgumentParser, out_help: str) -> None
     parser.add_argument("--out", required=True, metavar="DIR", help=out_help)
     parser.add_argument("--params", type=Path, metavar="FILE",
                         help="params.yaml (default: ./params.yaml if present, else built-in defaults)")
-    _add_executor_options(parser, "processes extracting input files in parallel (default 1)")
+    _add_executor_options(parser, "processes extracting input files in parallel")
     parser.add_argument("--extract-all", action="store_true",
                         help="run the extraction cascade on every HTML record, even gated ones")
     parser.add_argument("--resume", action="store_true",
                         help="skip input files whose finished output is present and valid")
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: its CPU affinity (a container's or a scheduler's
+    limit), else every core of the machine."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def _add_executor_options(parser: argparse.ArgumentParser, workers_help: str) -> None:
-    parser.add_argument("--workers", type=_positive_int, default=1, metavar="N", help=workers_help)
+    parser.add_argument("--workers", type=_positive_int, default=usable_cores(), metavar="N",
+                        help=f"{workers_help}; default: every core this process may use ({usable_cores()} here)")
     parser.add_argument("--executor", choices=("local", "ray"), default="local")
     parser.add_argument("--ray-address", metavar="ADDR")
 

@@ -104,12 +104,21 @@ def stats_without_timings(out: Path) -> dict:
     return stats
 
 
+# Commands whose --workers defaults to every core: tests run them in this process unless they
+# ask for workers, so that what a test patches here is what runs.
+WORKER_COMMANDS = ("run", "extract", "select", "train")
+
+
 def cli(*args: object) -> int:
-    """Run the CLI in-process and return its exit status (argparse's SystemExit included)."""
+    """Run the CLI in-process and return its exit status (argparse's SystemExit included).
+    Without `--workers`, one worker: the tasks run in this process."""
     from pipeline.cli import main
 
+    argv = [str(a) for a in args]
+    if argv and argv[0] in WORKER_COMMANDS and "--workers" not in argv:
+        argv[1:1] = ["--workers", "1"]
     try:
-        return main([str(a) for a in args])
+        return main(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
 

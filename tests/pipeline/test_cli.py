@@ -325,3 +325,13 @@ def test_no_dash_hint_when_no_such_file(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert cli("run", "-nothing.warc.gz", "--out", "out") == 2
     assert "is a file" not in capsys.readouterr().err
+
+
+def test_workers_default_to_every_core_this_process_may_use():
+    from pipeline.arguments import build_parser
+
+    cores = len(os.sched_getaffinity(0))
+    for argv in (["run", "x.warc", "--out", "o"], ["extract", "x.warc", "--out", "o"], ["select", "w", "--out", "o"],
+                 ["train", "l.json", "--out", "m.json"]):
+        assert build_parser().parse_args(argv).workers == cores
+    assert build_parser().parse_args(["run", "x.warc", "--out", "o", "--workers", "1"]).workers == 1

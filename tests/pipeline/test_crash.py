@@ -69,7 +69,9 @@ def no_report(monkeypatch):
 def run_killed(*args: object, kill_at: str, expect: int = -signal.SIGKILL) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "PIPELINE_DEBUG"}
     env.update(PIPELINE_TEST_KILL_AT=kill_at, PYTHONPATH=str(ROOT))
-    result = subprocess.run([sys.executable, "-m", "pipeline.cli", "run", *map(str, args)], cwd=ROOT, env=env,
+    # one worker: the kill points are in the driver (several workers would be killed instead)
+    result = subprocess.run([sys.executable, "-m", "pipeline.cli", "run", "--workers", "1", *map(str, args)], cwd=ROOT,
+                            env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == expect, result.stderr
     return result

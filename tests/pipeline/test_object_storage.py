@@ -340,7 +340,8 @@ def run_killed(tmp: Path, *args: object, kill_at: str) -> None:
     """The CLI in a subprocess, SIGKILLed at `kill_at`; its local temporary files go to `tmp`."""
     env = {name: value for name, value in os.environ.items() if name != "PIPELINE_DEBUG"}
     env.update(PIPELINE_TEST_KILL_AT=kill_at, PYTHONPATH=str(ROOT), TMPDIR=str(tmp))
-    result = subprocess.run([sys.executable, "-m", "pipeline.cli", *map(str, args)], cwd=ROOT, env=env,
+    command, *rest = map(str, args)  # one worker: the kill points are in the driver
+    result = subprocess.run([sys.executable, "-m", "pipeline.cli", command, "--workers", "1", *rest], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == -signal.SIGKILL, result.stderr
 
