@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -221,8 +222,18 @@ def _init_worker(preload: Sequence[str]) -> None:
     # OOM killer) leaves it to the resource tracker, whose multi-line warning at exit would follow
     # the CLI's one-line error. Workers draw no shared bars, so a thread lock is enough.
     tqdm.set_lock(threading.RLock())
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), name="exit-with-parent", daemon=True).start()
     for module in preload:
         importlib.import_module(module)
+
+
+def _exit_with_parent(parent: int, interval: float = 1.0) -> None:
+    """A worker whose driver died without stopping it (`kill -9`, the OOM killer) would wait for
+    tasks forever, holding its memory: it ends within `interval` of being orphaned (re-parented)."""
+    while True:
+        time.sleep(interval)
+        if os.getppid() != parent:
+            os._exit(1)
 
 
 def _ready() -> None:

@@ -103,3 +103,47 @@ def no_space(value: int) -> int:
 def test_an_os_error_is_the_machine_not_the_task_and_stops_the_map():
     with LocalExecutor(1) as executor, pytest.raises(OSError, match="No space left"):
         executor.map(no_space, [1, 2])
+
+
+ORPHAN = """
+import os, sys, time
+from pipeline.run.executors import LocalExecutor
+
+def pid(_):
+    return os.getpid()
+
+if __name__ == "__main__":
+    with LocalExecutor(2) as executor:
+        print(*executor.map(pid, [0, 1, 2, 3]), flush=True)
+        time.sleep(300)  # killed here, with its workers idle in the pool
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return "zombie" not in status.read()
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_workers_of_a_killed_driver_do_not_outlive_it(tmp_path):
+    """A driver killed with SIGKILL cannot stop its pool; its workers notice they are orphans."""
+    import signal
+    import time
+
+    script = tmp_path / "driver.py"
+    script.write_text(ORPHAN)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    driver = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        workers = {int(pid) for pid in driver.stdout.readline().split()}  # type: ignore[union-attr]
+        assert workers and all(alive(pid) for pid in workers)
+    finally:
+        driver.send_signal(signal.SIGKILL)
+        driver.wait()
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in workers if alive(pid)]
