@@ -19,9 +19,7 @@ from filters.page import article_score, page_signals, page_structure, page_type,
 from filters.parse import record
 from filters.text import blocks, c4, gopher, language_id, quality, tokens
 
-__all__ = ["SCORE_COMPONENTS", "SIGNALS", "SIGNALS_BY_NAME", "Signal", "check_signal_names", "signals_struct_type"]
-
-SCORE_COMPONENTS: tuple[str, ...] = tuple(article_score.WEIGHTS)
+__all__ = ["SIGNALS", "SIGNALS_BY_NAME", "Signal", "check_signal_names", "signals_struct_type"]
 
 
 # In the order of the `signals` struct's fields (a reordering would change every shard's schema):

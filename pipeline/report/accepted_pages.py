@@ -4,6 +4,7 @@ rejected pages per reason (`pipeline.report.index` assembles them)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ def accepted(rows: pl.LazyFrame) -> pl.LazyFrame:
 # program in some): OWASP's CSV injection guidance is to prefix such a cell with a single quote,
 # which makes it text. Hosts, languages and page types come from the crawl, so any may start so.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_FORMULA_START = r"^[=+\-@\t\r]"  # FORMULA_STARTS as a (polars, linear-time) regex
+_FORMULA_START = "^[" + re.escape("".join(FORMULA_STARTS)) + "]"  # as a (polars, linear-time) regex
 
 
 def write_csv(frame: pl.DataFrame, path: Path) -> None:

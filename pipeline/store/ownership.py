@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pipeline.store.storage import ObjectPath, is_url, location
+from pipeline.store.storage import ObjectPath, is_url, join, location
 
 MARKER = ".corpus-filter-output"
 MARKER_TEXT = '{"written_by": "corpus-filter"}\n'
@@ -65,7 +65,7 @@ def refuse_select_overlap(out: str, workdirs: Sequence[str]) -> None:
                                 f"mix with the extract output; write to another directory")
         if relation == "contains" and _under_replaced(workdir, out, exclude=("work",)):
             raise OutputRefused(f"--out {out} would replace the work directory {workdir} (select replaces "
-                                f"{', '.join(name for name in REPLACED if name != 'work')} in --out)")
+                                f"{', '.join(REPLACED_HERE)} in --out)")
 
 
 def refuse_report_overlap(out: str, run_dir: str) -> None:
@@ -157,12 +157,8 @@ def _url_parts(url: str) -> tuple[str, ...]:
 
 def _under_replaced(inner: str, outer: str, exclude: tuple[str, ...]) -> bool:
     """Whether `inner` lies in (or is) one of the directories a run replaces in `outer`."""
-    return any(overlap(inner, _join(outer, name)) in ("is", "lies inside")
+    return any(overlap(inner, join(outer, name)) in ("is", "lies inside")
                for name in REPLACED if name not in exclude)
-
-
-def _join(directory: str, name: str) -> str:
-    return f"{directory.rstrip('/')}/{name}" if is_url(directory) else str(Path(directory) / name)
 
 
 def _foreign_entries(directory: Path | ObjectPath) -> list[str]:
