@@ -193,6 +193,9 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
     if params.extract.cascade.selection not in POLICIES:
         raise ParamsError(f"'extract.cascade.selection' must be one of {', '.join(sorted(POLICIES))}, "
                           f"got {params.extract.cascade.selection!r}")
+    if params.extract.cascade.agreement_min_short_blocks < 1:
+        raise ParamsError("'extract.cascade.agreement_min_short_blocks' must be at least 1, "
+                          f"got {params.extract.cascade.agreement_min_short_blocks}")
     return params
 
 

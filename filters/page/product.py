@@ -34,11 +34,14 @@ story about prices or a recipe with a shopping list stays an article.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import accumulate
 from typing import Any
 from urllib.parse import urlsplit
 
 import pyarrow as pa
+import re2
 from lxml import etree
 
 from filters.core.declarations import Rule, Signal
@@ -121,6 +124,10 @@ _CART_ATTRIBUTE = re.compile(
     r"add[-_ ]?to[-_ ]?(?:cart|basket|bag|trolley)|addto(?:cart|basket|bag)|add[-_]?cart|cart[-_]?add"
     r"|basket[-_]?add|add2(?:cart|basket)|buy[-_]?(?:now|button|btn)|buy[-_]?it[-_]?now|btn[-_]?(?:cart|buy)"
     r"|button[-_]?(?:cart|buy)|product[-_]?form[-_]?submit")
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False
+# The same pattern on RE2, for `_cart_controls`'s one pass over every control's attributes.
+_CART_ATTRIBUTE_SCREEN = re2.compile(_CART_ATTRIBUTE.pattern, _RE2_OPTIONS)
 # `src` too: old shops draw their buttons as images (`<input type=image src="add_to_basket.gif">`).
 _CONTROL_ATTRIBUTES = ("id", "class", "name", "data-action", "data-role", "src")
 # Path segments of cart and checkout pages, in several languages (a link there means a shop).
@@ -134,10 +141,11 @@ CART_SEGMENTS = frozenset({
 # A form may post to a checkout for a donation or a subscription; only a cart form adds goods.
 CHECKOUT_SEGMENTS = frozenset({"checkout", "kasse", "checkout.php"})
 _CART_QUERY = re.compile(r"(?:^|&)(?:add-to-cart|add_to_cart|addtocart|add-to-basket)=", re.IGNORECASE)
-# Screens before `urlsplit`, which costs more than the rest of the test (see `_may_be_cart_url`).
-_CART_SEGMENT_SCREEN = re.compile(r"(?:^|[/:\x00-\x20])(?:{})(?:[/?#\x00]|$)".format(
-    "|".join(re.escape(segment) for segment in sorted(CART_SEGMENTS))))
-_CART_QUERY_SCREEN = re.compile(r"add-to-cart|add_to_cart|addtocart|add-to-basket", re.IGNORECASE)
+# Screens before `urlsplit`, which costs more than the rest of the test (see `_may_be_cart_url`);
+# on RE2, which reads the page's joined links once whatever the number of segments.
+_CART_SEGMENT_SCREEN = re2.compile(r"(?:^|[/:\x00-\x20])(?:{})(?:[/?#\x00]|$)".format(
+    "|".join(re.escape(segment) for segment in sorted(CART_SEGMENTS))), _RE2_OPTIONS)
+_CART_QUERY_SCREEN = re2.compile(r"(?i)add-to-cart|add_to_cart|addtocart|add-to-basket", _RE2_OPTIONS)
 _QUANTITY_NAME = re.compile(
     r"(?:^|[-_\[\s])(?:qty|quantity|quantities|menge|anzahl|quantite|quantité|cantidad|quantita|quantità|"
     r"quantidade|aantal|ilosc|ilość|antal|maara|määrä|mnozstvi|množství|adet|kolichestvo|количество|数量|수량)"
@@ -168,17 +176,28 @@ class _Phrases:
 
     def __init__(self, phrases: tuple[str, ...]) -> None:
         self._patterns = [(phrase, re.compile(_bounded(phrase))) for phrase in phrases]
-        # For short strings (button labels, hundreds per page) one alternation screens faster.
-        self._screen = re.compile("|".join(re.escape(phrase) for phrase in phrases))
+        # Every phrase as a plain alternative, on RE2: an automaton that reads each character once
+        # whatever the number of alternatives (Python's `re` tries every alternative at every
+        # position), so it screens a page's labels together in one pass (`labels_with_phrase`).
+        self._screen = re2.compile("|".join(re.escape(phrase) for phrase in phrases), _RE2_OPTIONS)
 
     def found(self, text: str) -> list[str]:
         """The phrases in `text`, without those that are only part of a longer one found
         ("usually dispatched within" is one phrase, not three)."""
+        if self._screen.search(text) is None:  # one pass; most pages hold no phrase at all
+            return []
         hits = [phrase for phrase, pattern in self._patterns if phrase in text and pattern.search(text)]
         return [hit for hit in hits if not any(hit != other and hit in other for other in hits)]
 
-    def in_label(self, label: str) -> bool:
-        return self._screen.search(label) is not None and bool(self.found(label))
+    def labels_with_phrase(self, labels: list[str]) -> set[int]:
+        """The indexes of the `labels` in which `found` finds a phrase. The labels are screened
+        together, joined by NUL (which no phrase holds, so no match runs across two labels, and a
+        label holding a phrase holds a screen match that starts in it); only those with a match
+        are read by `found`."""
+        joined = "\0".join(labels)
+        starts = list(accumulate((len(label) + 1 for label in labels), initial=0))
+        candidates = {bisect_right(starts, match.start()) - 1 for match in self._screen.finditer(joined)}
+        return {index for index in candidates if self.found(labels[index])}
 
 
 def _bounded(phrase: str) -> str:
@@ -195,7 +214,8 @@ _CONTROLS = etree.XPath(
     f" | //a[string-length(normalize-space()) <= {CART_LABEL_MAX_CHARS}]"
     " | //form[@action]")
 _QUANTITY_CANDIDATES = etree.XPath("//input | //select")
-_ITEMTYPES = etree.XPath("//*[@itemtype] | //*[@typeof]")
+# From the attributes: a third less than testing a predicate on every element.
+_ITEMTYPES = etree.XPath("//@itemtype/.. | //@typeof/..")
 _HREFS = etree.XPath("//a/@href", smart_strings=False)
 
 
@@ -320,11 +340,21 @@ def _og_product(page: Page) -> bool:
 def _cart_controls(page: Page, own_host: str | None) -> int:
     """Buttons, inputs, same-site links and forms that put something in a cart."""
     count = 0
+    controls = []
     for element in _CONTROLS(page.tree):
         if element.tag == "form":
             count += _is_cart_url(element.get("action") or "", own_host, exclude=CHECKOUT_SEGMENTS)
-            continue
-        if not (_attributes_say_cart(element) or _label_says_cart(_label(element))):
+        else:
+            controls.append(element)
+    # Attribute values and labels of every control are screened in one pass each (RE2, see
+    # `_Phrases.labels_with_phrase`): a per-element regex cost more than the rest of the signal.
+    attributes = [_cart_attributes(element) for element in controls]
+    by_attributes = _matching_indexes(_CART_ATTRIBUTE_SCREEN, attributes)
+    labels = [_label(element) for element in controls]
+    short = [label if label and len(label) <= 3 * CART_LABEL_MAX_CHARS else "" for label in labels]
+    by_label = _CART_PHRASES.labels_with_phrase(short)
+    for index, element in enumerate(controls):
+        if not (index in by_attributes or index in by_label or short[index].strip(" .!:›»>→") in BUY_VERBS):
             continue
         link = element if element.tag == "a" else next(element.iterancestors("a"), None)
         if link is not None and not _same_site(_host(link.get("href") or "", relative_to=own_host), own_host):
@@ -336,21 +366,27 @@ def _cart_controls(page: Page, own_host: str | None) -> int:
 def _label(element: Any) -> str:
     parts = [element.text_content() if element.tag != "input" else ""]
     parts += [element.get(name) or "" for name in ("value", "alt", "title", "aria-label")]
-    parts += [image.get("alt") or "" for image in element.iter("img")]
+    if len(element):  # an element without children holds no image
+        parts += [image.get("alt") or "" for image in element.iter("img")]
     return " ".join(" ".join(parts).split()).lower()
 
 
-def _label_says_cart(label: str) -> bool:
-    if not label or len(label) > 3 * CART_LABEL_MAX_CHARS:
-        return False
-    return label.strip(" .!:›»>→") in BUY_VERBS or _CART_PHRASES.in_label(label)
-
-
-def _attributes_say_cart(element: Any) -> bool:
+def _cart_attributes(element: Any) -> str:
+    """The element's class/id/name values (`_CONTROL_ATTRIBUTES`), lower-cased, that
+    `_CART_ATTRIBUTE` reads: a link's image file names too (a button drawn as a picture)."""
     values = " ".join(value for name in _CONTROL_ATTRIBUTES if (value := element.get(name)))
-    if element.tag == "a":  # an image link is a button drawn as a picture: its file name counts
+    if element.tag == "a" and len(element):
         values += " " + " ".join(image.get("src") or "" for image in element.iter("img"))
-    return bool(values) and _CART_ATTRIBUTE.search(values.lower()) is not None
+    elif element.tag == "a":
+        values += " "  # as the join of no image sources gives
+    return values.lower()
+
+
+def _matching_indexes(pattern: Any, values: list[str]) -> set[int]:
+    """Indexes of the `values` in which the RE2 `pattern` (which never matches a NUL) matches."""
+    joined = "\0".join(values)
+    starts = list(accumulate((len(value) + 1 for value in values), initial=0))
+    return {bisect_right(starts, match.start()) - 1 for match in pattern.finditer(joined)}
 
 
 def _quantity_selectors(page: Page) -> int:

@@ -155,10 +155,15 @@ def repetition_signals(words: list[str], word_lengths: list[int]) -> dict[str, f
     signals: dict[str, float | int] = {}
     keys = ids
     for n in range(2, DUP_NGRAM_SIZES[-1] + 1):
+        kind = "top" if n in TOP_NGRAM_SIZES else "dup"
+        if kind == "dup" and n > DUP_NGRAM_SIZES[0] and not repeated:
+            # no (n-1)-gram occurs twice, so no longer one does: nothing left to count
+            signals[f"gopher_{kind}_{n}gram_char_fraction"] = 0.0
+            continue
         keys, counts = ngram_ids(keys, ids, n)
+        repeated = bool(len(counts)) and int(counts.max()) > 1
         starts = _top_ngram_starts(keys, counts) if n in TOP_NGRAM_SIZES else counts[keys] > 1
         fraction = _covered_chars(lengths, starts, n) / total_chars if total_chars else 0.0
-        kind = "top" if n in TOP_NGRAM_SIZES else "dup"
         signals[f"gopher_{kind}_{n}gram_char_fraction"] = fraction
     signals["gopher_max_repeated_sequence_count"] = max_repeated_sequence_count(ids)
     return signals

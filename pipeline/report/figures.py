@@ -46,7 +46,7 @@ def new_axes_pair(width: float, height: float, width_ratios: tuple[float, float]
 
 def save(figure: Figure, path: Path) -> None:
     figure.tight_layout()
-    figure.savefig(path, dpi=DPI, bbox_inches="tight", metadata=PNG_METADATA)
+    figure.savefig(path, dpi=DPI, metadata=PNG_METADATA)
 
 def draw_no_data(axes: Axes, message: str = "no data") -> None:
     axes.text(0.5, 0.5, message, transform=axes.transAxes, ha="center", va="center", fontsize=12, color="grey")

@@ -45,10 +45,11 @@ def test_jsonld_first_uses_article_body_when_long_enough():
 
 
 class BlockCandidates(Candidates):
-    """Candidates with given blocks, to test the agreement policy."""
+    """Candidates with given blocks, to test the agreement policy (readability asked at any short
+    block unless `min_short_blocks` says otherwise)."""
 
-    def __init__(self, trafilatura: list[str], readability: list[str]) -> None:
-        super().__init__(page(html("")))
+    def __init__(self, trafilatura: list[str], readability: list[str], min_short_blocks: int = 1) -> None:
+        super().__init__(page(html("")), agreement_min_short_blocks=min_short_blocks)
         for name, texts in (("trafilatura", trafilatura), ("readability", readability)):
             self._done[name] = Candidate(name, [Block("paragraph", t, len(t), 0, 0) for t in texts])
 
@@ -94,6 +95,32 @@ def test_agreement_asks_readability_when_a_short_block_or_too_few_words():
         cascade.agreement_policy(NoReadability([words(20)], LONG))  # trafilatura failed: readability next
 
 
+SHARE = [f"Share on network {i}" for i in range(9)]
+
+
+def test_by_default_readability_is_asked_from_ten_short_blocks():
+    assert cascade.AGREEMENT_MIN_SHORT_BLOCKS == Candidates(page(html(""))).agreement_min_short_blocks == 10
+    # nine short blocks: trafilatura's blocks as they are, readability never run
+    nine = NoReadability([*SHARE, *LONG], LONG, min_short_blocks=10)
+    name, reason = cascade.agreement_policy(nine)
+    assert name == "trafilatura" and "readability not asked" in reason
+    # ten: readability runs and the ten it does not have are dropped
+    ten = BlockCandidates([*SHARE, "Print this page", *LONG], LONG, min_short_blocks=10)
+    assert cascade.agreement_policy(ten)[0] == "agreement"
+    assert [b.text for b in ten.derived["agreement"].blocks] == LONG
+    with pytest.raises(AssertionError, match="ran readability"):  # a failed trafilatura still asks
+        cascade.agreement_policy(NoReadability([words(20)], LONG, min_short_blocks=10))
+
+
+def test_the_trigger_is_a_param():
+    from pipeline.params import ParamsError, params_from_dict
+    assert params_from_dict({}).extract.cascade.agreement_min_short_blocks == 10
+    assert params_from_dict({"extract": {"cascade": {"agreement_min_short_blocks": 1}}}) \
+        .extract.cascade.agreement_min_short_blocks == 1
+    with pytest.raises(ParamsError, match="agreement_min_short_blocks"):
+        params_from_dict({"extract": {"cascade": {"agreement_min_short_blocks": 0}}})
+
+
 def test_agreement_needs_a_credible_second_opinion():
     c = BlockCandidates(["Share on Twitter", *LONG], [LONG[0]])  # readability < half of trafilatura
     assert cascade.agreement_policy(c)[0] == "trafilatura" and "agreement" not in c.derived
@@ -123,9 +150,12 @@ def test_real_article_through_the_cascade():
     assert result.word_count >= 300 and "\n\n" in result.text
     assert "Home" not in result.text.split("\n\n")[0]
     trace = result.trace
-    assert trace["cascade_readability_words"] > 0 and trace["cascade_trafilatura_words"] > 0
-    assert trace["cascade_policy"] == "agreement" and "trafilatura" in trace["cascade_reason"]
+    assert trace["cascade_trafilatura_words"] > 0
+    assert "cascade_readability_words" not in trace  # fewer than ten short blocks: not asked
+    assert trace["cascade_policy"] == "agreement" and "readability not asked" in trace["cascade_reason"]
     assert "cascade_dom_words" not in trace  # never needed, never run
+    asked = run_cascade(page(ARTICLE_PAGE), agreement_min_short_blocks=1)
+    assert asked.trace["cascade_readability_words"] > 0
     seed = run_cascade(page(ARTICLE_PAGE), policy="seed")
     assert seed.trace["cascade_policy"] == "seed" and seed.extractor in ("readability", "trafilatura")
 
@@ -184,7 +214,7 @@ def test_failing_extractor_falls_through_and_is_recorded(monkeypatch):
         raise RuntimeError("readability exploded")
 
     monkeypatch.setattr(Candidates, "_readability", broken)
-    result = run_cascade(page(ARTICLE_PAGE))
+    result = run_cascade(page(ARTICLE_PAGE), agreement_min_short_blocks=1)  # readability asked
     assert result.extractor in ("trafilatura", "trafilatura_precision")
     assert "readability exploded" in result.trace["cascade_errors"]
     assert result.trace["cascade_readability_words"] == 0
