@@ -154,9 +154,10 @@ def repetition_signals(words: list[str], word_lengths: list[int]) -> dict[str, f
     total_chars = int(lengths.sum())
     signals: dict[str, float | int] = {}
     keys = ids
+    repeated = True  # whether some n-gram of the last n measured occurs twice
     for n in range(2, DUP_NGRAM_SIZES[-1] + 1):
         kind = "top" if n in TOP_NGRAM_SIZES else "dup"
-        if kind == "dup" and n > DUP_NGRAM_SIZES[0] and not repeated:
+        if kind == "dup" and not repeated:
             # no (n-1)-gram occurs twice, so no longer one does: nothing left to count
             signals[f"gopher_{kind}_{n}gram_char_fraction"] = 0.0
             continue

@@ -4,6 +4,7 @@ sides of its published threshold; plus the `length.tokens` unit and the shared l
 from __future__ import annotations
 
 import itertools
+import random
 import time
 
 import pytest
@@ -320,3 +321,38 @@ def test_length_rule_counts_tokens(words: int, violates: bool) -> None:
 def test_lines_are_non_blank_and_stripped() -> None:
     assert lines("  a  \n\n\t\nb\r\nc") == ["a", "b", "c"]
     assert lines("") == [] and lines(None) == [] and lines(" \n ") == []
+
+
+def naive_ngram_fractions(words: list[str]) -> dict[str, float]:
+    """Gopher's n-gram fractions the plain way (every n, Counter of tuples), to check the fast path."""
+    total = sum(map(len, words))
+    out: dict[str, float] = {}
+    for n in range(2, 11):
+        grams = [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
+        counts: dict[tuple[str, ...], int] = {}
+        for gram in grams:
+            counts[gram] = counts.get(gram, 0) + 1
+        if n <= 4:
+            best = max(counts.values(), default=0)
+            chosen = next((gram for gram in grams if counts[gram] == best), None)
+            starts = [i for i, gram in enumerate(grams) if gram == chosen]
+        else:
+            starts = [i for i, gram in enumerate(grams) if counts[gram] > 1]
+        covered = {i + k for i in starts for k in range(n)}
+        kind = "top" if n <= 4 else "dup"
+        out[f"gopher_{kind}_{n}gram_char_fraction"] = sum(len(words[i]) for i in covered) / total if total else 0.0
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_ngram_fractions_match_the_plain_count(seed: int) -> None:
+    # Small vocabularies and repeated passages, so that repeats stop at every n from 2 to 10 on some texts.
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" + "x" * rng.randrange(4) for i in range(rng.choice([3, 8, 40, 400]))]
+    words = [rng.choice(vocabulary) for _ in range(rng.randrange(1, 120))]
+    if seed % 3 == 0 and len(words) > 12:
+        start = rng.randrange(len(words) - 8)
+        words += words[start:start + rng.randrange(2, 9)]  # one passage said twice
+    signals = gopher_signals(" ".join(words))
+    for name, value in naive_ngram_fractions(words).items():
+        assert signals[name] == pytest.approx(value), name
