@@ -391,3 +391,16 @@ def test_controls_are_the_elements_the_plain_role_predicate_selects():
         assert product._CONTROLS(tree) == expected
         found += sum(1 for element_ in expected if element_.get("role") == "button")
     assert found > 50
+
+
+def test_labels_are_screened_together_as_one_by_one():
+    # Non-ASCII labels before a hit (offsets are characters, not bytes), empty labels, a phrase
+    # at the very start and end, and a label that only holds a phrase's prefix.
+    labels = ["", "warenkorb ansehen", "größe wählen", "in den warenkorb", "カートに入れる", "add to",
+              "cart", "add to cart", "ßßß add to basket", ""]
+    one_by_one = {i for i, label in enumerate(labels) if product._CART_PHRASES.found(label)}
+    assert product._CART_PHRASES.labels_with_phrase(labels) == one_by_one
+    assert {3, 4, 7} <= one_by_one and 5 not in one_by_one and 6 not in one_by_one
+    attributes = ["btn add-to-cart", "größe", "add", "to-cart", "product-form-submit"]
+    assert product._matching_indexes(product._CART_ATTRIBUTE_SCREEN, attributes) == \
+        {i for i, value in enumerate(attributes) if product._CART_ATTRIBUTE.search(value)} == {0, 4}
