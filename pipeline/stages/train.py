@@ -50,6 +50,8 @@ ROUNDS = 150
 # The pre-extraction model only saves time: its threshold keeps this share of the training
 # articles in cross-validation.
 PAGE_ARTICLE_RECALL = 0.99
+# The card's gate trade table (docs/benchmarks.md, "The gate"): what other recalls would extract and keep.
+GATE_TRADE_RECALLS = (0.95, 0.97, 0.98, 0.985, 0.99, 0.995, 1.0)
 LABEL_SUFFIXES = (".labels.json", ".json")
 WARC_SUFFIXES = (".warc.gz", ".warc")
 ATTRIBUTION = (
@@ -234,10 +236,13 @@ def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rul
     parts: dict[str, dict[str, Any]] = {}
     summary: dict[str, Any] = {**describe, "pages": dict(sorted(Counter(labels).items())), "folds": FOLDS,
                                "rounds": ROUNDS, "booster_params": BOOSTER_PARAMS}
+    without_gate = other_rules_keep
+    out_of_fold_article: dict[str, np.ndarray] = {}
     for name, features in (("page", PAGE_FEATURES), ("full", FULL_FEATURES)):
         progress(f"{name} model: cross-validation")
         matrix = np.array([page_features(row, features) for row in rows], dtype=np.float64)
         oof = out_of_fold(matrix, y, folds)
+        out_of_fold_article[name] = oof[:, ARTICLE]
         if name == "page":
             threshold = recall_threshold(oof[:, ARTICLE], is_article, PAGE_ARTICLE_RECALL)
             rates = keep_rates(oof[:, ARTICLE], labels, threshold)
@@ -257,7 +262,28 @@ def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rul
         booster = fit(matrix, y)
         parts[name] = {"features": list(features), "booster": booster.model_to_string(),
                        "min_article_probability": threshold}
+    summary["gate_trade"] = gate_trade(out_of_fold_article["page"], out_of_fold_article["full"], labels, without_gate,
+                                       parts["full"]["min_article_probability"])
     return model_document(parts["page"], parts["full"], summary), summary
+
+
+def gate_trade(page_probability: np.ndarray, full_probability: np.ndarray, labels: Sequence[str],
+               other_rules_keep: np.ndarray, full_threshold: float) -> list[dict[str, float]]:
+    """For each article recall of `GATE_TRADE_RECALLS`, out of fold: the pre-extraction threshold
+    that gives it, the share of articles, of other pages and of all pages extracted, and the share
+    of articles the whole pipeline keeps (the select model at its threshold and every other rule)."""
+    is_article = np.asarray(labels) == "article"
+    table = []
+    for recall in GATE_TRADE_RECALLS:
+        threshold = recall_threshold(page_probability, is_article, recall) if recall < 1 else 0.0
+        extracted = page_probability >= threshold
+        kept = extracted & other_rules_keep & (full_probability >= full_threshold)
+        table.append({"recall": recall, "threshold": threshold,
+                      "articles_extracted": round(float(extracted[is_article].mean()), 4),
+                      "others_extracted": round(float(extracted[~is_article].mean()), 4),
+                      "all_extracted": round(float(extracted.mean()), 4),
+                      "articles_kept": round(float(kept[is_article].mean()), 4)})
+    return table
 
 
 def scratch_directory() -> tempfile.TemporaryDirectory[str]:
@@ -308,6 +334,7 @@ def model_card(summary: dict[str, Any], model_path: str) -> str:
     ]
     for name, title in (("page", "Pre-extraction model (`page`)"), ("full", "Select model (`full`)")):
         lines += _model_section(summary, name, title)
+    lines += _gate_trade_section(summary.get("gate_trade", []))
     lines += ["## Use", "",
               "`select.page.min_article_probability` and `extract.gate.min_page_article_probability` in",
               "params.yaml override the thresholds above; `select.page.keep_types` chooses which types are kept.",
@@ -343,6 +370,23 @@ def _model_section(summary: dict[str, Any], name: str, title: str) -> list[str]:
         lines.append(f"| {true} | " + " | ".join(str(counts[p]) for p in PAGE_TYPES) + " |")
     lines.append("")
     return lines
+
+
+def _gate_trade_section(table: list[dict[str, float]]) -> list[str]:
+    """The card's table of what other pre-extraction thresholds would extract and keep."""
+    if not table:
+        return []
+    lines = ["### The gate's trade", "",
+             "Out of fold, for other article recalls of the pre-extraction model: its threshold, the share of",
+             "pages it passes on to extraction (the costly half of a page's time), and the articles the whole",
+             f"pipeline keeps. The shipped threshold keeps {PAGE_ARTICLE_RECALL:.0%} of the articles.", "",
+             "| article recall | threshold | articles extracted | other pages extracted | all pages extracted "
+             "| articles kept (whole pipeline) |",
+             "|---|---|---|---|---|---|"]
+    lines += [f"| {row['recall']:.3f} | {row['threshold']:.4f} | {row['articles_extracted']:.3f} "
+              f"| {row['others_extracted']:.3f} | {row['all_extracted']:.3f} | {row['articles_kept']:.3f} |"
+              for row in table]
+    return [*lines, ""]
 
 
 @dataclass(frozen=True)

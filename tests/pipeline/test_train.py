@@ -86,6 +86,29 @@ def test_recall_threshold_keeps_the_asked_share_of_articles():
     assert (probability >= threshold + 0.02).mean() < 0.99
 
 
+def test_gate_trade_table_trades_extraction_for_articles():
+    # 100 articles with probabilities 0.01..1.00, 100 other pages with 0.0..0.495
+    page = np.concatenate([np.linspace(0.01, 1.0, 100), np.linspace(0.0, 0.495, 100)])
+    labels = ["article"] * 100 + ["listing"] * 100
+    full = np.concatenate([np.ones(100), np.zeros(100)])
+    others = np.ones(200, dtype=bool)
+    others[:10] = False  # the other rules reject the ten least likely articles
+    table = {row["recall"]: row for row in train.gate_trade(page, full, labels, others, 0.5)}
+    assert list(table) == list(train.GATE_TRADE_RECALLS)
+    assert table[1.0]["threshold"] == 0.0 and table[1.0]["all_extracted"] == 1.0
+    assert table[1.0]["articles_kept"] == 0.9  # every article extracted, ten rejected by other rules
+    assert table[0.95]["articles_extracted"] == pytest.approx(0.95, abs=0.011)
+    # a lower recall extracts fewer pages of both kinds, and keeps no more articles
+    rows = [table[recall] for recall in train.GATE_TRADE_RECALLS]
+    for lower, higher in zip(rows, rows[1:]):
+        assert lower["threshold"] >= higher["threshold"]
+        assert lower["others_extracted"] <= higher["others_extracted"]
+        assert lower["articles_kept"] <= higher["articles_kept"]
+    assert table[0.95]["others_extracted"] < table[1.0]["others_extracted"]
+    card = train.model_card({"gate_trade": list(table.values())}, "m.json")
+    assert "| 0.950 |" in card and "The gate's trade" in card
+
+
 def test_best_threshold_weighs_each_type_the_same():
     labels = ["article"] * 4 + ["product"] * 2 + ["listing"] * 2
     probability = np.array([0.9, 0.8, 0.7, 0.3, 0.2, 0.1, 0.6, 0.5])
