@@ -312,7 +312,7 @@ class SelectPageParams:
     min_product_score: int | None = None  # 5 in presets/seed.yaml; the page-type model decides product pages
     # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
     # this; null: the model is not run in select (docs/filters.md, "Page types").
-    min_article_probability: float | None = 0.75
+    min_article_probability: float | None = 0.8
     # Page types kept by page.not_article: the probabilities of these types are added up.
     keep_types: tuple[str, ...] = ("article",)
     # The page-type model file; null: the model shipped with the package.
