@@ -80,7 +80,7 @@ _OUTBOUND_LINK_LIMIT = 20
 
 
 def url_components(url: str | None) -> dict[str, bool]:
-    """Which URL rows of the table apply (all False for a missing URL)."""
+    """Which URL rows of the table apply (all False without a web address: see `_split`)."""
     parts = _split(url)
     if parts is None:
         return dict.fromkeys(("url_article_path", "url_date", "url_long_slug", "url_shallow", "url_excluded",
@@ -161,12 +161,16 @@ def has_rel_next_prev(page: Page) -> bool:
 
 
 def _split(url: str | None):
+    """The parts of a web address; None for none, or for a file's `file://` or `s3://` location,
+    which says where a copy lies, not what the page is (a page read from a bucket scores as
+    the same file read from a local disk, as `filters.page.page_type` reads URLs)."""
     if not url:
         return None
     try:
-        return urlsplit(url)
+        parts = urlsplit(url)
     except ValueError:
         return None
+    return parts if parts.scheme in ("http", "https") else None
 
 
 def _site(url: str | None) -> str | None:

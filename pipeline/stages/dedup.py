@@ -26,7 +26,7 @@ rows in reading order); unknown capture times last. Each pass runs over hash par
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,8 +83,8 @@ class DedupSettings:
     """What the partition tasks need: the extract files (`files`: the driver's local copies,
     `sources`: where they came from, for a task that cannot see the copies) and the params."""
 
-    files: tuple[str, ...]
-    sources: tuple[str, ...] | None
+    files: tuple[tuple[str, ...], ...]  # the extract files of each unit (`pipeline.stages.select`)
+    sources: tuple[tuple[str, ...], ...] | None
     cdc: CdcParams
     near: NearParams
     seed: int = 0
@@ -145,7 +145,8 @@ class Passes:
                 f"with extract.minhash.permutations null): near duplicates among them are not found; extract again "
                 f"or set select.dedup.near.method: simhash"]
 
-    def run(self, files: list[str], executor: Executor | None, sources: list[str] | None) -> int:
+    def run(self, files: list[tuple[str, ...]], executor: Executor | None,
+            sources: list[tuple[str, ...]] | None) -> int:
         """Decide every partition that has no result yet; returns how many tasks ran."""
         fragments_complete(self.root)
         dedup = self.params.select.dedup
@@ -292,7 +293,8 @@ def cdc_task(task: PartitionTask) -> None:
     settings: DedupSettings = task.settings
     members = read_candidates(task, {"host": pl.String, "date": pl.Int64, "node": pl.UInt64})
     files = list(settings.files) if settings.sources is None else \
-        [readable_copy(*pair) for pair in zip(settings.files, settings.sources, strict=True)]
+        [tuple(readable_copy(*pair) for pair in zip(unit, sources, strict=True))
+         for unit, sources in zip(settings.files, settings.sources, strict=True)]
     pages = _chunked_pages(members, files, settings.cdc)
     nodes, fractions = [], []
     for _host, group in members.sort("date", "node").group_by("host", maintain_order=True):
@@ -306,7 +308,7 @@ def cdc_task(task: PartitionTask) -> None:
         {"node": nodes, "fraction": fractions}, schema={"node": pl.UInt64, "fraction": pl.Float64}).sort("node"))
 
 
-def _chunked_pages(members: pl.DataFrame, files: list[str], cdc: CdcParams) -> dict[int, ChunkHashes]:
+def _chunked_pages(members: pl.DataFrame, files: list[tuple[str, ...]], cdc: CdcParams) -> dict[int, ChunkHashes]:
     """node -> chunk hashes of that candidate's text.
 
     The texts are read a batch of rows at a time and dropped once chunked, so the pass holds the
@@ -417,9 +419,9 @@ def site_task(task: PartitionTask) -> None:
         (pl.col("key").rank("ordinal").over("site") - 1).cast(pl.Int32).alias("site_sample_rank")).sort("node"))
 
 
-def id_columns(path: str) -> pl.DataFrame:
-    """The columns the id check reads of every row of an extract file (with its `row`)."""
-    return pl.scan_parquet(path).with_row_index("row").select(
+def id_columns(unit: Sequence[str]) -> pl.DataFrame:
+    """The columns the id check reads of every row of a unit's extract files (with its `row`)."""
+    return pl.scan_parquet(list(unit)).with_row_index("row").select(
         pl.col("row").cast(pl.UInt32), "id", "record_type", "source_file", "source_offset", "warc_date").collect()
 
 

@@ -8,6 +8,7 @@ the rows by their index in the file, in both of select's passes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -39,15 +40,16 @@ def check_keep_types(params: Params) -> None:
                           f"got {list(params.select.page.keep_types)}")
 
 
-def predictions(path: str, params: Params) -> pl.DataFrame:
-    """row, page_type, article_probability, kept_type_probability for the parsed pages of one extract file."""
+def predictions(unit: Sequence[str], params: Params) -> pl.DataFrame:
+    """row, page_type, article_probability, kept_type_probability for the parsed pages of a unit's
+    extract files (read as one, `pipeline.stages.select`)."""
     if not model_enabled(params):
         return pl.DataFrame(schema=_SCHEMA)
     check_keep_types(params)
     model = load_model(params.select.page.model)
     kept = [PAGE_TYPES.index(name) for name in params.select.page.keep_types]
     frames = []
-    scan = pl.scan_parquet(path).with_row_index("row")
+    scan = pl.scan_parquet(list(unit)).with_row_index("row")
     total = scan.select(pl.len()).collect().item()
     for start in range(0, total, SLICE_ROWS):
         part = scan.slice(start, SLICE_ROWS).filter(PARSED).select("row", *ROW_FIELDS).collect()

@@ -4,9 +4,12 @@ Applies the select-stage rules of the decision table to the stored signals (no r
 re-tuning a threshold only re-runs this stage), appends their reasons after the extract-stage
 ones, and writes every row to exactly one of accepted/ (no reasons) or rejected/.
 
-Rows are processed one input file at a time, files in sorted path order and rows in reading
-order, `SLICE_ROWS` rows at a time: memory does not grow with the size of an input file, and
-the output does not depend on the order of the command-line inputs or on the number of workers.
+Rows are processed one unit at a time, units in sorted path order of their files and rows in
+reading order, `SLICE_ROWS` rows at a time: memory does not grow with the size of an input file,
+and the output does not depend on the order of the command-line inputs or on the number of
+workers. A unit is one extract file, or consecutive small ones read as one (`units`): every pass
+pays its fixed cost per unit, so thousands of one-page HTML files cost what one file of their
+pages costs.
 
 A work directory at a URL is read through fsspec, and its extract files are downloaded once into
 a local temporary directory for the two passes (`storage.local_copies`); `out` is a local
@@ -26,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from filters.corpus.dataset import SPLITS
 from filters.rules import reasons
@@ -124,23 +128,25 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     passes = Passes(root, params, {"files": [_identity(summary, path) for summary, path in zip(summaries, files,
                                                                                                  strict=True)],
                                    "select": chosen["select"], "dataset": chosen["dataset"]})
-    predicted = [_predictions(root, index, path, params) for index, path in enumerate(files)]
+    grouped = units(files)
+    predicted = [_predictions(root, index, unit, params) for index, unit in enumerate(grouped)]
     timings["select.page_types"] = _since(step)
     step = time.perf_counter()
-    for index, path in enumerate(files):
-        compact = compact_columns(apply_rules(page_types.attach(_scan(path), pl.read_parquet(predicted[index])),
+    for index, unit in enumerate(grouped):
+        compact = compact_columns(apply_rules(page_types.attach(_scan(unit), pl.read_parquet(predicted[index])),
                                               reasons.rules_for("select"), params), index).collect()
-        passes.add(index, compact, id_columns(path))
+        passes.add(index, compact, id_columns(unit))
     timings["select.rules"] = _since(step)
     step = time.perf_counter()
-    passes.run(files, executor, sources)
+    source_of = dict(zip(files, sources, strict=True))
+    passes.run(grouped, executor, [tuple(source_of[path] for path in unit) for unit in grouped])
     found = passes.decide()
     manifest = {**manifest, "warnings": [*manifest.get("warnings", []), *passes.warnings()]}
     timings["select.dedup"] = _since(step)
     step = time.perf_counter()
     out_dir = Path(out)
     staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
-    counts = _write_shards(files, predicted, found, staging, params)
+    counts = _write_shards(grouped, predicted, found, staging, params)
     timings["select.write"] = _since(step)
     timings = {**_merge_timings(summaries, extract_timings), **timings}
     timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
@@ -150,9 +156,9 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     return stats
 
 
-def _write_shards(files: list[str], predicted: list[Path], found: Duplicates, staging: dict[str, Path],
-                  params: Params) -> _Counts:
-    """The write pass: each extract file again, a slice of rows at a time, with every rule and the
+def _write_shards(grouped: list[tuple[str, ...]], predicted: list[Path], found: Duplicates,
+                  staging: dict[str, Path], params: Params) -> _Counts:
+    """The write pass: each unit again, a slice of rows at a time, with every rule and the
     duplicates applied, into the staged shard directories; returns the counts for stats.json."""
     out_dir = next(iter(staging.values())).parent
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -160,11 +166,11 @@ def _write_shards(files: list[str], predicted: list[Path], found: Duplicates, st
     rules = reasons.rules_for("select")
     writers = _Writers(staging, params)
     counts = _Counts(params)
-    for index, path in enumerate(files):
+    for index, unit in enumerate(grouped):
         signals = found.for_file(index)
         types = pl.read_parquet(predicted[index])
-        for start, stop in _slices(path):
-            lazy = apply_rules(page_types.attach(_scan(path).slice(start, stop - start), types), rules, params)
+        for start, stop in _slices(unit):
+            lazy = apply_rules(page_types.attach(_scan(unit).slice(start, stop - start), types), rules, params)
             lazy = attach_duplicates(lazy, signals.filter(pl.col("row").is_between(start, stop, closed="left")),
                                      params)
             writers.write(with_dataset_columns(lazy, params).collect(), counts)
@@ -204,18 +210,38 @@ class _Writers:
             writer.close()
 
 
-def _scan(path: str) -> pl.LazyFrame:
-    return pl.scan_parquet(path).with_row_index("row")
+def units(files: list[str]) -> list[tuple[str, ...]]:
+    """The extract files in order, cut into units: a file of `SLICE_ROWS` rows or more alone, and
+    runs of consecutive smaller files together up to `SLICE_ROWS` rows. Each pass reads a unit as
+    one file (its rows numbered through), so a run over many one-page HTML files pays each
+    pass's fixed cost per thousand rows, not per file; a large file is its own unit, read as before."""
+    grouped: list[tuple[str, ...]] = []
+    current: list[str] = []
+    rows = 0
+    for path in files:
+        count = pq.read_metadata(path).num_rows
+        if current and rows + count > SLICE_ROWS:
+            grouped.append(tuple(current))
+            current, rows = [], 0
+        current.append(path)
+        rows += count
+    if current:
+        grouped.append(tuple(current))
+    return grouped
 
 
-def _slices(path: str) -> Iterator[tuple[int, int]]:
-    """Row ranges [start, stop) of about `SLICE_ROWS` rows covering the file, in order.
+def _scan(unit: tuple[str, ...]) -> pl.LazyFrame:
+    return pl.scan_parquet(list(unit)).with_row_index("row")
+
+
+def _slices(unit: tuple[str, ...]) -> Iterator[tuple[int, int]]:
+    """Row ranges [start, stop) of about `SLICE_ROWS` rows covering the unit, in order.
 
     The write pass reads, decides and writes one slice at a time, so its memory does not grow
-    with the size of an input file. The slices are fixed by the row count alone, so the shards
+    with the size of an input file. The slices are fixed by the row counts alone, so the shards
     do not depend on how the extract stage split its work.
     """
-    rows = pl.scan_parquet(path).select(pl.len()).collect().item()
+    rows = pl.scan_parquet(list(unit)).select(pl.len()).collect().item()
     for start in range(0, rows, SLICE_ROWS):
         yield start, min(rows, start + SLICE_ROWS)
 
@@ -342,13 +368,13 @@ def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[di
     return manifest, summaries
 
 
-def _predictions(root: str, index: int, path: str, params: Params) -> Path:
-    """The page-type model's predictions for one extract file, kept on disk for the write pass
+def _predictions(root: str, index: int, unit: tuple[str, ...], params: Params) -> Path:
+    """The page-type model's predictions for one unit, kept on disk for the write pass
     (computed once; a resumed select reuses them)."""
     target = Path(root) / "page-types" / f"f{index:05d}.parquet"
     if not target.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(page_types.predictions(path, params), target)
+        write_whole(page_types.predictions(unit, params), target)
     return target
 
 

@@ -388,20 +388,26 @@ def readable_copy(local: str, source: str) -> str:
     return local if os.path.exists(local) else source
 
 
-def column_batches(path: str, columns: Sequence[str], rows: int) -> Iterator[pl.DataFrame]:
-    """`columns` of a Parquet file, local or at a URL, in frames of up to `rows` rows, in order.
+def column_batches(paths: str | Sequence[str], columns: Sequence[str], rows: int) -> Iterator[pl.DataFrame]:
+    """`columns` of a Parquet file, or of several read as one (`paths` in order), local or at a
+    URL, in frames of up to `rows` rows, in order.
 
-    A local file is sliced by polars, whose memory stays flat over a large file (pyarrow's
+    Local files are sliced by polars, whose memory stays flat over a large file (pyarrow's
     `iter_batches` grew by about 10 MB per batch of texts in our measurement); a URL is read
     through fsspec one batch at a time.
     """
     import polars as pl
 
-    if not is_url(path):
-        total = pl.scan_parquet(path).select(pl.len()).collect().item()
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    if not any(is_url(path) for path in paths):
+        total = pl.scan_parquet(paths).select(pl.len()).collect().item()
         for start in range(0, total, rows):
-            yield pl.scan_parquet(path).select(columns).slice(start, rows).collect()
+            yield pl.scan_parquet(paths).select(columns).slice(start, rows).collect()
         return
-    with open_input(path) as fh:
-        for batch in pq.ParquetFile(fh).iter_batches(batch_size=rows, columns=list(columns)):
-            yield pl.from_arrow(batch)  # type: ignore[misc]
+    for path in paths:
+        if not is_url(path):
+            yield from column_batches(path, columns, rows)
+            continue
+        with open_input(path) as fh:
+            for batch in pq.ParquetFile(fh).iter_batches(batch_size=rows, columns=list(columns)):
+                yield pl.from_arrow(batch)  # type: ignore[misc]

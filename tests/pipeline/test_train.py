@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import socket
 from pathlib import Path
@@ -100,7 +101,7 @@ def test_gate_trade_table_trades_extraction_for_articles():
     assert table[0.95]["articles_extracted"] == pytest.approx(0.95, abs=0.011)
     # a lower recall extracts fewer pages of both kinds, and keeps no more articles
     rows = [table[recall] for recall in train.GATE_TRADE_RECALLS]
-    for lower, higher in zip(rows, rows[1:]):
+    for lower, higher in itertools.pairwise(rows):
         assert lower["threshold"] >= higher["threshold"]
         assert lower["others_extracted"] <= higher["others_extracted"]
         assert lower["articles_kept"] <= higher["articles_kept"]
