@@ -16,6 +16,7 @@ be somewhere every node can write: a shared file system or an object store.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -42,6 +43,7 @@ def file_key(path: str) -> str:
     return f"{stem}-{digest}"
 
 
+@functools.lru_cache(maxsize=16)  # once per params, not once per input file (Params is frozen)
 def fingerprint(params: Params, extract_all: bool) -> str:
     """What makes an extract output reusable: code format, library version, extract params.
 
