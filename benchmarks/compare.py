@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
 DEFAULT_INPUTS = [CORPORA / "trafilatura-eval.warc.gz", CORPORA / "wcxb-dev.warc.gz"]
-TARGETS = {"trafilatura-eval.warc.gz": 1.5, "wcxb-dev.warc.gz": 3.0}  # ours / datatrove at 1 worker (issue #34)
+TARGETS = {"trafilatura-eval.warc.gz": 1.5, "wcxb-dev.warc.gz": 3.0}  # ours / datatrove at 1 worker
 DEFAULT_DATATROVE_PYTHON = ROOT / ".venv-datatrove" / "bin" / "python"
 
 
