@@ -138,9 +138,9 @@ class ShardWriter:
 
 
 @contextlib.contextmanager
-def parquet_writer(path: Path, schema: pa.Schema) -> Iterator[pq.ParquetWriter]:
-    """A zstd `pq.ParquetWriter` for a `with` block; on a failure inside it, closed quietly."""
-    writer = pq.ParquetWriter(path, schema, compression="zstd")
+def parquet_writer(path: Path, schema: pa.Schema, compression: str = "zstd") -> Iterator[pq.ParquetWriter]:
+    """A `pq.ParquetWriter` (zstd unless told) for a `with` block; on a failure inside it, closed quietly."""
+    writer = pq.ParquetWriter(path, schema, compression=compression)
     try:
         yield writer
     except BaseException:

@@ -72,3 +72,20 @@ def test_units_match_on_the_sample(slice_rows: int, tmp_path: Path, monkeypatch)
     monkeypatch.setattr(select, "SLICE_ROWS", slice_rows)
     assert cli("select", work, "--out", tmp_path / "small") in (0, 1)
     assert rows_of(tmp_path / "default").equals(rows_of(tmp_path / "small"))
+
+
+def test_a_small_input_is_written_with_snappy_and_a_large_one_with_zstd(tmp_path: Path, monkeypatch):
+    from pipeline.stages import extract
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "small.html").write_bytes(article_html("A small page"))
+    (pages / "large.html").write_bytes(article_html("A large page", paragraphs=8) + b" " * 300_000)
+    monkeypatch.setattr(extract, "SMALL_INPUT_BYTES", 100_000)
+    work = tmp_path / "work"
+    assert cli("extract", pages, "--out", work) == 0
+    codecs = {}
+    for path in (work / "extract").glob("*.parquet"):
+        metadata = pq.ParquetFile(path).metadata
+        codecs[path.name.split(".html")[0]] = {metadata.row_group(0).column(i).compression
+                                               for i in range(metadata.num_columns)}
+    assert codecs == {"small": {"SNAPPY"}, "large": {"ZSTD"}}
