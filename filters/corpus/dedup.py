@@ -67,7 +67,8 @@ def word_shingles(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS) -> list
     words = _WORD.findall(text.lower())
     if len(words) <= shingle_words:
         return [" ".join(words)] if words else []
-    return [" ".join(words[i:i + shingle_words]) for i in range(len(words) - shingle_words + 1)]
+    # the i-th list starts i words on: zip stops at the shortest, after the last full shingle
+    return list(map(" ".join, zip(*(words[i:] for i in range(shingle_words)), strict=False)))
 
 
 def simhash64(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS) -> int:

@@ -172,9 +172,8 @@ def repetition_signals(words: list[str], word_lengths: list[int]) -> dict[str, f
 
 def word_ids(words: list[str]) -> np.ndarray:
     """Each word mapped once to a small int (first-seen order): the unit of all n-gram work."""
-    vocabulary: dict[str, int] = {}
-    return np.fromiter((vocabulary.setdefault(word, len(vocabulary)) for word in words), dtype=np.int64,
-                       count=len(words))
+    vocabulary = {word: index for index, word in enumerate(dict.fromkeys(words))}  # first-seen order
+    return np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int64, count=len(words))
 
 
 def ngram_ids(previous: np.ndarray, ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

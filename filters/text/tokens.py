@@ -35,7 +35,7 @@ def token_count(text: str | None) -> int:
     """
     if not text:
         return 0
-    return sum(1 for _ in TOKEN.finditer(text))
+    return len(TOKEN.findall(text))  # the list is built in C: faster than counting an iterator
 
 
 def lines(text: str | None) -> list[str]:
