@@ -66,8 +66,8 @@ def timed_candidates(page: Page, fast: bool) -> tuple[Candidates, float, float]:
     return candidates, middle - started, time.perf_counter() - middle
 
 
-def asks_readability(candidates: Candidates, policy) -> bool:  # type: ignore[no-untyped-def]
-    """Whether `policy` asks `candidates` for readability's result."""
+def run_policy(candidates: Candidates, policy) -> tuple[str, bool]:  # type: ignore[no-untyped-def]
+    """(the winner `policy` picks from `candidates`, whether it asked for readability's result)."""
     asked: list[str] = []
     plain_get = candidates.get
 
@@ -77,11 +77,10 @@ def asks_readability(candidates: Candidates, policy) -> bool:  # type: ignore[no
 
     candidates.get = recording_get  # type: ignore[method-assign]
     try:
-        policy(candidates)
+        winner, _ = policy(candidates)
     finally:
         del candidates.get
-    candidates.derived.clear()
-    return "readability" in asked
+    return winner, "readability" in asked
 
 
 def score_page(decoded, url: str, expected: dict, tallies: dict[str, Tally]) -> None:  # type: ignore[no-untyped-def]
@@ -95,8 +94,7 @@ def score_page(decoded, url: str, expected: dict, tallies: dict[str, Tally]) -> 
         candidates, trafilatura_seconds, readability_seconds = computed[fast]
         candidates.agreement_min_short_blocks = min_short
         candidates.derived.clear()
-        asked = asks_readability(candidates, POLICIES[policy])
-        winner, _ = POLICIES[policy](candidates)
+        winner, asked = run_policy(candidates, POLICIES[policy])
         chosen = candidates.derived.get(winner) or candidates.get(winner)
         blocks, _ = remove_boilerplate(chosen.blocks)
         found, absent = snippet_scores("\n\n".join(b.text for b in blocks) or None, expected)

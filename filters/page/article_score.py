@@ -27,12 +27,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from typing import Any
-from urllib.parse import urlsplit
 
 import pyarrow as pa
 from lxml import etree
 
 from filters.core.declarations import Rule, Signal
+from filters.parse.html import host_of, web_address
 from filters.parse.parsed import Page
 
 ARTICLE_PATH_SEGMENTS = ("blog", "post", "posts", "article", "articles", "news", "story", "stories",
@@ -80,8 +80,8 @@ _OUTBOUND_LINK_LIMIT = 20
 
 
 def url_components(url: str | None) -> dict[str, bool]:
-    """Which URL rows of the table apply (all False without a web address: see `_split`)."""
-    parts = _split(url)
+    """Which URL rows of the table apply (all False without a web address: see `web_address`)."""
+    parts = web_address(url)
     if parts is None:
         return dict.fromkeys(("url_article_path", "url_date", "url_long_slug", "url_shallow", "url_excluded",
                               "url_paginated", "url_author_listing"), False)
@@ -160,30 +160,9 @@ def has_rel_next_prev(page: Page) -> bool:
     return any({"next", "prev", "previous"} & set(value.lower().split()) for value in values)
 
 
-def _split(url: str | None):
-    """The parts of a web address; None for none, or for a file's `file://` or `s3://` location,
-    which says where a copy lies, not what the page is (a page read from a bucket scores as
-    the same file read from a local disk, as `filters.page.page_type` reads URLs)."""
-    if not url:
-        return None
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    return parts if parts.scheme in ("http", "https") else None
-
-
 def _site(url: str | None) -> str | None:
-    parts = _split(url)
-    if parts is None:
-        return None
-    try:
-        host = parts.hostname
-    except ValueError:
-        return None
-    if not host:
-        return None
-    return host.removeprefix("www.")
+    host = host_of(url)
+    return host.removeprefix("www.") if host else None
 
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
 SIGNALS: tuple[Signal, ...] = (

@@ -30,11 +30,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
+from filters.parse.html import web_address
 
 PAGE_TYPES: tuple[str, ...] = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 
@@ -186,13 +186,8 @@ def _number(value: Any) -> float:
 
 def _url_features(url: Any) -> dict[str, float]:
     values: dict[str, float] = dict.fromkeys(_URL_WORD_FEATURES, 0.0)
-    try:
-        parts = urlsplit(url) if isinstance(url, str) else None
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https"):
-        # no web address: a plain file's file:// or s3:// location says where a copy lies, not what
-        # the page is (the same page read from a bucket must get the same type)
+    parts = web_address(url) if isinstance(url, str) else None
+    if parts is None:  # no web address (the same page read from a bucket must get the same type)
         return dict.fromkeys((*_URL_WORD_FEATURES, *_URL_SHAPE), math.nan)
     segments = [segment for segment in parts.path.lower().split("/") if segment]
     slug = segments[-1] if segments else ""

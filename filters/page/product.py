@@ -48,6 +48,7 @@ from filters.core.declarations import Rule, Signal
 from filters.metadata.fields import ARTICLE_TYPES
 from filters.page.domains import same_site
 from filters.page.product_text import spaced_script, text_counts
+from filters.page.url_rules import RE2_OPTIONS
 from filters.parse.parsed import Page
 
 PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel", "someproducts",
@@ -124,10 +125,8 @@ _CART_ATTRIBUTE = re.compile(
     r"add[-_ ]?to[-_ ]?(?:cart|basket|bag|trolley)|addto(?:cart|basket|bag)|add[-_]?cart|cart[-_]?add"
     r"|basket[-_]?add|add2(?:cart|basket)|buy[-_]?(?:now|button|btn)|buy[-_]?it[-_]?now|btn[-_]?(?:cart|buy)"
     r"|button[-_]?(?:cart|buy)|product[-_]?form[-_]?submit")
-_RE2_OPTIONS = re2.Options()
-_RE2_OPTIONS.log_errors = False
 # The same pattern on RE2, for `_cart_controls`'s one pass over every control's attributes.
-_CART_ATTRIBUTE_SCREEN = re2.compile(_CART_ATTRIBUTE.pattern, _RE2_OPTIONS)
+_CART_ATTRIBUTE_SCREEN = re2.compile(_CART_ATTRIBUTE.pattern, RE2_OPTIONS)
 # `src` too: old shops draw their buttons as images (`<input type=image src="add_to_basket.gif">`).
 _CONTROL_ATTRIBUTES = ("id", "class", "name", "data-action", "data-role", "src")
 # Path segments of cart and checkout pages, in several languages (a link there means a shop).
@@ -144,8 +143,8 @@ _CART_QUERY = re.compile(r"(?:^|&)(?:add-to-cart|add_to_cart|addtocart|add-to-ba
 # Screens before `urlsplit`, which costs more than the rest of the test (see `_may_be_cart_url`);
 # on RE2, which reads the page's joined links once whatever the number of segments.
 _CART_SEGMENT_SCREEN = re2.compile(r"(?:^|[/:\x00-\x20])(?:{})(?:[/?#\x00]|$)".format(
-    "|".join(re.escape(segment) for segment in sorted(CART_SEGMENTS))), _RE2_OPTIONS)
-_CART_QUERY_SCREEN = re2.compile(r"(?i)add-to-cart|add_to_cart|addtocart|add-to-basket", _RE2_OPTIONS)
+    "|".join(re.escape(segment) for segment in sorted(CART_SEGMENTS))), RE2_OPTIONS)
+_CART_QUERY_SCREEN = re2.compile(r"(?i)add-to-cart|add_to_cart|addtocart|add-to-basket", RE2_OPTIONS)
 _QUANTITY_NAME = re.compile(
     r"(?:^|[-_\[\s])(?:qty|quantity|quantities|menge|anzahl|quantite|quantité|cantidad|quantita|quantità|"
     r"quantidade|aantal|ilosc|ilość|antal|maara|määrä|mnozstvi|množství|adet|kolichestvo|количество|数量|수량)"
@@ -169,6 +168,15 @@ AVAILABILITY_PHRASES: tuple[str, ...] = (
 
 
 
+def _matching_indexes(pattern: Any, values: list[str]) -> set[int]:
+    """Indexes of the `values` in which the RE2 `pattern` matches, all read in one pass joined by
+    NUL: no pattern here matches a NUL, so no match runs across two values, and a value holding a
+    match holds one that starts in it."""
+    joined = "\0".join(values)
+    starts = list(accumulate((len(value) + 1 for value in values), initial=0))
+    return {bisect_right(starts, match.start()) - 1 for match in pattern.finditer(joined)}
+
+
 class _Phrases:
     """Lower-case phrases matched as words where the script has spaces ("hemen al" must not match
     "t-hemen al-le"; "カートに入れる" has no spaces around it). A plain substring test first: one
@@ -179,7 +187,7 @@ class _Phrases:
         # Every phrase as a plain alternative, on RE2: an automaton that reads each character once
         # whatever the number of alternatives (Python's `re` tries every alternative at every
         # position), so it screens a page's labels together in one pass (`labels_with_phrase`).
-        self._screen = re2.compile("|".join(re.escape(phrase) for phrase in phrases), _RE2_OPTIONS)
+        self._screen = re2.compile("|".join(re.escape(phrase) for phrase in phrases), RE2_OPTIONS)
 
     def found(self, text: str) -> list[str]:
         """The phrases in `text`, without those that are only part of a longer one found
@@ -190,14 +198,9 @@ class _Phrases:
         return [hit for hit in hits if not any(hit != other and hit in other for other in hits)]
 
     def labels_with_phrase(self, labels: list[str]) -> set[int]:
-        """The indexes of the `labels` in which `found` finds a phrase. The labels are screened
-        together, joined by NUL (which no phrase holds, so no match runs across two labels, and a
-        label holding a phrase holds a screen match that starts in it); only those with a match
-        are read by `found`."""
-        joined = "\0".join(labels)
-        starts = list(accumulate((len(label) + 1 for label in labels), initial=0))
-        candidates = {bisect_right(starts, match.start()) - 1 for match in self._screen.finditer(joined)}
-        return {index for index in candidates if self.found(labels[index])}
+        """The indexes of the `labels` in which `found` finds a phrase: all screened in one pass
+        (`_matching_indexes`), only those with a match read by `found`."""
+        return {index for index in _matching_indexes(self._screen, labels) if self.found(labels[index])}
 
 
 def _bounded(phrase: str) -> str:
@@ -375,18 +378,9 @@ def _cart_attributes(element: Any) -> str:
     """The element's class/id/name values (`_CONTROL_ATTRIBUTES`), lower-cased, that
     `_CART_ATTRIBUTE` reads: a link's image file names too (a button drawn as a picture)."""
     values = " ".join(value for name in _CONTROL_ATTRIBUTES if (value := element.get(name)))
-    if element.tag == "a" and len(element):
+    if element.tag == "a" and len(element):  # an element without children holds no image
         values += " " + " ".join(image.get("src") or "" for image in element.iter("img"))
-    elif element.tag == "a":
-        values += " "  # as the join of no image sources gives
     return values.lower()
-
-
-def _matching_indexes(pattern: Any, values: list[str]) -> set[int]:
-    """Indexes of the `values` in which the RE2 `pattern` (which never matches a NUL) matches."""
-    joined = "\0".join(values)
-    starts = list(accumulate((len(value) + 1 for value in values), initial=0))
-    return {bisect_right(starts, match.start()) - 1 for match in pattern.finditer(joined)}
 
 
 def _quantity_selectors(page: Page) -> int:

@@ -234,7 +234,8 @@ def _quiet_options() -> Any:
     return options
 
 
-_RE2_OPTIONS = _quiet_options()
+# Shared with the other RE2 patterns of filters/page (the product screens).
+RE2_OPTIONS = _quiet_options()
 
 
 @functools.lru_cache(maxsize=64)
@@ -244,7 +245,7 @@ def compile_patterns(patterns: tuple[str, ...]) -> tuple[Any, ...]:
     compiled: list[Any] = []
     for pattern in patterns:
         try:
-            compiled.append(re2.compile(pattern, options=_RE2_OPTIONS))
+            compiled.append(re2.compile(pattern, options=RE2_OPTIONS))
         except re2.error as exc:
             raise ValueError(_refusal(pattern, exc)) from None
     return tuple(compiled)

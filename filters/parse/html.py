@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 import lxml.html
 from lxml import etree
@@ -134,14 +134,20 @@ def url_hint(tree: HtmlElement) -> str | None:
     return None
 
 
-def host_of(url: str | None) -> str | None:
-    """Lower-cased host of an http(s) URL, the unit of same-site duplication."""
+def web_address(url: str | None) -> SplitResult | None:
+    """The parts of an http(s) URL; None for none, one `urlsplit` rejects, or another scheme: a
+    file's `file://` or `s3://` location says where a copy lies, not what the page is, so every
+    URL signal reads a page from a bucket as the same file from a local disk."""
     if not url:
         return None
     try:
         parts = urlsplit(url)
     except ValueError:
         return None
-    if parts.scheme not in ("http", "https"):
-        return None
-    return parts.hostname or None
+    return parts if parts.scheme in ("http", "https") else None
+
+
+def host_of(url: str | None) -> str | None:
+    """Lower-cased host of an http(s) URL, the unit of same-site duplication."""
+    parts = web_address(url)
+    return (parts.hostname or None) if parts is not None else None
