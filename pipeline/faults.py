@@ -69,7 +69,9 @@ def fail_point(name: str) -> None:
     hang = os.environ.get("PIPELINE_TEST_HANG")
     if hang and hang.partition("@")[0] == name:
         directory = hang.partition("@")[2]
-        Path(directory, f"{os.getpid()}.pid").write_text(str(os.getpid()))
+        written = Path(directory, f"{os.getpid()}.pid.part")
+        written.write_text(str(os.getpid()))
+        written.rename(written.with_suffix(""))  # whole: a reader never sees an empty pid file
         while True:
             time.sleep(1)
     target = os.environ.get("PIPELINE_TEST_FAIL")
