@@ -16,7 +16,8 @@ Candidates, computed lazily (a candidate a policy never asks for never runs):
 * `dom` — the DOM heuristic (`filters.extract.dom_fallback`) on a copy (only when a policy reaches it).
 
 An exception inside one extractor is recorded in the trace and that candidate counts as empty;
-the cascade goes on. Word counts are whitespace tokens (`len(text.split())`).
+the cascade goes on. Word counts are `filters.text.tokens.word_count` (whitespace pieces; each
+character of a script written without spaces is a word).
 
 Selection policies (`extract.cascade.selection`); the default, `agreement`, was chosen by
 measurement (docs/filters.md, "Extraction"); `seed` is the original best-of-two rule to the letter:
@@ -44,6 +45,7 @@ from filters.extract.dom_fallback import dom_heuristic
 from filters.parse.html import node_count
 from filters.parse.parsed import Page
 from filters.text.blocks import Block, block_signals, blocks_from_element, blocks_from_text
+from filters.text.tokens import word_count
 
 READABILITY_MIN_WORDS = 50
 TRAFILATURA_MIN_WORDS = 30
@@ -97,7 +99,7 @@ class Candidate:
 
     @property
     def words(self) -> int:
-        return sum(len(block.text.split()) for block in self.blocks)
+        return sum(word_count(block.text) for block in self.blocks)
 
 
 @dataclass(frozen=True)
@@ -314,7 +316,7 @@ def agreement_blocks(candidates: Candidates) -> list[Block] | None:
     other = " ".join(" ".join(block.text.split()) for block in candidates.get("readability").blocks)
     kept = [block for block in t_blocks
             if block.chars >= AGREEMENT_SHORT_BLOCK_CHARS or " ".join(block.text.split()) in other]
-    if sum(len(block.text.split()) for block in kept) < AGREEMENT_MIN_KEPT_SHARE * t:
+    if sum(word_count(block.text) for block in kept) < AGREEMENT_MIN_KEPT_SHARE * t:
         return None
     return kept
 
@@ -380,7 +382,7 @@ def run_cascade(page: Page, policy: str = "agreement", precision_threshold: floa
     extractor = winner.name
     if name == "agreement":
         extractor = f"{extractor}+readability"
-    return CascadeResult(text, extractor if text else None, blocks, len(text.split()) if text else 0, trace, body)
+    return CascadeResult(text, extractor if text else None, blocks, word_count(text), trace, body)
 
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
 SIGNALS: tuple[Signal, ...] = (

@@ -13,7 +13,8 @@ Three steps, on a copy of the page (the decomposition is destructive):
    of the body's words, else the whole body.
 3. Otherwise the body; without a body, the document itself ("the original HTML").
 
-Words are whitespace-separated tokens (`len(text.split())`).
+Words are `filters.text.tokens.word_count` (whitespace pieces; each character of a script written
+without spaces is a word).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 from lxml.html import HtmlElement
+
+from filters.text.tokens import word_count
 
 PRIORITY_SELECTORS: tuple[str, ...] = (
     "article", "main", '[role="main"]', '[itemprop="articleBody"]', ".post-content", ".article-content",
@@ -74,7 +77,7 @@ _KEEP = frozenset({"html", "body"})
 
 
 def words(element: HtmlElement) -> int:
-    return len(element.text_content().split())
+    return word_count(element.text_content())
 
 
 def dom_heuristic(tree: HtmlElement) -> DomResult:
@@ -129,7 +132,7 @@ def best_by_paragraph_density(doc: HtmlElement) -> HtmlElement | None:
     best: HtmlElement | None = None
     best_score = -1.0
     for element in doc.iter("div", "section"):
-        paragraph_words = sum(len(p.text_content().split()) for p in element.iter("p"))
+        paragraph_words = sum(word_count(p.text_content()) for p in element.iter("p"))
         if paragraph_words < MIN_WORDS:
             continue
         density = paragraph_words / max(words(element), 1)

@@ -19,6 +19,7 @@ from lxml import etree
 
 from filters.core.declarations import Signal
 from filters.parse.parsed import Page
+from filters.text.tokens import word_count
 
 # signal -> the tags it counts
 _COUNTED: dict[str, tuple[str, ...]] = {
@@ -61,8 +62,8 @@ def structure_signals(page: Page) -> dict[str, Any]:
     for element in page.tree.iter(*_COUNTED_TAGS):
         counts[_COUNTED_TAGS[element.tag]] += 1
     links = _LINKS(page.tree)
-    link_words = sum(len(link.text_content().split()) for link in links)
-    visible_words = len(page.visible_text.split())
+    link_words = sum(word_count(link.text_content()) for link in links)
+    visible_words = word_count(page.visible_text)
     counts["structure_link_count"] = len(links)
     counts["structure_link_word_fraction"] = round(min(1.0, link_words / visible_words), 6) if visible_words else 0.0
     types = sorted({name.lower() for name in page.json_ld_types()})

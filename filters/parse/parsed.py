@@ -18,6 +18,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from filters.core.vocabulary import schema_types
+from filters.text.tokens import word_count
 
 # The article score and page classification count words "after stripping nav/header/footer" (and
 # script/style/template). <noscript> text stays: it is what a non-JS reader sees, and the needs_js
@@ -62,18 +63,18 @@ class Page:
 
     @cached_property
     def body_word_count(self) -> int:
-        """Whitespace-separated words of <body> without nav/header/footer/script/style/template.
+        """Words (`filters.text.tokens.words`) of <body> without nav/header/footer/script/style/template.
 
-        The article score counts `len(text.split())`. Computed as all visible words minus those inside
+        The article score counts these. Computed as all visible words minus those inside
         the outermost nav/header/footer/template elements, which is exact and avoids testing
         every text node's ancestors.
         """
-        count = len(self._visible_words)
+        count = word_count(" ".join(self._visible_words))
         for element in self.tree.iter(*_STRUCTURAL):
             if _has_structural_ancestor(element):
                 continue
             visible = _without_code(_TEXT_NODES_BELOW(element), _CODE_NODES_BELOW(element))
-            count -= sum(len(text.split()) for text in visible)
+            count -= sum(word_count(text) for text in visible)
         return count
 
     @cached_property

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
-from filters.text.tokens import lines
+from filters.text.tokens import lines, word_count
 
 TERMINAL_MARKS = frozenset(".?!…。？！｡‼⁇⁈⁉؟۔।॥።")
 # C4's end quotation mark `"` and its typographic equivalents: a line ending in one is kept.
@@ -63,16 +63,16 @@ def nopunc_clean(text: str) -> tuple[str, dict[str, float | int]]:
     * `c4_removed_line_fraction`: removed lines / non-blank lines (0.0 for a text without lines).
       The document rule, "more than half of lines not ending with . ? ! \\"", is this
       fraction compared with 0.5 by the decision table.
-    * `c4_removed_word_fraction`: whitespace words in removed lines / all words (0.0 without
+    * `c4_removed_word_fraction`: words (`filters.text.tokens.words`) in removed lines / all words (0.0 without
       words): how much of the page the removal took, which a line count hides (a page of long
       paragraphs that each end in hashtags loses every word; a page whose headings go loses few).
-    * `c4_kept_word_count`: whitespace words of the kept lines.
+    * `c4_kept_word_count`: words of the kept lines.
     """
     all_lines = lines(text)
     kept = [line for line in all_lines if ends_with_terminal_punctuation(line)]
     removed_fraction = (len(all_lines) - len(kept)) / len(all_lines) if all_lines else 0.0
-    total_words = sum(len(line.split()) for line in all_lines)
-    kept_words = sum(len(line.split()) for line in kept)
+    total_words = sum(map(word_count, all_lines))
+    kept_words = sum(map(word_count, kept))
     return "\n".join(kept), {
         "c4_line_count": len(all_lines),
         "c4_removed_line_fraction": removed_fraction,

@@ -12,8 +12,15 @@ docs/filters.md); thresholds live in `pipeline/params.py` (`GopherParams`, with 
 values and where each comes from) and are compared by the decision table, never here.
 
 Units and readings:
-* Words are whitespace-separated tokens (`str.split()`), as in Gopher and Dolma; a word's length
-  is its length in characters (code points), punctuation included.
+* Words are whitespace-separated tokens (`str.split()`), as in Gopher and Dolma, except that each
+  character of a script written without spaces (Chinese, Japanese, Thai, ...) is a word of its own
+  (`filters.text.tokens.words`; Gopher and Dolma read a whole Japanese sentence as one word). A
+  word's length is its length in characters (code points), punctuation included.
+* Which signals apply to text written without spaces (`unspaced_fraction` of its words at least
+  `UNSPACED_TEXT_FRACTION`), decided per signal (docs/filters.md, "Text in every script"): the
+  median word length does not (every such word is one character), so it is null and its rule
+  never fires; the word count, symbol ratio, alphabetic share and the line and n-gram repetition
+  rules do, over these words. The required-words rule applies to English only (`text_signals`).
 * Lines are the non-blank, stripped lines of `filters.text.tokens.lines`. Gopher and Dolma split on
   "\\n" and count blank lines; we do not, otherwise every blank line between paragraphs is a
   "duplicated line" and dilutes the bullet and ellipsis fractions. Gopher also has paragraph
@@ -35,7 +42,7 @@ import numpy as np
 import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
-from filters.text.tokens import lines
+from filters.text.tokens import UNSPACED_TEXT_FRACTION, lines, unspaced_fraction, words
 
 # Gopher's stop words: a page must hold at least two of them (params.yaml holds the count).
 STOP_WORDS = frozenset({"the", "be", "to", "of", "and", "that", "have", "with"})
@@ -52,20 +59,28 @@ ELLIPSES = ("...", "…")
 MIN_MEASURED_WORDS = 50
 TOP_NGRAM_SIZES = (2, 3, 4)              # Gopher: "for each n in {2, 3, 4} ... most frequently-occurring n-gram"
 DUP_NGRAM_SIZES = (5, 6, 7, 8, 9, 10)    # Gopher: "for each n in {5, ..., 10} ... all duplicate n-grams"
+# Characters per word of the n-gram rules on text written without spaces: Chinese words average
+# about 1.6 characters (the segmented corpora of the SIGHAN word-segmentation bakeoffs), Japanese
+# ones about as many; an n-word rule reads 2n-character n-grams, so a five-character name said
+# twice is not a "duplicated 5-gram" (docs/filters.md, "Text in every script").
+UNSPACED_NGRAM_SCALE = 2
 MAX_REPEAT_PERIOD = 13                   # Dolma `TokenizerRepetitionsTagger.MAX_PERIOD`
 _ALPHA = re.compile(r"[^\W\d_]")         # one Unicode letter
 
 
-def gopher_signals(text: str) -> dict[str, float | int]:
+def gopher_signals(text: str) -> dict[str, float | int | None]:
     """All Gopher quality and repetition signals of `text` (the C4-cleaned text), one flat dict."""
-    words = text.split()
-    word_lengths = list(map(len, words))
-    text_lines = lines(text)
-    return {
-        **word_signals(text, words, word_lengths),
-        **line_signals(text_lines),
-        **repetition_signals(words, word_lengths),
+    text_words = words(text)
+    word_lengths = list(map(len, text_words))
+    unspaced = unspaced_fraction(text_words) >= UNSPACED_TEXT_FRACTION
+    signals = {
+        **word_signals(text, text_words, word_lengths),
+        **line_signals(lines(text)),
+        **repetition_signals(text_words, word_lengths, UNSPACED_NGRAM_SCALE if unspaced else 1),
     }
+    if unspaced:
+        signals["gopher_median_word_length"] = None  # a character is not a word: the length rule does not apply
+    return signals
 
 
 def word_signals(text: str, words: list[str], word_lengths: list[int]) -> dict[str, float | int]:
@@ -134,7 +149,7 @@ def line_signals(text_lines: list[str]) -> dict[str, float]:
     }
 
 
-def repetition_signals(words: list[str], word_lengths: list[int]) -> dict[str, float | int]:
+def repetition_signals(words: list[str], word_lengths: list[int], scale: int = 1) -> dict[str, float | int]:
     """Gopher's n-gram repetition signals (Table A1) and the repeated-sequence count.
 
     * `gopher_top_{2,3,4}gram_char_fraction`: characters of the word positions covered by the
@@ -148,23 +163,32 @@ def repetition_signals(words: list[str], word_lengths: list[int]) -> dict[str, f
       that occur in overlapping n-grams more than once").
     * `gopher_max_repeated_sequence_count`: see `max_repeated_sequence_count`.
     A text shorter than n words has fraction 0.0 for that n.
+
+    `scale` words make one word of the rules: for text written without spaces, whose words here are
+    characters, each n-gram rule reads n-grams of `UNSPACED_NGRAM_SCALE` * n characters
+    (docs/filters.md, "Text in every script").
     """
     ids = word_ids(words)
     lengths = np.asarray(word_lengths, dtype=np.int64)
     total_chars = int(lengths.sum())
     signals: dict[str, float | int] = {}
     keys = ids
-    repeated = True  # whether some n-gram of the last n measured occurs twice
-    for n in range(2, DUP_NGRAM_SIZES[-1] + 1):
-        kind = "top" if n in TOP_NGRAM_SIZES else "dup"
-        if kind == "dup" and not repeated:
-            # no (n-1)-gram occurs twice, so no longer one does: nothing left to count
-            signals[f"gopher_{kind}_{n}gram_char_fraction"] = 0.0
+    repeated = True  # whether some n-gram of the last size measured occurs twice
+    for size in range(2, DUP_NGRAM_SIZES[-1] * scale + 1):
+        n, between = divmod(size, scale)
+        is_rule = not between and n >= TOP_NGRAM_SIZES[0]  # else only a step to the next rule's size
+        if not repeated and size > TOP_NGRAM_SIZES[-1] * scale:
+            # no shorter n-gram occurs twice, so no longer one does: the duplicate rules count nothing
+            if is_rule:
+                signals[f"gopher_dup_{n}gram_char_fraction"] = 0.0
             continue
-        keys, counts = ngram_ids(keys, ids, n)
+        keys, counts = ngram_ids(keys, ids, size)
         repeated = bool(len(counts)) and int(counts.max()) > 1
+        if not is_rule:
+            continue
+        kind = "top" if n in TOP_NGRAM_SIZES else "dup"
         starts = _top_ngram_starts(keys, counts) if n in TOP_NGRAM_SIZES else counts[keys] > 1
-        fraction = _covered_chars(lengths, starts, n) / total_chars if total_chars else 0.0
+        fraction = _covered_chars(lengths, starts, size) / total_chars if total_chars else 0.0
         signals[f"gopher_{kind}_{n}gram_char_fraction"] = fraction
     signals["gopher_max_repeated_sequence_count"] = max_repeated_sequence_count(ids)
     return signals

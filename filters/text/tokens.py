@@ -3,7 +3,10 @@
 Two units, on purpose: a *token* (the length rule, `token_count`) is a run of Unicode
 letters/digits/underscore with inner apostrophes and hyphens, or one character of a script
 written without spaces; a *word* (the `word_count` column, article score, cascade thresholds,
-Gopher) is a whitespace-separated piece, `len(text.split())`.
+C4, Gopher, the page-type model) is a whitespace-separated piece, `text.split()`, except that
+each character of a script written without spaces is a word of its own (`words`): a Japanese or
+Chinese sentence is otherwise one "word", and every word statistic reads it as a page of a
+handful of absurdly long words. Text without such characters has exactly `text.split()`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,15 @@ from filters.core.declarations import Rule, Signal
 # Hiragana, Katakana (with ー) and half-width Katakana. Hangul is left out: Korean puts spaces
 # between words, so its runs already count sensibly.
 CJK_CHARS = "\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0002fa1f"
-TOKEN = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+(?:['’-][^\W{CJK_CHARS}]+)*")
+# Scripts written without spaces between words: CJK as above, plus Thai, Lao, Khmer and Myanmar
+# (which put spaces between phrases, not words). A character of these is one token and one word.
+UNSPACED_CHARS = CJK_CHARS + "\u0e00-\u0e7f\u0e80-\u0eff\u1780-\u17ff\u1000-\u109f"
+TOKEN = re.compile(rf"[{UNSPACED_CHARS}]|[^\W{UNSPACED_CHARS}]+(?:['’-][^\W{UNSPACED_CHARS}]+)*")
+_UNSPACED = re.compile(f"[{UNSPACED_CHARS}]")
+_WORD_PIECE = re.compile(rf"[{UNSPACED_CHARS}]|[^\s{UNSPACED_CHARS}]+")
+# `unspaced_fraction` at or above this: the text is written without spaces, and the statistics of
+# word length do not apply to it (filters/text/gopher.py).
+UNSPACED_TEXT_FRACTION = 0.5
 
 
 def token_count(text: str | None) -> int:
@@ -28,14 +39,42 @@ def token_count(text: str | None) -> int:
 
     A token is a run of letters/digits/underscore with inner apostrophes or hyphens
     (`don't`, `well-known`; `3.5` is two) except that every Han, Hiragana or Katakana character is a
-    token of its own, so a Chinese or Japanese article is not counted as a handful of "words"
-    (one character is roughly one word-piece of an LLM tokenizer, the unit detectors see).
-    Punctuation, symbols and emoji are not tokens. Thai, Lao, Khmer and Burmese, also written
-    without spaces, are still counted per run (too few tokens): a known limit of a regex tokenizer.
+    token of its own, and so is every Thai, Lao, Khmer or Myanmar character (`UNSPACED_CHARS`), so
+    an article in a script written without spaces is not counted as a handful of "words" (one
+    character is roughly one word-piece of an LLM tokenizer, the unit detectors see; for Thai and
+    its neighbours, whose words are several characters, this overcounts, which a minimum forgives).
+    Punctuation, symbols and emoji are not tokens.
     """
     if not text:
         return 0
     return len(TOKEN.findall(text))  # the list is built in C: faster than counting an iterator
+
+
+def words(text: str | None) -> list[str]:
+    """The words of `text`: its whitespace-separated pieces, each character of a script written
+    without spaces (`UNSPACED_CHARS`) split off as a word of its own. `日本語の文章です。 OK` is
+    日, 本, 語, の, 文, 章, で, す, 。 and OK; text without such characters gives `text.split()`."""
+    if not text:
+        return []
+    if not _UNSPACED.search(text):
+        return text.split()
+    return _WORD_PIECE.findall(text)
+
+
+def word_count(text: str | None) -> int:
+    """`len(words(text))`: the project's word count (module docstring)."""
+    if not text:
+        return 0
+    if not _UNSPACED.search(text):
+        return len(text.split())
+    return len(_WORD_PIECE.findall(text))
+
+
+def unspaced_fraction(text_words: list[str]) -> float:
+    """Share of `text_words` (from `words`) that are characters of a script written without spaces."""
+    if not text_words:
+        return 0.0
+    return sum(1 for word in text_words if len(word) == 1 and _UNSPACED.match(word)) / len(text_words)
 
 
 def lines(text: str | None) -> list[str]:

@@ -40,7 +40,7 @@ from filters.text.c4 import nopunc_clean
 from filters.text.gopher import MIN_MEASURED_WORDS, gopher_signals
 from filters.text.language_id import language_signals
 from filters.text.quality import quality_signals
-from filters.text.tokens import token_count
+from filters.text.tokens import token_count, word_count
 from pipeline.io.decode import Decoded, decode_html
 from pipeline.io.records import RawRecord, synthetic_id
 from pipeline.params import Params
@@ -298,7 +298,7 @@ def text_signals(text: str) -> dict[str, Any]:
     signals.update(language_signals(text))
     cleaned, c4 = nopunc_clean(text)
     signals.update(c4)
-    uncleaned = c4["c4_kept_word_count"] < MIN_MEASURED_WORDS <= len(text.split())
+    uncleaned = c4["c4_kept_word_count"] < MIN_MEASURED_WORDS <= word_count(text)
     signals["gopher_measured_uncleaned"] = uncleaned
     signals.update(gopher_signals(text if uncleaned else cleaned))
     if signals["text_language"] != "en":

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -52,11 +53,15 @@ ROUNDS = 150
 PAGE_ARTICLE_RECALL = 0.99
 # The card's gate trade table (docs/benchmarks.md, "The gate"): what other recalls would extract and keep.
 GATE_TRADE_RECALLS = (0.95, 0.97, 0.98, 0.985, 0.99, 0.995, 1.0)
+# The card's keep rates per language: the language of the extracted text (else the page's declared one).
+LANGUAGE_GROUPS = ("en", "de", "other")
 LABEL_SUFFIXES = (".labels.json", ".json")
 WARC_SUFFIXES = (".warc.gz", ".warc")
 ATTRIBUTION = (
     "WCXB, the Web Content Extraction Benchmark, by Murrough Foley (CC-BY-4.0, "
-    "https://creativecommons.org/licenses/by/4.0/); scrapinghub/product-extraction-benchmark (MIT)"
+    "https://creativecommons.org/licenses/by/4.0/); trafilatura's evaluation pages by Adrien Barbaresi and the "
+    "trafilatura contributors (Apache-2.0), with page-type labels made for corpus-filter; "
+    "scrapinghub/product-extraction-benchmark (MIT)"
 )
 
 
@@ -204,6 +209,30 @@ def keep_rates(article_probability: np.ndarray, labels: Sequence[str], threshold
             for page_type in PAGE_TYPES if (types == page_type).any()}
 
 
+def language_group(row: dict[str, Any]) -> str:
+    """`en`, `de` or `other` (`LANGUAGE_GROUPS`): the language of the row's extracted text, else the
+    language its metadata declares (`de-AT` is `de`); a page with neither is `other`."""
+    signals = row.get("signals") or {}
+    language = signals.get("text_language") or re.split(r"[-_]", (row.get("language") or "").strip().lower())[0]
+    return language if language in LANGUAGE_GROUPS[:-1] else "other"
+
+
+def keep_rates_by_language(rows: Sequence[dict[str, Any]], article_probability: np.ndarray, labels: Sequence[str],
+                           threshold: float, other_rules_keep: np.ndarray) -> dict[str, dict[str, Any]]:
+    """For each language group: its pages by type, and the share of each type the whole pipeline keeps."""
+    groups = np.array([language_group(row) for row in rows])
+    types = np.asarray(labels)
+    table: dict[str, dict[str, Any]] = {}
+    for group in LANGUAGE_GROUPS:
+        mine = groups == group
+        if mine.any():
+            table[group] = {"pages": {page_type: int((mine & (types == page_type)).sum())
+                                      for page_type in PAGE_TYPES if (mine & (types == page_type)).any()},
+                            "kept": keep_rates(article_probability[mine], list(types[mine]), threshold,
+                                               other_rules_keep[mine])}
+    return table
+
+
 def best_threshold(article_probability: np.ndarray, labels: Sequence[str], other_rules_keep: np.ndarray) -> float:
     """The select threshold: the one that maximises the share of articles kept minus the mean
     share kept of the other types (each type weighs the same, however many pages it has), over
@@ -254,6 +283,8 @@ def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rul
             summary["full_model_alone_keep_rates"] = keep_rates(oof[:, ARTICLE], labels, threshold)
             summary["other_rules_and_page_model_keep_rates"] = keep_rates(np.ones(len(y)), labels, 0.0,
                                                                           other_rules_keep)
+            summary["full_keep_rates_by_language"] = keep_rates_by_language(rows, oof[:, ARTICLE], labels, threshold,
+                                                                            other_rules_keep)
         summary[f"{name}_threshold"] = threshold
         summary[f"{name}_keep_rates"] = rates
         summary[f"{name}_confusion"] = confusion(oof, labels)
@@ -334,6 +365,7 @@ def model_card(summary: dict[str, Any], model_path: str) -> str:
     ]
     for name, title in (("page", "Pre-extraction model (`page`)"), ("full", "Select model (`full`)")):
         lines += _model_section(summary, name, title)
+    lines += _language_section(summary.get("full_keep_rates_by_language", {}))
     lines += _gate_trade_section(summary.get("gate_trade", []))
     lines += ["## Use", "",
               "`select.page.min_article_probability` and `extract.gate.min_page_article_probability` in",
@@ -370,6 +402,24 @@ def _model_section(summary: dict[str, Any], name: str, title: str) -> list[str]:
         lines.append(f"| {true} | " + " | ".join(str(counts[p]) for p in PAGE_TYPES) + " |")
     lines.append("")
     return lines
+
+
+def _language_section(table: dict[str, dict[str, Any]]) -> list[str]:
+    """The card's keep rates of the whole pipeline per language group, out of fold."""
+    if not table:
+        return []
+    lines = ["### By language", "",
+             "The whole pipeline's keep rates (select model, pre-extraction model and every other rule), out of",
+             "fold, by the language of the extracted text (else the page's declared language): pages, kept.", "",
+             "| type | " + " | ".join(table) + " |", "|---|" + "---|" * len(table)]
+    for page_type in PAGE_TYPES:
+        cells = []
+        for group in table.values():
+            pages = group["pages"].get(page_type)
+            cells.append(f"{pages}, {group['kept'][page_type]:.3f}" if pages else "")
+        if any(cells):
+            lines.append(f"| {page_type} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
 
 
 def _gate_trade_section(table: list[dict[str, float]]) -> list[str]:
