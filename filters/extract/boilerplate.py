@@ -23,7 +23,13 @@ photo, a newsletter or an advertisement is never touched:
   block of nothing but social network names, a block that opens with "Sign up for our
   newsletter" or "Newsletter abonnieren";
 * related headlines: a heading such as "Related articles" / "Read more" / "Lesen Sie auch" and
-  the run of short link-only blocks after it, or a single "Read more: <link>" block.
+  the run of short link-only blocks after it, or a single "Read more: <link>" block;
+* repeated blocks (`repeated_blocks`, any length from `REPEATED_BLOCK_MIN_CHARS`): a block whose
+  text, case-folded with whitespace collapsed, is an earlier block's (a teaser, caption or share
+  widget the page prints twice), or, for a paragraph, lies inside a longer block (a pull quote, a
+  summary box quoting the text; a heading, list item or cell only goes as an exact copy). The longer or first copy stays. An article says a paragraph once; the
+  copies made Gopher's duplicate n-gram rules reject articles for what the extraction carried
+  along (docs/filters.md, "Extraction").
 
 `body_blocks` is not a boilerplate filter and removes nothing from `text`: extractors repeat the
 page's headline as the first block, and the article filter's block statistics must be measured on the body
@@ -40,7 +46,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from filters.core import phrases
-from filters.text.blocks import LARGE_BLOCK_CHARS, Block
+from filters.text.blocks import LARGE_BLOCK_CHARS, LIST_TABLE_KINDS, Block
 
 MAX_BOILERPLATE_CHARS = 120
 MAX_PROMPT_CHARS = 160  # newsletter prompts are a sentence with a call to action
@@ -48,6 +54,15 @@ HEADLINE_MAX_POSITION = 3
 HEADLINE_MAX_CHARS = LARGE_BLOCK_CHARS  # a block this long is body: the headline search stops there
 RELATED_ITEM_MAX_CHARS = 150
 RELATED_ITEM_MIN_LINK_FRACTION = 0.8
+# A repeated block is removed from this length on: a shorter repeat ("Summary", "Step 2", "Photo")
+# is a label, which the line rules judge and C4 removes anyway.
+REPEATED_BLOCK_MIN_CHARS = 40
+# Pages with more blocks are not searched for repeats (each block is looked for in the whole text).
+REPEATED_BLOCK_MAX_BLOCKS = 2_000
+# Kinds removed only as an exact copy, never for lying inside a longer block: a heading, a list
+# item or a table cell that names what a paragraph also says (a recipe's steps, then the recipe
+# card) is structure, not a pull quote.
+_WHOLE_ONLY_KINDS = frozenset({"heading", *LIST_TABLE_KINDS})
 
 _BRACKETED = re.compile(r"^\[[^\[\]]{1,100}\]$")
 _DATEISH = re.compile(r"^[\d.:/,-]+(?:am|pm|h|uhr)?[,.]?$", re.IGNORECASE)
@@ -95,6 +110,7 @@ def remove_boilerplate(blocks: list[Block]) -> tuple[list[Block], dict[str, int]
     kept: list[Block] = []
     removed: dict[str, int] = {}
     in_related_list = False
+    blocks = repeated_blocks(blocks, removed)
     for block in blocks:
         if in_related_list and _is_related_item(block):
             removed["related_links"] = removed.get("related_links", 0) + 1
@@ -110,6 +126,30 @@ def remove_boilerplate(blocks: list[Block]) -> tuple[list[Block], dict[str, int]
         else:
             removed[kind] = removed.get(kind, 0) + 1
     return kept, removed
+
+
+def repeated_blocks(blocks: list[Block], removed: dict[str, int]) -> list[Block]:
+    """`blocks` without the copies of a repeated block (module docstring); counts them in `removed`."""
+    if len(blocks) < 2 or len(blocks) > REPEATED_BLOCK_MAX_BLOCKS:
+        return blocks
+    keys = [" ".join(block.text.split()).casefold() for block in blocks]
+    joined = "\x00".join(keys)  # the separator is in no key: a key is found within one block only
+    copies: dict[str, int] = {}
+    for key in keys:
+        copies[key] = copies.get(key, 0) + 1
+    seen: set[str] = set()
+    kept = []
+    for block, key in zip(blocks, keys, strict=True):
+        repeat = False
+        if len(key) >= REPEATED_BLOCK_MIN_CHARS:
+            inside_longer = joined.count(key) - copies[key] > 0  # found beyond the blocks equal to it
+            repeat = key in seen or (inside_longer and block.kind not in _WHOLE_ONLY_KINDS)
+        seen.add(key)
+        if repeat:
+            removed["repeated_block"] = removed.get("repeated_block", 0) + 1
+        else:
+            kept.append(block)
+    return kept
 
 
 def body_blocks(blocks: list[Block], headlines: Iterable[str]) -> list[Block]:

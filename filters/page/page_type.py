@@ -35,27 +35,54 @@ import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
 from filters.parse.html import web_address
+from filters.text.tokens import word_count
 
 PAGE_TYPES: tuple[str, ...] = ("article", "collection", "documentation", "forum", "listing", "product", "service")
 
 # Words of URL paths, by what they usually announce. A feature per group: how many of its words
 # stand as a path segment, or as a hyphen/underscore-separated part of one (single words are too
 # rare in any training set for trees to learn each on its own).
+# English first, then the same words as German, French, Spanish, Italian, Portuguese, Dutch,
+# Polish and (transliterated, as URLs write it) Russian sites put them in paths, unaccented.
 URL_WORDS: dict[str, tuple[str, ...]] = {
     "article": ("blog", "blogs", "news", "article", "articles", "story", "stories", "post", "posts", "opinion",
-                "insights", "magazine", "journal", "column", "columns", "editorial", "press", "features", "feature"),
-    "product": ("product", "products", "p", "dp", "item", "items", "shop", "store", "buy", "sku", "pd", "prod"),
+                "insights", "magazine", "journal", "column", "columns", "editorial", "press", "features", "feature",
+                "nachrichten", "meldung", "meldungen", "aktuelles", "beitrag", "beitraege", "kommentar", "reportage",
+                "actualites", "actualite", "nouvelles", "chronique", "tribune", "noticias", "noticia", "articulo",
+                "articulos", "actualidad", "cronica", "notizie", "notizia", "articolo", "articoli", "cronaca",
+                "artigo", "artigos", "opiniao", "nieuws", "artikelen", "opinie", "wiadomosci", "aktualnosci",
+                "artykul", "artykuly", "felieton", "novosti", "statya", "stati"),
+    "product": ("product", "products", "p", "dp", "item", "items", "shop", "store", "buy", "sku", "pd", "prod",
+                "produkt", "produkte", "kaufen", "produit", "produits", "boutique", "acheter", "producto",
+                "productos", "tienda", "comprar", "prodotto", "prodotti", "negozio", "produto", "produtos", "loja",
+                "winkel", "kopen", "sklep", "tovar", "tovary"),
     "collection": ("category", "categories", "collection", "collections", "c", "catalog", "catalogue", "department",
-                   "brand", "brands", "sale", "deals"),
+                   "brand", "brands", "sale", "deals", "kategorie", "kategorien", "marken", "angebote", "categorie",
+                   "marques", "soldes", "categoria", "categorias", "coleccion", "marcas", "ofertas", "collezione",
+                   "offerte", "colecao", "aanbiedingen", "kategoria", "promocje", "katalog"),
     "listing": ("tag", "tags", "archive", "archives", "page", "search", "topics", "topic", "section", "author",
-                "authors", "index", "list", "all", "latest", "events"),
+                "authors", "index", "list", "all", "latest", "events", "archiv", "schlagwort", "thema", "themen",
+                "suche", "autor", "seite", "rubrik", "theme", "themes", "recherche", "auteur", "rubrique", "archivo",
+                "etiqueta", "tema", "temas", "buscar", "seccion", "archivio", "argomenti", "cerca", "autore",
+                "sezione", "arquivo", "busca", "secao", "archief", "zoeken", "onderwerp", "archiwum", "tagi", "szukaj",
+                "arhiv", "poisk", "teg"),
     "forum": ("forum", "forums", "thread", "threads", "t", "viewtopic", "showthread", "community", "discussion",
-              "discussions", "questions", "question", "q", "board", "boards", "comments", "answers", "r"),
+              "discussions", "questions", "question", "q", "board", "boards", "comments", "answers", "r",
+              "diskussion", "fragen", "foro", "foros", "preguntas", "discussione", "domande", "perguntas", "vragen",
+              "pytania", "voprosy"),
     "documentation": ("docs", "doc", "documentation", "guide", "guides", "api", "reference", "manual", "help", "kb",
-                      "support", "wiki", "learn", "tutorial", "tutorials", "howto", "faq", "developers", "sdk"),
+                      "support", "wiki", "learn", "tutorial", "tutorials", "howto", "faq", "developers", "sdk",
+                      "dokumentation", "anleitung", "hilfe", "handbuch", "aide", "tutoriel", "ayuda", "documentacion",
+                      "guia", "aiuto", "guida", "documentazione", "manuale", "ajuda", "documentacao", "hulp",
+                      "handleiding", "documentatie", "pomoc", "dokumentacja", "instrukcja", "poradnik", "spravka"),
     "service": ("pricing", "solutions", "solution", "services", "service", "platform", "about", "contact", "demo",
                 "enterprise", "customers", "integrations", "plans", "signup", "login", "company", "careers",
-                "features", "use-cases", "industries", "partners"),
+                "features", "use-cases", "industries", "partners", "preise", "loesungen", "leistungen", "ueber-uns",
+                "kontakt", "unternehmen", "karriere", "impressum", "tarifs", "a-propos", "entreprise", "carrieres",
+                "precios", "soluciones", "servicios", "nosotros", "contacto", "empresa", "prezzi", "soluzioni",
+                "servizi", "chi-siamo", "contatti", "azienda", "precos", "solucoes", "servicos", "sobre", "contato",
+                "carreiras", "prijzen", "oplossingen", "diensten", "over-ons", "bedrijf", "vacatures", "cennik",
+                "rozwiazania", "uslugi", "o-nas", "kariera", "ceny", "o-kompanii", "kontakty", "vakansii"),
 }
 _URL_WORD_FEATURES: tuple[str, ...] = tuple(f"url_words_{group}" for group in URL_WORDS)
 _URL_GROUPS_OF: dict[str, list[str]] = {}
@@ -75,19 +102,49 @@ SCHEMA_GROUPS: dict[str, tuple[str, ...]] = {
 }
 _SCHEMA_FEATURES = tuple(f"schema_{group}" for group in SCHEMA_GROUPS)
 
-# Words of titles, by what they usually announce (English: most of the labelled pages are; on
-# other languages these counts are 0 and the model leans on the rest). Counted once each.
+# Words of titles, by what they usually announce: English, then German, French, Spanish, Italian,
+# Portuguese, Dutch, Polish and Russian, from the words of these languages, not from the sites of the
+# training data. Counted once each. Titles in scripts written without spaces have no such words, and
+# the model leans on the rest there.
 TITLE_WORDS: dict[str, tuple[str, ...]] = {
     "article": ("how", "why", "what", "when", "guide", "tips", "ways", "best", "vs", "review", "explained",
-                "lessons", "story", "interview", "analysis", "opinion"),
+                "lessons", "story", "interview", "analysis", "opinion",
+                "wie", "warum", "tipps", "ratgeber", "analyse", "kommentar", "bericht", "comment", "pourquoi",
+                "conseils", "entretien", "tribune", "cómo", "qué", "consejos", "entrevista", "análisis", "opinión",
+                "perché", "consigli", "intervista", "analisi", "como", "dicas", "análise", "opinião", "hoe",
+                "waarom", "jak", "dlaczego", "porady", "wywiad", "analiza", "как", "почему", "советы", "интервью",
+                "анализ"),
     "service": ("pricing", "platform", "software", "solutions", "solution", "services", "demo", "enterprise",
-                "features", "contact", "about", "careers", "plans", "free", "trial", "app"),
+                "features", "contact", "about", "careers", "plans", "free", "trial", "app",
+                "preise", "lösungen", "plattform", "kontakt", "karriere", "leistungen", "unternehmen", "tarifs",
+                "logiciel", "plateforme", "carrières", "precios", "soluciones", "plataforma", "contacto",
+                "servicios", "prezzi", "soluzioni", "piattaforma", "contatti", "servizi", "preços", "soluções",
+                "contato", "serviços", "prijzen", "oplossingen", "diensten", "cennik", "rozwiązania", "platforma",
+                "usługi", "цены", "решения", "платформа", "контакты", "услуги"),
     "listing": ("archives", "archive", "tag", "tags", "category", "posts", "page", "results", "search", "articles",
-                "news", "blog", "latest", "all", "topics"),
-    "shop": ("buy", "shop", "sale", "price", "cart", "store", "collection", "products", "deals"),
-    "forum": ("forum", "thread", "question", "reply", "discussion", "community", "re"),
+                "news", "blog", "latest", "all", "topics",
+                "archiv", "kategorie", "beiträge", "seite", "ergebnisse", "suche", "nachrichten", "aktuelles",
+                "themen", "catégorie", "résultats", "recherche", "actualités", "archivo", "categoría", "entradas",
+                "página", "resultados", "búsqueda", "noticias", "archivio", "categoria", "articoli", "pagina",
+                "risultati", "notizie", "arquivo", "notícias", "archief", "categorie", "berichten", "resultaten",
+                "nieuws", "archiwum", "kategoria", "wpisy", "strona", "wyniki", "aktualności", "архив", "категория",
+                "страница", "результаты", "новости"),
+    "shop": ("buy", "shop", "sale", "price", "cart", "store", "collection", "products", "deals",
+             "kaufen", "angebot", "preis", "warenkorb", "günstig", "acheter", "boutique", "prix", "promo", "panier",
+             "comprar", "tienda", "precio", "oferta", "ofertas", "carrito", "acquista", "negozio", "prezzo",
+             "offerta", "carrello", "loja", "preço", "carrinho", "kopen", "winkel", "prijs", "aanbieding", "kup",
+             "sklep", "cena", "promocja", "koszyk", "купить", "магазин", "цена", "скидки", "корзина"),
+    "forum": ("forum", "thread", "question", "reply", "discussion", "community", "re",
+              "frage", "antwort", "diskussion", "réponse", "foro", "pregunta", "respuesta", "domanda", "risposta",
+              "discussione", "fórum", "pergunta", "resposta", "vraag", "antwoord", "pytanie", "odpowiedź",
+              "dyskusja", "форум", "вопрос", "ответ", "обсуждение"),
     "documentation": ("documentation", "docs", "api", "reference", "manual", "tutorial", "install", "installation",
-                      "configuration", "sdk", "guide"),
+                      "configuration", "sdk", "guide",
+                      "dokumentation", "anleitung", "handbuch", "konfiguration", "tutoriel", "manuel",
+                      "documentación", "instalación", "configuración", "documentazione", "manuale", "installazione",
+                      "configurazione", "documentação", "instalação", "configuração", "documentatie", "handleiding",
+                      "installatie", "configuratie", "dokumentacja", "instrukcja", "instalacja", "konfiguracja",
+                      "документация", "руководство", "установка", "настройка"),
 }
 _TITLE_FEATURES: tuple[str, ...] = (*(f"title_words_{group}" for group in TITLE_WORDS), "title_is_question",
                                     "title_has_number")
@@ -103,12 +160,37 @@ _PROSE_FEATURES: tuple[str, ...] = (
     "prose_first_person_per_1k_words", "prose_second_person_per_1k_words", "prose_call_to_action_per_1k_words",
     "prose_byline_phrases_per_1k_words",
 )
-_FIRST_PERSON = frozenset(("i", "me", "my", "we", "our", "us"))
-_SECOND_PERSON = frozenset(("you", "your", "yours"))
+# The person and phrase vocabularies: English, then German, French, Spanish, Italian, Portuguese,
+# Dutch, Polish and Russian (words that are unambiguous in their language: not German "sie"/"ihr").
+_FIRST_PERSON = frozenset(("i", "me", "my", "we", "our", "us",
+                           "ich", "mich", "mein", "meine", "wir", "uns", "unser", "unsere", "je", "moi", "mon", "mes",
+                           "nous", "notre", "nos", "yo", "mis", "nosotros", "nuestro", "nuestra", "io", "mio", "mia",
+                           "noi", "nostro", "nostra", "eu", "meu", "minha", "nós", "nosso", "nossa", "ik", "mijn",
+                           "wij", "ons", "onze", "mój", "moja", "nasz", "nasza", "я", "мой", "моя", "мы", "наш",
+                           "наша"))
+_SECOND_PERSON = frozenset(("you", "your", "yours",
+                            "du", "dein", "deine", "ihnen", "vous", "votre", "vos", "tú", "tus", "usted", "ustedes",
+                            "tuo", "tua", "voi", "vostro", "você", "vocês", "jij", "jouw", "uw", "twój", "twoja",
+                            "wasz", "wasza", "ты", "вы", "ваш", "ваша", "твой"))
 _CALLS_TO_ACTION = ("sign up", "get started", "free trial", "request a demo", "book a demo", "contact us",
                     "contact sales", "learn more", "add to cart", "add to bag", "buy now", "shop now", "subscribe",
-                    "log in", "sign in", "download", "get a quote", "try it free", "start free")
-_BYLINE_PHRASES = ("min read", "posted", "published", "updated", "written by", "share this", "comments", "reply")
+                    "log in", "sign in", "download", "get a quote", "try it free", "start free",
+                    "jetzt kaufen", "in den warenkorb", "kostenlos testen", "demo anfordern", "kontaktieren sie uns",
+                    "mehr erfahren", "jetzt anmelden", "ajouter au panier", "acheter maintenant", "essai gratuit",
+                    "contactez-nous", "en savoir plus", "s'inscrire", "añadir al carrito", "comprar ahora",
+                    "prueba gratis", "contáctanos", "más información", "regístrate", "aggiungi al carrello",
+                    "acquista ora", "prova gratuita", "contattaci", "scopri di più", "iscriviti",
+                    "adicionar ao carrinho", "comprar agora", "teste grátis", "fale conosco", "saiba mais",
+                    "cadastre-se", "in winkelwagen", "nu kopen", "gratis proberen", "neem contact op",
+                    "meer informatie", "dodaj do koszyka", "kup teraz", "wypróbuj za darmo", "skontaktuj się",
+                    "dowiedz się więcej", "zarejestruj się", "в корзину", "купить сейчас", "попробовать бесплатно",
+                    "свяжитесь с нами", "подробнее", "зарегистрироваться")
+_BYLINE_PHRASES = ("min read", "posted", "published", "updated", "written by", "share this", "comments", "reply",
+                   "lesezeit", "veröffentlicht", "aktualisiert", "kommentare", "publié", "mis à jour",
+                   "min de lecture", "commentaires", "publicado", "actualizado", "min de lectura", "comentarios",
+                   "pubblicato", "aggiornato", "commenti", "atualizado", "comentários", "gepubliceerd", "bijgewerkt",
+                   "reacties", "opublikowano", "zaktualizowano", "komentarze", "опубликовано", "обновлено",
+                   "комментарии")
 
 _URL_SHAPE = ("url_path_depth", "url_slug_words", "url_slug_chars", "url_has_year", "url_has_long_number",
               "url_has_query", "url_is_root", "url_ends_html")
@@ -159,9 +241,9 @@ _WORD_SPLIT = re.compile(r"[-_.+]")
 _TITLE_WORD = re.compile(r"[^\W_]+")
 _WORD = re.compile(r"\w+")
 _DIGIT = re.compile(r"\d")
-_PRICE = re.compile(r"[$€£¥₹]\s?\d|\d\s?[$€£¥₹]|\b(?:USD|EUR|GBP)\b")
+_PRICE = re.compile(r"[$€£¥₹₽]\s?\d|\d\s?(?:[$€£¥₹₽円元]|zł)|\b(?:USD|EUR|GBP|CHF|PLN|RUB|JPY|CNY)\b")
 _SENTENCE_END = re.compile(r"[.!?…。！？][\'\")\]”’]?$")
-_SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)")
+_SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)|[。！？]")
 _SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ")
 
 
@@ -212,7 +294,7 @@ def _url_features(url: Any) -> dict[str, float]:
 def _text_shape(row: Mapping[str, Any]) -> dict[str, float]:
     title = row.get("title") or ""
     return {
-        "title_words": float(len(title.split())),
+        "title_words": float(word_count(title)),
         "title_has_separator": float(any(separator in title for separator in _SEPARATORS)),
         "has_title": float(bool(title)),
         "has_author": float(bool(row.get("author"))),
@@ -254,19 +336,19 @@ def _prose(text: Any) -> dict[str, float]:
     text = text[:TEXT_SHAPE_CHARS]
     lines = [line.strip() for line in text.split("\n") if line.strip()]
     lowered = text.lower()
-    words = _WORD.findall(lowered)
-    line_count, word_count = len(lines), max(1, len(words))
-    per_1k = 1000 / word_count
+    words = _WORD.findall(lowered)  # for the person vocabularies
+    line_count, text_words = len(lines), max(1, word_count(text))
+    per_1k = 1000 / text_words
     return {
         "prose_line_count": float(line_count),
-        "prose_short_line_fraction": sum(len(line.split()) <= 6 for line in lines) / line_count,
+        "prose_short_line_fraction": sum(word_count(line) <= 6 for line in lines) / line_count,
         "prose_sentence_line_fraction": sum(bool(_SENTENCE_END.search(line)) for line in lines) / line_count,
         "prose_question_line_fraction": sum(line.endswith("?") for line in lines) / line_count,
         "prose_colon_line_fraction": sum(line.endswith(":") for line in lines) / line_count,
         "prose_title_case_line_fraction": sum(line.istitle() for line in lines) / line_count,
         "prose_distinct_line_fraction": len(set(lines)) / line_count,
-        "prose_words_per_line": word_count / line_count,
-        "prose_words_per_sentence": word_count / max(1, len(_SENTENCE_BREAK.findall(text))),
+        "prose_words_per_line": text_words / line_count,
+        "prose_words_per_sentence": text_words / max(1, len(_SENTENCE_BREAK.findall(text))),
         "prose_digit_fraction": len(_DIGIT.findall(text)) / len(text),
         "prose_prices_per_1k_words": len(_PRICE.findall(text)) * per_1k,
         "prose_first_person_per_1k_words": sum(word in _FIRST_PERSON for word in words) * per_1k,

@@ -151,3 +151,47 @@ def test_related_heading_followed_by_prose_keeps_the_prose():
     prose_block = block("The council said the path would reopen in spring, after the survey of the old bridge.")
     kept, _ = remove_boilerplate([heading("Read more"), prose_block])
     assert kept == [prose_block]
+
+
+def kind_block(text: str, kind: str) -> Block:
+    return Block(kind, text, len(text), 0, 0)
+
+
+PARAGRAPH = ("The council voted on Tuesday to keep the harbour footbridge open through the winter, after "
+             "residents collected more than two thousand signatures against the planned closure.")
+QUOTE = "more than two thousand signatures against the planned closure"
+
+
+def test_a_paragraph_printed_twice_keeps_its_first_copy():
+    blocks = [kind_block(PARAGRAPH, "paragraph"), kind_block("Second paragraph " * 5, "paragraph"),
+              kind_block("  " + PARAGRAPH.upper() + " ", "div")]
+    kept, removed = remove_boilerplate(blocks)
+    assert [b.text for b in kept] == [blocks[0].text, blocks[1].text]
+    assert removed == {"repeated_block": 1}
+
+
+def test_a_pull_quote_inside_a_longer_paragraph_goes_and_the_paragraph_stays():
+    blocks = [kind_block(QUOTE, "quote"), kind_block(PARAGRAPH, "paragraph")]
+    kept, removed = remove_boilerplate(blocks)
+    assert [b.text for b in kept] == [PARAGRAPH]
+    assert removed == {"repeated_block": 1}
+
+
+@pytest.mark.parametrize("kind", ["list_item", "cell", "heading"])
+def test_structure_that_a_paragraph_also_names_stays(kind):
+    blocks = [kind_block(PARAGRAPH, "paragraph"), kind_block(QUOTE, kind)]
+    assert remove_boilerplate(blocks) == (blocks, {})
+    exact = [kind_block(QUOTE, kind), kind_block(QUOTE, kind)]
+    assert remove_boilerplate(exact) == (exact[:1], {"repeated_block": 1})  # an exact copy still goes
+
+
+def test_short_repeats_are_labels_and_stay():
+    blocks = [kind_block("Summary of the findings", "paragraph"), kind_block(PARAGRAPH, "paragraph"),
+              kind_block("Summary of the findings", "paragraph")]
+    assert remove_boilerplate(blocks) == (blocks, {})
+
+
+def test_a_block_that_repeats_itself_inside_is_not_a_copy():
+    sentence = "We walked along the harbour wall until the rain began to fall. "
+    blocks = [kind_block(sentence * 3, "paragraph"), kind_block("Another paragraph that stands alone here.", "paragraph")]
+    assert remove_boilerplate(blocks) == (blocks, {})
