@@ -12,12 +12,13 @@ import textwrap
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from filters.page.page_type import PAGE_TYPES
+from filters.page.page_type import LANGUAGE_FEATURES, PAGE_TYPES, page_features
 from filters.rules import reasons
 from filters.rules.signals import SIGNALS
 from pipeline.io.readers import FileReport, NonChunkedGzip, RawRecord, discover_inputs, read_file, read_stream_gzip
 from pipeline.params import Params
 from pipeline.run.timings import Timings
+from filters.text.tokens import UNSPACED_TEXT_FRACTION, unspaced_fraction, words
 from pipeline.stages.extract import record_to_row_within_budget
 
 
@@ -58,7 +59,31 @@ def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tup
     values = {**row, **row["signals"]}
     row["reasons"] = reasons.in_pipeline_order([*row["reasons"], *reasons.decide(rules, values, params)])
     row["kept"] = not row["reasons"]
+    row["language_features"] = language_features(row)
     return row, timings
+
+
+def language_features(row: dict[str, Any]) -> dict[str, Any]:
+    """What the pipeline reads of the page's language: the declared and the identified language,
+    whether the text is written without spaces (then each character is a word, and the rules of
+    word length do not apply: docs/filters.md, "Text in every script"), and the page-type model's
+    features that rest on word lists of several languages."""
+    signals = row["signals"]
+    text_words = words(row.get("text"))
+    unspaced = unspaced_fraction(text_words)
+    view: dict[str, Any] = {
+        "declared_language": row.get("language"),
+        "text_language": signals.get("text_language"),
+        "text_language_confidence": signals.get("text_language_confidence"),
+        "words": len(text_words),
+        "unspaced_word_fraction": round(unspaced, 4),
+        "written_without_spaces": unspaced >= UNSPACED_TEXT_FRACTION,
+    }
+    if signals.get("structure_link_count") is not None:  # parsed: the model's features exist
+        values = page_features(row, LANGUAGE_FEATURES)
+        view["model_features"] = {name: value for name, value in zip(LANGUAGE_FEATURES, values, strict=True)
+                                  if value == value}  # NaN (not measured) left out
+    return view
 
 
 def _add_page_type(row: dict[str, Any], model_path: str | None = None) -> None:
@@ -114,6 +139,15 @@ def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_jso
         line("  moved most (article log-odds):\n")
         for name, effect in row["page_type_features"]:
             line(f"    {name:36} {effect:+.3f}\n")
+    view = row.get("language_features") or {}
+    if view:
+        script = "written without spaces: each character is a word" if view["written_without_spaces"] else "spaced"
+        line(f"\nlanguage:     text {view['text_language']} ({_plain(view['text_language_confidence'])}), "
+             f"declared {view['declared_language']}; {view['words']} words, {script} "
+             f"({view['unspaced_word_fraction']:.0%} in scripts without spaces)\n")
+        for name, value in (view.get("model_features") or {}).items():
+            if value:
+                line(f"  {name:36} {value:g}\n")
     line(f"\nextraction:   {row['extractor']} ({row['word_count']} words)\n")
     if signals.get("cascade_reason"):
         line(f"  why:        {signals['cascade_reason']}\n")

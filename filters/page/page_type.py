@@ -231,6 +231,14 @@ TEXT_SIGNALS: tuple[str, ...] = (
 )
 _TEXT_DERIVED = ("word_count", "words_per_block", "text_word_fraction_of_page")
 
+# The features read from word lists of several languages, and those counted in words of every
+# script: what `pipeline explain` shows under "language".
+LANGUAGE_FEATURES: tuple[str, ...] = (
+    *_URL_WORD_FEATURES, *(f"title_words_{group}" for group in TITLE_WORDS), "title_words",
+    "prose_first_person_per_1k_words", "prose_second_person_per_1k_words", "prose_call_to_action_per_1k_words",
+    "prose_byline_phrases_per_1k_words", "prose_words_per_sentence", "prose_short_line_fraction",
+)
+
 PAGE_FEATURES: tuple[str, ...] = (*_URL_SHAPE, *_URL_WORD_FEATURES, *_TEXT_SHAPE, *_SCHEMA_FEATURES, *PAGE_SIGNALS,
                                   *_TITLE_FEATURES)
 FULL_FEATURES: tuple[str, ...] = (*PAGE_FEATURES, *TEXT_SIGNALS, *_TEXT_DERIVED, *_PROSE_FEATURES)

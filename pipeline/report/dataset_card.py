@@ -65,6 +65,7 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         "## Pages per split, era and language\n\n" + _cells_table(dataset),
         "## Era\n\n" + _era_text(dataset),
         "## Funnel\n\nRecords remaining after each group of rules, in pipeline order.\n\n" + _funnel_table(stats),
+        "## Keep rates per detected language\n\n" + _language_table(stats),
         "## Page-type model\n\n" + _model_text(params),
         "## Thresholds\n\n" + _params_text(params),
         "## Input files\n\n" + _inputs_table(manifest),
@@ -147,6 +148,24 @@ def _cells_table(dataset: dict[str, Any]) -> str:
             lines.append(f"| {name} | {era} | {language} | {count} |")
     if len(lines) == 2:
         lines.append("| | | | 0 |")
+    return "\n".join(lines)
+
+
+CARD_LANGUAGES = 20  # rows of the card's language table; stats.json holds every language
+
+
+def _language_table(stats: dict[str, Any]) -> str:
+    """Extracted pages per language identified from their text, and the share kept (most pages first)."""
+    languages = stats.get("by_text_language") or {}
+    if not languages:
+        return "No page was extracted."
+    lines = ["The language identified from each extracted text (py3langid), its pages and the share the run "
+             "kept. A language kept far less often than the others is worth a look before the data is used.", "",
+             "| language | pages | kept | share kept |", "|---|---|---|---|"]
+    lines += [f"| {language} | {row['pages']} | {row['kept']} | {row['keep_rate']:.3f} |"
+              for language, row in list(languages.items())[:CARD_LANGUAGES]]
+    if len(languages) > CARD_LANGUAGES:
+        lines += ["", f"{len(languages) - CARD_LANGUAGES} more languages in `stats.json` (`by_text_language`)."]
     return "\n".join(lines)
 
 

@@ -23,6 +23,7 @@ import polars as pl
 
 from filters.rules.reasons import RULES_BY_CODE
 from pipeline.report.accepted_pages import (
+    TOP_CATEGORIES,
     chart_section,
     host_minimums,
     host_pages,
@@ -118,7 +119,7 @@ class SectionJob:
     name: str
 
 
-SECTIONS = ("funnel", "reasons", "cooccurrence", "page_types", *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS),
+SECTIONS = ("funnel", "reasons", "cooccurrence", "page_types", "language_keep_rates", *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS),
             "hosts",
             "languages", "years", "split_era")
 
@@ -155,6 +156,7 @@ def _draw_section(job: SectionJob) -> Section:
         "reasons": lambda: reasons_section(stats, out_dir),
         "cooccurrence": lambda: cooccurrence_section(rows, out_dir),
         "page_types": lambda: page_types_section(rows, out_dir),
+        "language_keep_rates": lambda: language_keep_rates_section(rows, out_dir),
         "languages": lambda: languages_section(rows, out_dir),
         "years": lambda: years_section(rows, out_dir),
         "split_era": lambda: split_era_section(rows, out_dir),
@@ -226,6 +228,31 @@ def page_types_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
                          "The page-type model's most probable type of each parsed page, and the share of those "
                          "pages the run kept (select.page.keep_types decides which types page.not_article keeps).",
                          empty="the page-type model did not run")
+
+
+# ---------------------------------------------------------------- 1c. keep rates per detected language
+
+def language_keep_rates(rows: pl.LazyFrame) -> pl.DataFrame:
+    """Per language identified from the extracted text: pages, pages kept and the share kept."""
+    return (rows.filter(pl.col("text_language").is_not_null()).group_by("text_language")
+            .agg(pl.len().cast(pl.Int64).alias("pages"), pl.col("kept").sum().cast(pl.Int64).alias("kept"))
+            .with_columns((pl.col("kept") / pl.col("pages")).round(4).alias("keep_rate"))
+            .sort(["pages", "text_language"], descending=[True, False]).collect())
+
+
+def language_keep_rates_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
+    table = language_keep_rates(rows)
+    shown = table.head(TOP_CATEGORIES)
+    labels = [f"{language} ({rate:.0%} kept)"
+              for language, rate in zip(shown["text_language"], shown["keep_rate"], strict=True)]
+    return chart_section(out_dir, "language_keep_rates", table, (8, bar_height(max(shown.height, 3))),
+                         f"Extracted pages per detected language (top {TOP_CATEGORIES}; pages)",
+                         lambda _, axes: draw_horizontal_bars(axes, labels, shown["pages"].to_list(), "pages"),
+                         "Keep rates per detected language",
+                         "The language identified from each extracted text (py3langid), the pages of each, and the "
+                         "share of them the run kept: a language kept far less often than the others is worth a "
+                         "look (the CSV holds every language).",
+                         empty="no page was extracted")
 
 
 # ---------------------------------------------------------------- 2. rejections per reason

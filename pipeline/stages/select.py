@@ -294,6 +294,8 @@ class _Counts:
         self.by_reason: Counter[str] = Counter()
         self.first_reason: Counter[str] = Counter()
         self.rows_per_file: Counter[str] = Counter()
+        self.language_pages: Counter[str] = Counter()  # extracted pages per detected text language
+        self.language_kept: Counter[str] = Counter()
 
     def add(self, frame: pl.DataFrame) -> None:
         self.records_in += frame.height
@@ -303,6 +305,18 @@ class _Counts:
         self.first_reason.update(codes.list.first().drop_nulls().to_list())
         self.rows_per_file.update(frame["source_file"].to_list())
         self.dataset.add(frame.filter(pl.col("kept")))
+        if "signals" in frame.columns:
+            detected = (frame.select(pl.col("signals").struct.field("text_language").alias("language"), "kept")
+                        .drop_nulls("language"))
+            self.language_pages.update(detected["language"].to_list())
+            self.language_kept.update(detected.filter(pl.col("kept"))["language"].to_list())
+
+    def by_text_language(self) -> dict[str, dict[str, Any]]:
+        """Per detected text language, most pages first: pages, pages kept and the share kept."""
+        ordered = sorted(self.language_pages.items(), key=lambda item: (-item[1], item[0]))
+        return {language: {"pages": pages, "kept": self.language_kept[language],
+                           "keep_rate": round(self.language_kept[language] / pages, 4)}
+                for language, pages in ordered}
 
     def funnel(self) -> list[dict[str, Any]]:
         """Records remaining after each group of rules, in pipeline order."""
@@ -329,6 +343,7 @@ class _Counts:
             "rejected": self.records_in - self.accepted,
             "by_reason": dict(sorted(self.by_reason.items())),
             "first_reason": dict(sorted(self.first_reason.items())),
+            "by_text_language": self.by_text_language(),
             "funnel": self.funnel(),
             "record_types": dict(sorted(record_types.items())),
             "files": files,

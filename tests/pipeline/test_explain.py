@@ -69,3 +69,21 @@ def test_explains_a_page_of_a_whole_file_gzipped_warc(tmp_path, capsys):
     whole.write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
     assert cli("explain", whole, "--url", "http://a.example/two", "--json") == 0
     assert json.loads(capsys.readouterr().out)["title"] == "Two"
+
+
+def test_explain_shows_what_it_reads_of_the_language(tmp_path, capsys):
+    from test_unspaced_scripts import JA_PARAGRAPHS, article_page
+
+    page = tmp_path / "ja.html"
+    page.write_bytes(article_page("ja", "北日本で暴風雪のおそれ", JA_PARAGRAPHS, "例えばニュース"))
+    assert cli("explain", page, "--json") == 0
+    view = json.loads(capsys.readouterr().out)["language_features"]
+    assert view["text_language"] == "ja" and view["declared_language"] == "ja"
+    assert view["written_without_spaces"] is True and view["unspaced_word_fraction"] > 0.8
+    assert view["words"] > 300 and view["model_features"]["title_words"] == 11  # one word a character
+    german = tmp_path / "de.html"
+    german.write_bytes(article_html("Warum der Hafen im Winter offen bleibt", paragraphs=10))
+    assert cli("explain", german) == 0
+    out = capsys.readouterr().out
+    assert "written without spaces" not in out.split("language:", 1)[1].split("\n", 1)[0]
+    assert "title_words_article" in out  # "warum": a German word of the article group

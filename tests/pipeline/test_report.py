@@ -20,7 +20,7 @@ from pipeline.report.index import SIGNAL_PLOTS, histogram_table, reasons_table, 
 from pipeline.run.executors import LocalExecutor
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-FIGURES = {"funnel", "reasons", "cooccurrence", "page_types", "hosts", "languages", "years", "split_era",
+FIGURES = {"funnel", "reasons", "cooccurrence", "page_types", "language_keep_rates", "hosts", "languages", "years", "split_era",
            *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS)}
 EXPECTED = {*(f"{name}.png" for name in FIGURES), *(f"{name}.csv" for name in FIGURES), "host_pages.csv",
             "index.html"}
@@ -206,6 +206,25 @@ def test_page_type_keep_rates_agree_with_the_shards(sample_run, report):
     assert {kind: (int(r["pages"]), int(r["kept"])) for kind, r in table.items()} == expected
     for r in table.values():
         assert float(r["keep_rate"]) == round(int(r["kept"]) / int(r["pages"]), 4)
+
+
+def test_language_keep_rates_agree_with_the_shards(sample_run, report):
+    out, _ = report
+    rows = pl.concat([pl.read_parquet(sample_run / "accepted"), pl.read_parquet(sample_run / "rejected")],
+                     how="diagonal_relaxed")
+    languages = rows["signals"].struct.field("text_language")
+    rows = rows.with_columns(languages.alias("detected")).drop_nulls("detected")
+    assert rows.height > 0
+    table = {r["text_language"]: r for r in read_csv(out / "language_keep_rates.csv")}
+    expected = {language: (group.height, int(group["kept"].sum())) for (language,), group in rows.group_by("detected")}
+    assert {language: (int(r["pages"]), int(r["kept"])) for language, r in table.items()} == expected
+    for r in table.values():
+        assert float(r["keep_rate"]) == round(int(r["kept"]) / int(r["pages"]), 4)
+    stats = json.loads((sample_run / "stats.json").read_text())
+    assert {language: (r["pages"], r["kept"]) for language, r in stats["by_text_language"].items()} == expected
+    card = (sample_run / "README.md").read_text()
+    for language, (pages, kept) in expected.items():
+        assert f"| {language} | {pages} | {kept} | {kept / pages:.3f} |" in card
 
 
 def test_histograms_count_every_non_null_signal(sample_run, report):
