@@ -8,6 +8,13 @@ These are counts, not decisions: the model learns what they mean from labelled p
 
 All counts come from one walk over the elements; link text is measured with `text_content`
 of each link (nested links are rare and would only count twice).
+
+`structure_post_count` counts the whole posts a page holds (docs/filters.md, "Pages of several
+posts"): post containers (`<article>`, the hAtom class `hentry`, a schema.org posting or article
+item in microdata) that hold no other post container, are no comment (`comment` in their class or
+id), and carry at least `FULL_POST_WORDS` words in their paragraphs. A blog post with teasers of
+related posts counts 1 (teasers are a few lines); a blog archive month or a front page that prints
+its posts in full counts each of them.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from typing import Any
 import pyarrow as pa
 from lxml import etree
 
-from filters.core.declarations import Signal
+from filters.core.declarations import Rule, Signal
 from filters.parse.parsed import Page
 from filters.text.tokens import word_count
 
@@ -38,6 +45,17 @@ _COUNTED: dict[str, tuple[str, ...]] = {
 }
 _COUNTED_TAGS = {tag: name for name, tags in _COUNTED.items() for tag in tags}
 _LINKS = etree.XPath("//body//a[@href]")
+# A post in full has this many words in its paragraphs; a teaser, a card or a comment has fewer.
+FULL_POST_WORDS = 150
+# A post carries its own date: a <time>, a datePublished item property, or a date/posted/published/
+# entry-meta class (hAtom's `published`, WordPress's `entry-date`, `posted-on`).
+_POST_DATE = etree.XPath(
+    "boolean(.//time | .//*[@itemprop='datePublished'] | .//*[contains(@class, 'date') or contains(@class, 'posted')"
+    " or contains(@class, 'published') or contains(@class, 'entry-meta')])")
+_POST_CONTAINERS = etree.XPath(
+    "//body//article | //body//*[contains(concat(' ', normalize-space(@class), ' '), ' hentry ')]"
+    " | //body//*[contains(@itemtype, 'BlogPosting') or contains(@itemtype, 'NewsArticle')"
+    " or contains(@itemtype, 'schema.org/Article')]")
 
 
 def _elements(tags: tuple[str, ...]) -> str:
@@ -53,6 +71,15 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("structure_link_word_fraction", pa.float64(), "words inside <body> links / visible words of <body>"),
     Signal("structure_schema_types", pa.string(),
            "schema.org types the page's JSON-LD declares, lower-cased, sorted, comma-separated"),
+    Signal("structure_post_count", pa.int32(), f"whole posts on the page: post containers (<article>, hentry, "
+           f"a posting item) with no post inside and >= {FULL_POST_WORDS} words of paragraphs, comments aside"),
+)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("page.several_posts", "the page holds several whole posts (a blog archive month, a front page printing its "
+         "posts in full, a multi-story page): a listing by the taxonomy; each post is kept at its own URL",
+         "structure_post_count", ">", "select", params_key="select.page.max_posts"),
 )
 
 
@@ -68,4 +95,23 @@ def structure_signals(page: Page) -> dict[str, Any]:
     counts["structure_link_word_fraction"] = round(min(1.0, link_words / visible_words), 6) if visible_words else 0.0
     types = sorted({name.lower() for name in page.json_ld_types()})
     counts["structure_schema_types"] = ",".join(types) or None
+    counts["structure_post_count"] = post_count(page.tree)
     return counts
+
+
+def post_count(tree: Any) -> int:
+    """Whole posts on the page (module docstring)."""
+    containers = _POST_CONTAINERS(tree)
+    posts: set[int] = set()
+    for element in reversed(containers):  # inner containers before the ones around them
+        marks = f"{element.get('class', '')} {element.get('id', '')}".lower()
+        if "comment" in marks:
+            continue
+        if sum(word_count(paragraph.text_content()) for paragraph in element.iter("p")) < FULL_POST_WORDS:
+            continue
+        if not _POST_DATE(element):
+            continue  # no date of its own: an item of one piece (a listicle's entry), not a post
+        if posts and any(id(inner) in posts for inner in element.iterdescendants()):
+            continue  # holds whole posts: they count, not the wrapper
+        posts.add(id(element))
+    return len(posts)

@@ -218,6 +218,7 @@ PAGE_SIGNALS: tuple[str, ...] = (
     "structure_list_item_count", "structure_heading_count", "structure_table_count",
     "structure_article_element_count", "structure_time_element_count", "structure_nav_count",
     "structure_aside_count", "structure_iframe_count", "structure_link_count", "structure_link_word_fraction",
+    "structure_post_count",
 )
 TEXT_SIGNALS: tuple[str, ...] = (
     "cascade_trafilatura_words", "cascade_readability_words", "cascade_jsonld_words",
@@ -398,6 +399,10 @@ class SelectPageParams:
     # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
     # this; null: the model is not run in select (docs/filters.md, "Page types").
     min_article_probability: float | None = 0.8
+    # page.several_posts above this many whole posts on one page (`structure_post_count`,
+    # filters/page/page_structure.py): a page of several posts is a listing (docs/filters.md, "Pages of
+    # several posts"); null: off (set it so when `keep_types` keeps listings).
+    max_posts: int | None = 1
     # Page types kept by page.not_article: the probabilities of these types are added up.
     keep_types: tuple[str, ...] = ("article",)
     # The page-type model file; null: the model shipped with the package.

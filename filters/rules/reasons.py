@@ -24,7 +24,7 @@ import polars as pl
 from filters.core.declarations import FLAG_OPS, GROUP_ORDER, PRE_EXTRACTION_GROUPS, Rule, Stage
 from filters.corpus import dataset, dedup
 from filters.extract import cascade
-from filters.page import article_score, page_signals, page_type, product, url_rules
+from filters.page import article_score, page_signals, page_structure, page_type, product, url_rules
 from filters.parse import record
 from filters.text import blocks, c4, gopher, language_id, quality, tokens
 
@@ -43,6 +43,7 @@ RULES: tuple[Rule, ...] = (
     # select stage: thresholds on stored signals, re-tunable without re-extracting
     *product.RULES,
     *page_type.SELECT_RULES,
+    *page_structure.RULES,
     *language_id.RULES,
     *tokens.RULES,
     *blocks.RULES,
