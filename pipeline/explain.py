@@ -15,10 +15,10 @@ from typing import Any, TextIO
 from filters.page.page_type import LANGUAGE_FEATURES, PAGE_TYPES, page_features
 from filters.rules import reasons
 from filters.rules.signals import SIGNALS
+from filters.text.tokens import UNSPACED_TEXT_FRACTION, unspaced_fraction, words
 from pipeline.io.readers import FileReport, NonChunkedGzip, RawRecord, discover_inputs, read_file, read_stream_gzip
 from pipeline.params import Params
 from pipeline.run.timings import Timings
-from filters.text.tokens import UNSPACED_TEXT_FRACTION, unspaced_fraction, words
 from pipeline.stages.extract import record_to_row_within_budget
 
 

@@ -349,8 +349,9 @@ def _non_article_captures(clock: Clock) -> Iterator[Capture]:
         "page.* reasons are only given to pages that were extracted.", "js:react"),
         clock.tick(), RECIPE_APP)
     yield html_response(MARINA_VOTE.url, cookie_wall_page(), rejected(
-        "cookie_wall", ["page.cookie_wall"], "CookieYes consent overlay in front of an article whose body "
-        "waits for consent: only the headline and a standfirst are visible.", "cookie:cookieyes"),
+        "cookie_wall", ["page.cookie_wall", "gopher.word_count"], "CookieYes consent overlay in front of an "
+        "article whose body waits for consent: only the headline and a standfirst are visible, fewer than "
+        "Gopher's 50 words.", "cookie:cookieyes"),
         clock.tick(), LAKESIDE)
     yield html_response(SAVINGS_RATES.url, paywall_page(), rejected(
         "paywall", ["page.paywall", "length.tokens"], "Metered paywall: one 60-word teaser paragraph, "

@@ -26,7 +26,6 @@ GROUPS_NOT_IN_SAMPLE = {
     "error": "a record whose processing raised: the sample holds no crashing input",
     "extract": "every sample page yields text once it passed the pre-extraction rules",
     "lang": "the non-English article is kept (language allow-list off by default)",
-    "block": "the sample's articles are clean prose",
     "c4": "the sample's articles are clean prose",
     "quality": "the sample's articles are clean prose",
     "dataset": "the per-site balance (dataset.host_min, dataset.host_cap) is off by default",

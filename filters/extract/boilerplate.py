@@ -27,9 +27,10 @@ photo, a newsletter or an advertisement is never touched:
 * repeated blocks (`repeated_blocks`, any length from `REPEATED_BLOCK_MIN_CHARS`): a block whose
   text, case-folded with whitespace collapsed, is an earlier block's (a teaser, caption or share
   widget the page prints twice), or, for a paragraph, lies inside a longer block (a pull quote, a
-  summary box quoting the text; a heading, list item or cell only goes as an exact copy). The longer or first copy stays. An article says a paragraph once; the
-  copies made Gopher's duplicate n-gram rules reject articles for what the extraction carried
-  along (docs/filters.md, "Extraction").
+  summary box quoting the text; a heading, list item or cell only goes as an exact copy). The
+  longer or first copy stays. An article says a paragraph once; the copies made Gopher's
+  duplicate n-gram rules reject articles for what the extraction carried along (docs/filters.md,
+  "Extraction").
 
 `body_blocks` is not a boilerplate filter and removes nothing from `text`: extractors repeat the
 page's headline as the first block, and the article filter's block statistics must be measured on the body

@@ -73,7 +73,7 @@ def gopher_signals(text: str) -> dict[str, float | int | None]:
     text_words = words(text)
     word_lengths = list(map(len, text_words))
     unspaced = unspaced_fraction(text_words) >= UNSPACED_TEXT_FRACTION
-    signals = {
+    signals: dict[str, float | int | None] = {
         **word_signals(text, text_words, word_lengths),
         **line_signals(lines(text)),
         **repetition_signals(text_words, word_lengths, UNSPACED_NGRAM_SCALE if unspaced else 1),

@@ -119,7 +119,8 @@ class SectionJob:
     name: str
 
 
-SECTIONS = ("funnel", "reasons", "cooccurrence", "page_types", "language_keep_rates", *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS),
+SECTIONS = ("funnel", "reasons", "cooccurrence", "page_types", "language_keep_rates",
+            *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS),
             "hosts",
             "languages", "years", "split_era")
 

@@ -35,7 +35,9 @@ import polars as pl
 
 from filters.page.domains import registered_domain
 from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
+from filters.text.tokens import token_count
 from pipeline.page_model import model_document
+from pipeline.stages.train_card import model_card
 
 FOLDS = 5
 ARTICLE = PAGE_TYPES.index("article")
@@ -74,6 +76,8 @@ class LabelSource:
     warc: Path
     labels: dict[str, str] | None  # URL -> type; None: every HTML page has `fixed_type`
     fixed_type: str | None = None
+    # URL -> tokens of the page's own text, where the labels give it (WCXB's `main_content`)
+    reference_tokens: dict[str, int] | None = None
 
 
 def label_sources(arguments: Sequence[str]) -> list[LabelSource]:
@@ -92,7 +96,7 @@ def _source(argument: str) -> LabelSource:
     label_file = Path(argument)
     if not label_file.is_file():
         raise LabelError(f"label file not found: {argument}")
-    return LabelSource(_warc_beside(label_file), read_labels(label_file))
+    return LabelSource(_warc_beside(label_file), read_labels(label_file), reference_tokens=reference_tokens(label_file))
 
 
 def _warc_beside(label_file: Path) -> Path:
@@ -119,6 +123,26 @@ def read_labels(path: Path) -> dict[str, str]:
         _check_type(page_type, f"{path}: {url}")
         labels[url] = str(page_type)
     return labels
+
+
+def reference_tokens(path: Path) -> dict[str, int]:
+    """URL -> tokens (`filters.text.tokens.token_count`) of the reference main text, for the label
+    objects that carry one as `main_content` (the WCXB labels format); read after `read_labels`."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {url: token_count(value["main_content"]) for url, value in data.items()
+            if isinstance(value, dict) and isinstance(value.get("main_content"), str)}
+
+
+def own_text_tokens(row: dict[str, Any], sources: Sequence[LabelSource]) -> int:
+    """Tokens of a labelled page's own text: the reference's where the labels give one, else the
+    longest of the extraction candidates (trafilatura, readability, JSON-LD, the text kept)."""
+    for source in sources:
+        if source.reference_tokens and row["url"] in source.reference_tokens \
+                and Path(row["source_file"]).resolve() == source.warc.resolve():
+            return source.reference_tokens[row["url"]]
+    signals = row.get("signals") or {}
+    return max(signals.get("cascade_trafilatura_words") or 0, signals.get("cascade_readability_words") or 0,
+               signals.get("cascade_jsonld_words") or 0, signals.get("token_count") or 0)
 
 
 def _check_type(page_type: Any, where: str) -> None:
@@ -233,6 +257,36 @@ def keep_rates_by_language(rows: Sequence[dict[str, Any]], article_probability: 
     return table
 
 
+# The article targets count the articles whose own text has at least this many tokens: the length
+# rule drops shorter ones by design.
+LONG_ARTICLE_TOKENS = 200
+TRADE_THRESHOLDS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+
+
+def threshold_trade(rows: Sequence[dict[str, Any]], article_probability: np.ndarray, labels: Sequence[str],
+                    other_rules_keep: np.ndarray, long_text: np.ndarray | None = None) -> list[dict[str, Any]]:
+    """The whole pipeline's keep rates per type at other select thresholds (`TRADE_THRESHOLDS`), out of
+    fold, with the articles of each language group and the articles whose own text has at least
+    `LONG_ARTICLE_TOKENS` tokens (`long_text`), all of them and the non-English ones: the card's table
+    to re-tune `select.page.min_article_probability` by."""
+    groups = np.array([language_group(row) for row in rows])
+    is_article = np.asarray(labels) == "article"
+    table = []
+    for threshold in TRADE_THRESHOLDS:
+        kept = other_rules_keep & (article_probability >= threshold)
+        by_language = {group: round(float(kept[is_article & (groups == group)].mean()), 4)
+                       for group in LANGUAGE_GROUPS if (is_article & (groups == group)).any()}
+        entry = {"threshold": threshold, "kept": keep_rates(article_probability, labels, threshold, other_rules_keep),
+                 "articles_by_language": by_language}
+        if long_text is not None and (is_article & long_text).any():
+            long_articles = is_article & long_text
+            entry["long_articles"] = round(float(kept[long_articles].mean()), 4)
+            foreign = long_articles & (groups != "en")
+            entry["long_articles_not_english"] = round(float(kept[foreign].mean()), 4) if foreign.any() else None
+        table.append(entry)
+    return table
+
+
 def best_threshold(article_probability: np.ndarray, labels: Sequence[str], other_rules_keep: np.ndarray) -> float:
     """The select threshold: the one that maximises the share of articles kept minus the mean
     share kept of the other types (each type weighs the same, however many pages it has), over
@@ -257,14 +311,16 @@ def confusion(probabilities: np.ndarray, labels: Sequence[str]) -> dict[str, dic
 
 
 def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rules_keep: np.ndarray,
-                describe: dict[str, Any], progress: Callable[[str], None] = lambda _: None) -> tuple[str, dict]:
+                describe: dict[str, Any], progress: Callable[[str], None] = lambda _: None,
+                long_text: np.ndarray | None = None) -> tuple[str, dict]:
     """(model file text, training summary) from labelled rows in a fixed order."""
     y = np.array([PAGE_TYPES.index(label) for label in labels])
     folds = np.array([fold_of(row.get("host")) for row in rows])
     is_article = y == ARTICLE
     parts: dict[str, dict[str, Any]] = {}
     summary: dict[str, Any] = {**describe, "pages": dict(sorted(Counter(labels).items())), "folds": FOLDS,
-                               "rounds": ROUNDS, "booster_params": BOOSTER_PARAMS}
+                               "rounds": ROUNDS, "booster_params": BOOSTER_PARAMS,
+                               "page_article_recall": PAGE_ARTICLE_RECALL, "long_article_tokens": LONG_ARTICLE_TOKENS}
     without_gate = other_rules_keep
     out_of_fold_article: dict[str, np.ndarray] = {}
     for name, features in (("page", PAGE_FEATURES), ("full", FULL_FEATURES)):
@@ -285,6 +341,8 @@ def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rul
                                                                           other_rules_keep)
             summary["full_keep_rates_by_language"] = keep_rates_by_language(rows, oof[:, ARTICLE], labels, threshold,
                                                                             other_rules_keep)
+            summary["full_threshold_trade"] = threshold_trade(rows, oof[:, ARTICLE], labels, other_rules_keep,
+                                                              long_text)
         summary[f"{name}_threshold"] = threshold
         summary[f"{name}_keep_rates"] = rates
         summary[f"{name}_confusion"] = confusion(oof, labels)
@@ -330,115 +388,6 @@ def read_rows(directory: Path) -> list[dict[str, Any]]:
     return frame.sort(["source_file", "source_offset", "id"]).to_dicts()
 
 
-def _rate(value: float | None) -> str:
-    return "" if value is None else f"{value:.3f}"
-
-
-def model_card(summary: dict[str, Any], model_path: str) -> str:
-    """The model card: what the model is, what it was trained on (licences, attribution), how it
-    measured in cross-validation, its thresholds and the code that trained it."""
-    lines = [
-        "# Page-type model card",
-        "",
-        f"Model file: `{model_path}` (JSON; LightGBM text models inside, loaded without pickle).",
-        f"Code version: {summary.get('version', 'unknown')}.",
-        "",
-        "Gradient-boosted trees (LightGBM, multiclass) that tell articles from six other page types:",
-        f"{', '.join(PAGE_TYPES)}. Two models: `page` reads what is known before extraction (URL, title,",
-        "metadata, page, product and structure signals) and decides whether a page is worth extracting;",
-        "`full` adds what extraction measures and decides `page_type` and `article_probability` in select.",
-        "",
-        "## Training data",
-        "",
-        *(f"- `{name}`" for name in summary.get("inputs", [])),
-        "",
-        "Pages by type: " + ", ".join(f"{k} {v}" for k, v in summary.get("pages", {}).items()) + ".",
-        "Left out: " + (", ".join(f"{k} {v}" for k, v in summary.get("left_out", {}).items()) or "nothing") + ".",
-        "",
-        f"Attribution: {summary.get('attribution', ATTRIBUTION)}.",
-        "",
-        "## Cross-validation",
-        "",
-        f"{summary.get('folds', FOLDS)} folds grouped by registered domain (one site is never on both sides); "
-        f"{summary.get('rounds', ROUNDS)} boosting rounds.",
-        "",
-    ]
-    for name, title in (("page", "Pre-extraction model (`page`)"), ("full", "Select model (`full`)")):
-        lines += _model_section(summary, name, title)
-    lines += _language_section(summary.get("full_keep_rates_by_language", {}))
-    lines += _gate_trade_section(summary.get("gate_trade", []))
-    lines += ["## Use", "",
-              "`select.page.min_article_probability` and `extract.gate.min_page_article_probability` in",
-              "params.yaml override the thresholds above; `select.page.keep_types` chooses which types are kept.",
-              "Retrain with `pipeline train LABELS... --out MODEL` (docs/filters.md, \"Page types\").", ""]
-    return "\n".join(lines)
-
-
-def _model_section(summary: dict[str, Any], name: str, title: str) -> list[str]:
-    """One model's part of the card: threshold, keep rates and confusion matrix."""
-    lines = [f"### {title}", "",
-             f"Threshold on `article_probability`: {summary.get(f'{name}_threshold')}; "
-             f"type accuracy (highest probability): {summary.get(f'{name}_accuracy')}.", ""]
-    rates = summary.get(f"{name}_keep_rates", {})
-    what = ("share of each type passed on to extraction" if name == "page"
-            else "this model, the pre-extraction model and every other rule")
-    if name == "page":
-        lines += [f"Kept, out of fold ({what}):", "", "| type | kept |", "|---|---|"]
-        lines += [f"| {page_type} | {rate:.3f} |" for page_type, rate in rates.items()]
-    else:
-        alone = summary.get("full_model_alone_keep_rates", {})
-        others = summary.get("other_rules_and_page_model_keep_rates", {})
-        lines += ["Kept, out of fold: by this model alone at its threshold; by every other rule and the "
-                  "pre-extraction model (length, Gopher, C4, de-duplication and the rest: the most the "
-                  f"pipeline can keep); and by the whole pipeline ({what}):", "",
-                  "| type | this model alone | other rules and pre-extraction model | whole pipeline |",
-                  "|---|---|---|---|"]
-        lines += [f"| {page_type} | {_rate(alone.get(page_type))} | {_rate(others.get(page_type))} | {rate:.3f} |"
-                  for page_type, rate in rates.items()]
-    lines += ["", "Confusion matrix (rows: true type; columns: predicted type):", "",
-              "| true \\ predicted | " + " | ".join(PAGE_TYPES) + " |",
-              "|---|" + "---|" * len(PAGE_TYPES)]
-    for true, counts in summary.get(f"{name}_confusion", {}).items():
-        lines.append(f"| {true} | " + " | ".join(str(counts[p]) for p in PAGE_TYPES) + " |")
-    lines.append("")
-    return lines
-
-
-def _language_section(table: dict[str, dict[str, Any]]) -> list[str]:
-    """The card's keep rates of the whole pipeline per language group, out of fold."""
-    if not table:
-        return []
-    lines = ["### By language", "",
-             "The whole pipeline's keep rates (select model, pre-extraction model and every other rule), out of",
-             "fold, by the language of the extracted text (else the page's declared language): pages, kept.", "",
-             "| type | " + " | ".join(table) + " |", "|---|" + "---|" * len(table)]
-    for page_type in PAGE_TYPES:
-        cells = []
-        for group in table.values():
-            pages = group["pages"].get(page_type)
-            cells.append(f"{pages}, {group['kept'][page_type]:.3f}" if pages else "")
-        if any(cells):
-            lines.append(f"| {page_type} | " + " | ".join(cells) + " |")
-    return [*lines, ""]
-
-
-def _gate_trade_section(table: list[dict[str, float]]) -> list[str]:
-    """The card's table of what other pre-extraction thresholds would extract and keep."""
-    if not table:
-        return []
-    lines = ["### The gate's trade", "",
-             "Out of fold, for other article recalls of the pre-extraction model: its threshold, the share of",
-             "pages it passes on to extraction (the costly half of a page's time), and the articles the whole",
-             f"pipeline keeps. The shipped threshold keeps {PAGE_ARTICLE_RECALL:.0%} of the articles.", "",
-             "| article recall | threshold | articles extracted | other pages extracted | all pages extracted "
-             "| articles kept (whole pipeline) |",
-             "|---|---|---|---|---|---|"]
-    lines += [f"| {row['recall']:.3f} | {row['threshold']:.4f} | {row['articles_extracted']:.3f} "
-              f"| {row['others_extracted']:.3f} | {row['all_extracted']:.3f} | {row['articles_kept']:.3f} |"
-              for row in table]
-    return [*lines, ""]
-
-
 @dataclass(frozen=True)
 class Trained:
     pages: int  # labelled pages trained on
@@ -480,7 +429,8 @@ def train_from_labels(labels: Sequence[str], label_names: Sequence[str], out: Pa
                                 dtype=bool)
     describe = {"version": code_version(), "inputs": list(label_names), "left_out": left_out,
                 "attribution": ATTRIBUTION}
-    text, summary = train_model(rows, labelled, other_rules_keep, describe, _say)
+    long_text = np.array([own_text_tokens(row, sources) >= LONG_ARTICLE_TOKENS for row in rows], dtype=bool)
+    text, summary = train_model(rows, labelled, other_rules_keep, describe, _say, long_text)
     out.write_text(text, encoding="utf-8")
     card = out.with_name(out.name.removesuffix(".json") + ".card.md")
     card.write_text(model_card(summary, out.name), encoding="utf-8")

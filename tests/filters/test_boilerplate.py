@@ -193,5 +193,6 @@ def test_short_repeats_are_labels_and_stay():
 
 def test_a_block_that_repeats_itself_inside_is_not_a_copy():
     sentence = "We walked along the harbour wall until the rain began to fall. "
-    blocks = [kind_block(sentence * 3, "paragraph"), kind_block("Another paragraph that stands alone here.", "paragraph")]
+    blocks = [kind_block(sentence * 3, "paragraph"),
+              kind_block("Another paragraph that stands alone here.", "paragraph")]
     assert remove_boilerplate(blocks) == (blocks, {})

@@ -20,7 +20,8 @@ from pipeline.report.index import SIGNAL_PLOTS, histogram_table, reasons_table, 
 from pipeline.run.executors import LocalExecutor
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-FIGURES = {"funnel", "reasons", "cooccurrence", "page_types", "language_keep_rates", "hosts", "languages", "years", "split_era",
+FIGURES = {"funnel", "reasons", "cooccurrence", "page_types", "language_keep_rates", "hosts", "languages", "years",
+           "split_era",
            *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS)}
 EXPECTED = {*(f"{name}.png" for name in FIGURES), *(f"{name}.csv" for name in FIGURES), "host_pages.csv",
             "index.html"}

@@ -227,7 +227,8 @@ def test_report_escapes_every_string_from_a_page(hostile_run):
 def test_output_file_names_never_come_from_urls_or_pages(hostile_run):
     inputs, out = hostile_run
     written = sorted(path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file())
-    report = {"cooccurrence", "funnel", "page_types", "hosts", "languages", "reasons", "years", "split_era",
+    report = {"cooccurrence", "funnel", "page_types", "language_keep_rates", "hosts", "languages", "reasons", "years",
+              "split_era",
               *(f"signal_{name}" for name in ("article_score", "word_count", "link_code_char_fraction",
                                              "large_block_char_fraction", "product_score",
                                              "cdc_duplicated_fraction", "gopher_alpha_word_fraction",

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import article_html, cli, write_warc
 from pipeline.page_model import ModelError, load_model
-from pipeline.stages import train
+from pipeline.stages import train, train_card
 
 SHOP = ("<html><head><title>Kettle 1.7 l | Shop</title></head><body><nav><a href='/'>Home</a></nav>"
         "<h1>Kettle 1.7 l</h1><p>€ 39.99</p><form action='/cart/add'><input name='quantity' value='1'>"
@@ -106,7 +106,7 @@ def test_gate_trade_table_trades_extraction_for_articles():
         assert lower["others_extracted"] <= higher["others_extracted"]
         assert lower["articles_kept"] <= higher["articles_kept"]
     assert table[0.95]["others_extracted"] < table[1.0]["others_extracted"]
-    card = train.model_card({"gate_trade": list(table.values())}, "m.json")
+    card = train_card.model_card({"gate_trade": list(table.values())}, "m.json")
     assert "| 0.950 |" in card and "The gate's trade" in card
 
 
@@ -148,3 +148,32 @@ def test_training_turns_the_models_own_rules_off():
     assert off.select.page.min_article_probability is None
     assert off.extract.gate.min_page_article_probability is None
     assert off.select.page.keep_types == defaults.select.page.keep_types and off.select.length == defaults.select.length
+
+
+def test_own_text_is_the_reference_where_the_labels_give_one(tmp_path: Path):
+    warc = tmp_path / "pages.warc.gz"
+    write_warc(warc, [("https://a.example/x", article_html(), {})])
+    labels = tmp_path / "pages.labels.json"
+    labels.write_text(json.dumps({"https://a.example/x": {"page_type": "article", "main_content": "word " * 250},
+                                  "https://a.example/y": "listing"}))
+    source = train.label_sources([str(labels)])[0]
+    assert source.reference_tokens == {"https://a.example/x": 250}
+    row = {"url": "https://a.example/x", "source_file": str(warc), "signals": {"cascade_trafilatura_words": 12}}
+    assert train.own_text_tokens(row, [source]) == 250
+    # no reference: the longest candidate
+    other = {"url": "https://a.example/y", "source_file": str(warc),
+             "signals": {"cascade_trafilatura_words": 120, "cascade_readability_words": 310, "token_count": 90}}
+    assert train.own_text_tokens(other, [source]) == 310
+
+
+def test_threshold_trade_reports_long_and_foreign_articles():
+    rows = [{"signals": {"text_language": language}} for language in ("en", "en", "de", "de", "fr", "en")]
+    labels = ["article", "article", "article", "article", "article", "service"]
+    probability = np.array([0.99, 0.55, 0.97, 0.40, 0.96, 0.96])
+    keep = np.array([True, True, True, True, False, True])
+    long_text = np.array([True, True, True, False, True, False])
+    row = next(r for r in train.threshold_trade(rows, probability, labels, keep, long_text) if r["threshold"] == 0.95)
+    assert row["kept"] == {"article": 0.4, "service": 1.0}  # 0.99 and 0.97 pass; fr's rules reject it
+    assert row["articles_by_language"] == {"en": 0.5, "de": 0.5, "other": 0.0}
+    assert row["long_articles"] == 0.5  # of en 0.99, en 0.55, de 0.97, fr 0.96 (rejected by a rule)
+    assert row["long_articles_not_english"] == 0.5  # de 0.97 kept, fr not

@@ -10,8 +10,8 @@ import polars as pl
 import pytest
 
 from conftest import cli, write_warc
-from filters.text.gopher import gopher_signals
 from filters.rules import reasons
+from filters.text.gopher import gopher_signals
 from filters.text.tokens import token_count, unspaced_fraction, word_count, words
 from pipeline.params import Params
 from pipeline.stages import steps
@@ -77,10 +77,12 @@ def product_page() -> bytes:
 def listing_page() -> bytes:
     items = "".join(f'<li><a href="/news/2025/11/{day:02d}/{day}.html">{headline}</a><span>11月{day}日</span></li>'
                     for day, headline in enumerate((
-                        "市政府召开常务会议研究部署冬季供暖工作", "新开三条社区接驳线方便居民换乘", "全市中小学开展消防安全演练",
-                        "城东新区两所新建学校明年投入使用", "本周末气温明显下降请注意保暖", "地铁五号线南延段进入试运行阶段",
-                        "市图书馆推出夜间开放服务", "今年第三季度全市经济运行情况发布", "多条道路因施工实行交通管制",
-                        "市民服务热线上线智能咨询功能", "老旧小区改造工程完成年度目标", "农贸市场蔬菜价格保持稳定"), start=1))
+                        "市政府召开常务会议研究部署冬季供暖工作", "新开三条社区接驳线方便居民换乘",
+                        "全市中小学开展消防安全演练", "城东新区两所新建学校明年投入使用",
+                        "本周末气温明显下降请注意保暖", "地铁五号线南延段进入试运行阶段", "市图书馆推出夜间开放服务",
+                        "今年第三季度全市经济运行情况发布", "多条道路因施工实行交通管制",
+                        "市民服务热线上线智能咨询功能",
+                        "老旧小区改造工程完成年度目标", "农贸市场蔬菜价格保持稳定"), start=1))
     return f"""<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>本地新闻 - 城市日报</title></head>
 <body><header><a href="/">城市日报</a></header><main><h1>本地新闻</h1><ul class="news-list">{items}</ul>
 <div class="pages"><a href="?page=2">下一页</a></div></main><footer>城市日报版权所有</footer></body></html>""".encode()
