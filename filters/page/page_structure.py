@@ -52,10 +52,12 @@ FULL_POST_WORDS = 150
 _POST_DATE = etree.XPath(
     "boolean(.//time | .//*[@itemprop='datePublished'] | .//*[contains(@class, 'date') or contains(@class, 'posted')"
     " or contains(@class, 'published') or contains(@class, 'entry-meta')])")
-_POST_CONTAINERS = etree.XPath(
-    "//body//article | //body//*[contains(concat(' ', normalize-space(@class), ' '), ' hentry ')]"
-    " | //body//*[contains(@itemtype, 'BlogPosting') or contains(@itemtype, 'NewsArticle')"
-    " or contains(@itemtype, 'schema.org/Article')]")
+# Found from the elements' tags and attributes (a predicate on every element costs as much as the parse);
+# `_is_post_container` then reads the class as tokens.
+_POST_CANDIDATES = etree.XPath(
+    "//body//article | //body//*/@class[contains(., 'hentry')]/.. | //body//*/@itemtype[contains(., 'Posting')"
+    " or contains(., 'NewsArticle') or contains(., 'schema.org/Article')]/..")
+_POSTING_TYPES = ("BlogPosting", "NewsArticle", "schema.org/Article")
 
 
 def _elements(tags: tuple[str, ...]) -> str:
@@ -101,7 +103,7 @@ def structure_signals(page: Page) -> dict[str, Any]:
 
 def post_count(tree: Any) -> int:
     """Whole posts on the page (module docstring)."""
-    containers = _POST_CONTAINERS(tree)
+    containers = [element for element in _POST_CANDIDATES(tree) if _is_post_container(element)]
     posts: set[int] = set()
     for element in reversed(containers):  # inner containers before the ones around them
         marks = f"{element.get('class', '')} {element.get('id', '')}".lower()
@@ -115,3 +117,10 @@ def post_count(tree: Any) -> int:
             continue  # holds whole posts: they count, not the wrapper
         posts.add(id(element))
     return len(posts)
+
+
+def _is_post_container(element: Any) -> bool:
+    """An `<article>`, an element of class `hentry`, or a BlogPosting/NewsArticle/Article item."""
+    if element.tag == "article" or "hentry" in (element.get("class") or "").split():
+        return True
+    return any(kind in (element.get("itemtype") or "") for kind in _POSTING_TYPES)

@@ -69,7 +69,7 @@ class Page:
         the outermost nav/header/footer/template elements, which is exact and avoids testing
         every text node's ancestors.
         """
-        count = word_count(" ".join(self._visible_words))
+        count = word_count(self.visible_text)  # the words of all visible text, joined once (cached)
         for element in self.tree.iter(*_STRUCTURAL):
             if _has_structural_ancestor(element):
                 continue
