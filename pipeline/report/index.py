@@ -211,12 +211,18 @@ def funnel_section(stats: dict[str, Any], out_dir: Path) -> Section:
 
 # ---------------------------------------------------------------- 1b. pages per predicted page type
 
-def page_type_keep_rates(rows: pl.LazyFrame) -> pl.DataFrame:
-    """Per type the page-type model predicted: pages, pages kept and the share kept."""
-    return (rows.filter(pl.col("page_type").is_not_null()).group_by("page_type")
+def keep_rates_by(rows: pl.LazyFrame, column: str) -> pl.DataFrame:
+    """Per value of `column` (rows where it is null left out): pages, pages kept and the share kept,
+    most pages first."""
+    return (rows.filter(pl.col(column).is_not_null()).group_by(column)
             .agg(pl.len().cast(pl.Int64).alias("pages"), pl.col("kept").sum().cast(pl.Int64).alias("kept"))
             .with_columns((pl.col("kept") / pl.col("pages")).round(4).alias("keep_rate"))
-            .sort(["pages", "page_type"], descending=[True, False]).collect())
+            .sort(["pages", column], descending=[True, False]).collect())
+
+
+def page_type_keep_rates(rows: pl.LazyFrame) -> pl.DataFrame:
+    """Per type the page-type model predicted: pages, pages kept and the share kept."""
+    return keep_rates_by(rows, "page_type")
 
 
 def page_types_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
@@ -235,10 +241,7 @@ def page_types_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
 
 def language_keep_rates(rows: pl.LazyFrame) -> pl.DataFrame:
     """Per language identified from the extracted text: pages, pages kept and the share kept."""
-    return (rows.filter(pl.col("text_language").is_not_null()).group_by("text_language")
-            .agg(pl.len().cast(pl.Int64).alias("pages"), pl.col("kept").sum().cast(pl.Int64).alias("kept"))
-            .with_columns((pl.col("kept") / pl.col("pages")).round(4).alias("keep_rate"))
-            .sort(["pages", "text_language"], descending=[True, False]).collect())
+    return keep_rates_by(rows, "text_language")
 
 
 def language_keep_rates_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
