@@ -129,7 +129,8 @@ def url_hint(tree: HtmlElement) -> str | None:
     for values in candidates:
         for value in values:
             value = value.strip()
-            if urlsplit(value).scheme in ("http", "https") and urlsplit(value).hostname:
+            parts = web_address(value)  # None for a value urlsplit rejects (`http://[bad/x`)
+            if parts is not None and parts.hostname:
                 return value
     return None
 

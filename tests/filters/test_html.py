@@ -44,3 +44,10 @@ def test_bytes_and_text_parses_agree():
 def test_empty_documents():
     assert parse_html_bytes(b"   ", "utf-8") is None
     assert parse_html("") is None
+
+
+@pytest.mark.parametrize("bad", ["http://[bad/x", "https://[::1/x", "http:///no-host", "mailto:a@b.example"])
+def test_a_url_hint_that_is_no_web_address_is_passed_over(bad):
+    page = parse_html(f'<html><head><link rel="canonical" href="{bad}"><meta property="og:url" '
+                      f'content="https://a.example/story"></head><body><p>x</p></body></html>')
+    assert url_hint(page) == "https://a.example/story"  # the next candidate, and no error
