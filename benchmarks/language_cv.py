@@ -56,7 +56,7 @@ def main() -> None:
                        stdout=subprocess.DEVNULL)
         sources = train.label_sources(LABELS)
         rows, labels, _ = train.labelled_rows(train.read_rows(selected), sources)
-    keep = np.array([not [r for r in row["reasons"] if not r.startswith("article.")] for row in rows], dtype=bool)
+    keep = train.kept_by_other_rules(rows)
     y = np.array([PAGE_TYPES.index(label) for label in labels])
     folds = np.array([train.fold_of(row.get("host")) for row in rows])
     page = train.out_of_fold(np.array([page_features(r, PAGE_FEATURES) for r in rows]), y, folds)[:, 0]

@@ -63,11 +63,7 @@ def words(text: str | None) -> list[str]:
 
 def word_count(text: str | None) -> int:
     """`len(words(text))`: the project's word count (module docstring)."""
-    if not text:
-        return 0
-    if not _UNSPACED.search(text):
-        return len(text.split())
-    return len(_WORD_PIECE.findall(text))
+    return len(words(text))
 
 
 def unspaced_fraction(text_words: list[str]) -> float:

@@ -179,6 +179,13 @@ def labelled_rows(rows: Sequence[dict[str, Any]], sources: Sequence[LabelSource]
     return kept, labels, dict(left_out)
 
 
+def kept_by_other_rules(rows: Sequence[dict[str, Any]]) -> np.ndarray:
+    """Whether each row has no reason but the article-score gate's (`article.*`), which the
+    pre-extraction model replaces: what every other rule keeps."""
+    return np.array([not [code for code in row["reasons"] if not code.startswith("article.")] for row in rows],
+                    dtype=bool)
+
+
 def without_model(params: Any) -> Any:
     """`params` with the page-type model's own rules off (`article.page_model` before extraction,
     `page.not_article` in select): training must not be decided by the model it replaces."""
@@ -424,9 +431,7 @@ def train_from_labels(labels: Sequence[str], label_names: Sequence[str], out: Pa
     if len(set(labelled)) < 2 or labelled.count("article") < 2:
         raise LabelError(f"too few labelled pages to train on: {dict(sorted(Counter(labelled).items()))} "
                          f"(needs articles and at least one other type)")
-    # the article-score gate (`article.*`) is what the pre-extraction model replaces: not counted
-    other_rules_keep = np.array([not [r for r in row["reasons"] if not r.startswith("article.")] for row in rows],
-                                dtype=bool)
+    other_rules_keep = kept_by_other_rules(rows)
     describe = {"version": code_version(), "inputs": list(label_names), "left_out": left_out,
                 "attribution": ATTRIBUTION}
     long_text = np.array([own_text_tokens(row, sources) >= LONG_ARTICLE_TOKENS for row in rows], dtype=bool)
