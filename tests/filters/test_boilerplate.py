@@ -196,3 +196,42 @@ def test_a_block_that_repeats_itself_inside_is_not_a_copy():
     blocks = [kind_block(sentence * 3, "paragraph"),
               kind_block("Another paragraph that stands alone here.", "paragraph")]
     assert remove_boilerplate(blocks) == (blocks, {})
+
+
+def test_on_real_pages_a_removed_copy_always_leaves_its_text_behind(shared_corpora):
+    """Over real pages of two corpora (2010s news and blogs in several languages, 2025 pages of seven
+    types), every block removed as a repeat has its text (case-folded, whitespace collapsed) still in
+    a block that stays: the filter drops copies, never the last copy of anything."""
+    from filters.extract.boilerplate import repeated_blocks
+    from filters.extract.cascade import trafilatura_body
+    from filters.parse.html import parse_html_bytes
+    from filters.text.blocks import blocks_from_element
+    from pipeline.io.decode import decode_html
+    from pipeline.io.readers import FileReport, read_file
+
+    def key(block: Block) -> str:
+        return " ".join(block.text.split()).casefold()
+
+    pages = removed_total = 0
+    for corpus in ("trafilatura-eval.warc.gz", "wcxb-dev.warc.gz"):
+        path = str(shared_corpora / corpus)
+        for index, raw in enumerate(read_file(path, 5_000_000, FileReport(path))):
+            if index % 8 or not raw.payload or b"<html" not in raw.payload[:5000].lower():
+                continue  # every eighth record: about 290 pages
+            decoded = decode_html(raw.payload, raw.http_content_type)
+            tree = parse_html_bytes(decoded.data, decoded.encoding)
+            body = trafilatura_body(tree, False, False) if tree is not None else None
+            if body is None:
+                continue
+            blocks = blocks_from_element(body)
+            removed: dict[str, int] = {}
+            kept = repeated_blocks(blocks, removed)
+            pages += 1
+            removed_total += removed.get("repeated_block", 0)
+            assert len(blocks) - len(kept) == removed.get("repeated_block", 0)
+            kept_text = "\x00".join(key(block) for block in kept)
+            kept_ids = {id(block) for block in kept}
+            for block in blocks:
+                if id(block) not in kept_ids:
+                    assert key(block) in kept_text, (raw.url, block.text[:80])
+    assert pages > 200 and removed_total > 0  # real pages do repeat blocks

@@ -4,6 +4,7 @@ non-articles still turned away (docs/filters.md, "Text in every script")."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polars as pl
@@ -12,7 +13,7 @@ import pytest
 from conftest import cli, write_warc
 from filters.rules import reasons
 from filters.text.gopher import gopher_signals
-from filters.text.tokens import token_count, unspaced_fraction, word_count, words
+from filters.text.tokens import CJK_CHARS, token_count, unspaced_fraction, word_count, words
 from pipeline.params import Params
 from pipeline.stages import steps
 
@@ -138,3 +139,44 @@ def test_japanese_and_chinese_articles_are_kept_and_their_non_articles_are_not(t
     assert kept["https://www.example.cn/city/2025-11/26/c_1130456789.htm"], given
     assert not kept["https://shop.example.jp/products/oak-chair-1234"]
     assert not kept["https://www.example.cn/city/"]
+
+
+def real_pages(corpus: Path, keep) -> list[tuple[str, bytes, str | None]]:  # type: ignore[no-untyped-def]
+    """(url, payload, content type) of the HTML responses of `corpus` for which `keep(payload)`."""
+    from pipeline.io.readers import FileReport, read_file
+
+    pages = []
+    for raw in read_file(str(corpus), 5_000_000, FileReport(str(corpus))):
+        if raw.payload and b"<html" in raw.payload[:5000].lower() and keep(raw.payload):
+            pages.append((raw.url, raw.payload, raw.http_content_type))
+    return pages
+
+
+def test_real_chinese_and_japanese_pages_are_measured_in_characters(shared_corpora):
+    """Every page of trafilatura-eval whose HTML holds 300 or more Han/Kana characters (news from
+    several sites and years): once extracted, a text written without spaces gets no word-length
+    verdict, and a text of 200 tokens or more is never 'too few words' for Gopher."""
+    from filters.extract.cascade import run_cascade
+    from filters.parse.html import parse_html_bytes
+    from filters.parse.parsed import Page
+    from pipeline.io.decode import decode_html
+
+    cjk = re.compile(f"[{CJK_CHARS}]")
+    pages = real_pages(shared_corpora / "trafilatura-eval.warc.gz",
+                       lambda payload: len(cjk.findall(payload.decode("utf-8", "replace"))) >= 300)
+    assert len(pages) >= 4  # Xinhua, Banyuetan, NHK, Baidu Baike, ...
+    measured = 0
+    for url, payload, content_type in pages:
+        decoded = decode_html(payload, content_type)
+        text = run_cascade(Page(parse_html_bytes(decoded.data, decoded.encoding), url)).text or ""
+        if unspaced_fraction(words(text)) < 0.5:
+            continue  # mostly Latin text around a few CJK names
+        measured += 1
+        signals = steps.text_signals(text)
+        found = reasons.decide(reasons.rules_for("select"), signals, Params())
+        assert signals["gopher_median_word_length"] is None, url
+        assert "gopher.median_word_length" not in found, url
+        if signals["token_count"] >= 200:
+            assert "gopher.word_count" not in found and "length.tokens" not in found, (url, found)
+            assert word_count(text) >= signals["token_count"], url  # a character is a token and a word
+    assert measured >= 3
