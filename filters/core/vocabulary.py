@@ -94,11 +94,13 @@ CONSENT_PLATFORMS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str,
     ("Ezoic consent", ("ez-cookie-dialog", "ez-cookie-dialog-wrapper"), (), ()),
     ("Google Funding Choices", (), ("fc-consent-root",), ()),
     ("TrustCommander", ("footer_tc_privacy", "privacy-iframe"), (), ()),
+    ("WP DSGVO Tools (Shapepress)", (), ("sp-dsgvo-popup-overlay", "sp-dsgvo-privacy-popup"), ()),
     ("generic cookie banner", ("cookie-banner", "cookie-consent", "cookieConsent", "cookie-bar", "cookies-banner",
                                "gdpr-banner", "cookie-popup"), ("cookie-banner", "cookie-consent"), ()),
 )
 # Words in an id/class that mark a consent widget no platform above names (a site's own banner).
-CONSENT_WORDS = ("cookie", "consent", "gdpr")
+# "dsgvo" and "rgpd" are the GDPR's German and French/Spanish/Portuguese initials.
+CONSENT_WORDS = ("cookie", "consent", "gdpr", "dsgvo", "rgpd")
 
 _CONSENT_IDS = {element_id: name for name, ids, _, _ in CONSENT_PLATFORMS for element_id in ids}
 _CONSENT_CLASSES = {token: name for name, _, classes, _ in CONSENT_PLATFORMS for token in classes}

@@ -25,9 +25,10 @@ photo, a newsletter or an advertisement is never touched:
 * related headlines: a heading such as "Related articles" / "Read more" / "Lesen Sie auch" and
   the run of short link-only blocks after it, or a single "Read more: <link>" block;
 * repeated blocks (`repeated_blocks`, any length from `REPEATED_BLOCK_MIN_CHARS`): a block whose
-  text, case-folded with whitespace collapsed, is an earlier block's (a teaser, caption or share
-  widget the page prints twice), or, for a paragraph, lies inside a longer block (a pull quote, a
-  summary box quoting the text; a heading, list item or cell only goes as an exact copy). The
+  words, case-folded with punctuation and whitespace left out, are an earlier block's (a teaser,
+  caption or share widget printed twice, once with `…` and once with `...`), or, for a paragraph,
+  lie inside a longer block (a pull quote, a summary box quoting the text, a teaser cut short; a
+  heading, list item or cell only goes as an exact copy). The
   longer or first copy stays. An article says a paragraph once; the copies made Gopher's
   duplicate n-gram rules reject articles for what the extraction carried along (docs/filters.md,
   "Extraction").
@@ -57,7 +58,8 @@ RELATED_ITEM_MAX_CHARS = 150
 RELATED_ITEM_MIN_LINK_FRACTION = 0.8
 # A repeated block is removed from this length on: a shorter repeat ("Summary", "Step 2", "Photo")
 # is a label, which the line rules judge and C4 removes anyway.
-REPEATED_BLOCK_MIN_CHARS = 40
+REPEATED_BLOCK_MIN_CHARS = 40  # of the block's key: its words, case-folded, joined by single spaces
+_WORDS = re.compile(r"\w+")
 # Pages with more blocks are not searched for repeats (each block is looked for in the whole text).
 REPEATED_BLOCK_MAX_BLOCKS = 2_000
 # Kinds removed only as an exact copy, never for lying inside a longer block: a heading, a list
@@ -133,7 +135,7 @@ def repeated_blocks(blocks: list[Block], removed: dict[str, int]) -> list[Block]
     """`blocks` without the copies of a repeated block (module docstring); counts them in `removed`."""
     if len(blocks) < 2 or len(blocks) > REPEATED_BLOCK_MAX_BLOCKS:
         return blocks
-    keys = [" ".join(block.text.split()).casefold() for block in blocks]
+    keys = [" ".join(_WORDS.findall(block.text.casefold())) for block in blocks]
     joined = "\x00".join(keys)  # the separator is in no key: a key is found within one block only
     copies: dict[str, int] = {}
     for key in keys:

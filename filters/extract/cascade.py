@@ -88,6 +88,11 @@ AGREEMENT_MIN_KEPT_SHARE = 0.5
 # trafilatura-eval, 0.8410 against 0.8410 on wcxb-dev) while readability runs on 28 % and 66 % of
 # pages instead of 88 % and 92 %. 1 gives the policy as it was (any short block).
 AGREEMENT_MIN_SHORT_BLOCKS = 10
+# trafilatura's last resort (its `baseline`: the JSON-LD articleBody, an `<article>`'s or the body's
+# whole text) returns one block without paragraphs; C4's line rule then reads a whole article as one
+# line. From this many words in a single block, readability is asked for the paragraphs, and wins
+# when it is credible (>= 50 words, between half and twice trafilatura's, in more than one block).
+STRUCTURELESS_MIN_WORDS = 150
 
 
 @dataclass
@@ -321,8 +326,26 @@ def agreement_blocks(candidates: Candidates) -> list[Block] | None:
     return kept
 
 
+def paragraphs_instead(candidates: Candidates) -> str | None:
+    """Why readability replaces trafilatura, or None: trafilatura gave a long text as one block
+    (`STRUCTURELESS_MIN_WORDS`, its structureless last resort) and readability found about the
+    same amount of text in paragraphs (>= 50 words, between half and twice trafilatura's, in more
+    than one block: readability's facet list of 2,800 words is not a 500-word article)."""
+    blocks, t = candidates.get("trafilatura").blocks, candidates.words("trafilatura")
+    if len(blocks) != 1 or t < STRUCTURELESS_MIN_WORDS:
+        return None
+    r, r_blocks = candidates.words("readability"), len(candidates.get("readability").blocks)
+    if r < READABILITY_MIN_WORDS or not AGREEMENT_MIN_READABILITY_SHARE * t <= r <= t / AGREEMENT_MIN_READABILITY_SHARE \
+            or r_blocks < 2:
+        return None
+    return f"trafilatura {t} words in one block (no paragraphs); readability {r} words in {r_blocks} blocks"
+
+
 def agreement_policy(candidates: Candidates) -> tuple[str, str]:
     """trafilatura first, cleaned by agreement with readability (see `agreement_blocks`).
+
+    A long trafilatura text in a single block is its structureless last resort: readability's
+    paragraphs replace it where readability agrees on the amount of text (`paragraphs_instead`).
 
     readability is asked only where it can change the outcome and plausibly improves it: when
     trafilatura failed (< 30 words), or has at least `agreement_min_short_blocks` short blocks
@@ -330,6 +353,9 @@ def agreement_policy(candidates: Candidates) -> tuple[str, str]:
     is trafilatura's blocks, as `trafilatura_first_policy` gives at >= 30 words.
     """
     t = candidates.words("trafilatura")
+    paragraphs = paragraphs_instead(candidates)
+    if paragraphs is not None:
+        return "readability", paragraphs
     short = sum(block.chars < AGREEMENT_SHORT_BLOCK_CHARS for block in candidates.get("trafilatura").blocks)
     if t >= TRAFILATURA_MIN_WORDS and short < candidates.agreement_min_short_blocks:
         return "trafilatura", (f"trafilatura {t} words, {short} blocks under {AGREEMENT_SHORT_BLOCK_CHARS} characters "

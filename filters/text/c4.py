@@ -14,8 +14,8 @@ off by default) needs no signal of its own: it is `c4_removed_line_fraction` com
 the decision table.
 
 Our readings where C4 is ASCII-only and our corpus is not:
-* A line is a non-blank line with surrounding whitespace stripped (`filters.text.tokens.lines`); blank
-  lines are neither kept nor counted.
+* A line is a non-blank line with surrounding whitespace stripped (`filters.text.tokens.lines`; blank
+  lines are neither kept nor counted), hard-wrapped lines joined (below, `sentence_lines`).
 * Terminal marks: `.` `?` `!` as in C4, plus the same marks of other scripts (`…` `。` `？` `！`
   `｡` `‼` `⁇` `⁈` `⁉` `؟` `۔` `।` `॥` `።`), so Chinese, Japanese, Arabic, Urdu and Hindi articles are not
   emptied. The Unicode ellipsis `…` counts because `...` already does (it ends with `.`).
@@ -24,8 +24,17 @@ Our readings where C4 is ASCII-only and our corpus is not:
 * C4's fourth mark, the end quotation mark `"`, is kept as C4 has it: a line whose last character
   is `"` is kept even without a period (`He said "yes"`), and so are its typographic forms `”`
   `»` `」` `』`. Single quotes alone (`’`) are not: they are also apostrophes (`the students’`).
-* Anything else at the end (a letter, a digit, `:` `;` `,`, an emoji, a closing bracket after a
-  word) removes the line, as in C4.
+* An emoji at the end ends a sentence (`...wachsen 🌰`, `...mehr Struktur 💁🏻‍♀️`): on today's web
+  it stands where a full stop would, and C4 (2019, English) had no reading of it. Pictographs
+  only (U+1F300-U+1FAFF and a few older ones such as ☕ ❤ ✨, with their skin-tone, gender and
+  variation modifiers): arrows, stars, check marks (`Read more →`, `★★★`, `✔`) still remove the line.
+* Hard-wrapped text is read as its sentences: within a paragraph (no blank line between), a line
+  that does not end a sentence and is followed by one that begins in lower case, or that ends in
+  `,` or `-`, continues into it and the two are one line (`...reminded me to write up` /
+  `the equivalent for Emacs Lisp.`). C4 read its text in the lines a browser shows; a hard wrap
+  (`<br>`, `<pre>`, a mail archive) cut every sentence of a page into unterminated lines.
+* Anything else at the end (a letter, a digit, `:` `;` `,`, a closing bracket after a word)
+  removes the line, as in C4.
 """
 
 from __future__ import annotations
@@ -35,13 +44,31 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
-from filters.text.tokens import lines, word_count
+from filters.text.tokens import word_count
 
 TERMINAL_MARKS = frozenset(".?!…。？！｡‼⁇⁈⁉؟۔।॥።")
 # C4's end quotation mark `"` and its typographic equivalents: a line ending in one is kept.
 END_QUOTES = frozenset('"”»」』')
 # Looked through after a terminal mark: `."`, `.”`, `.)`, `。」`.
 CLOSERS = "\"'”’»›)]}）］｝」』】〕〉》"
+
+
+# Emoji modifiers looked through at the end of a line: variation selector 16, zero-width joiner,
+# skin tones (U+1F3FB-U+1F3FF) and the gender signs of ZWJ sequences.
+EMOJI_MODIFIERS = "\ufe0f\u200d\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff\u2640\u2642"
+# Continuation marks: a line ending in one goes on in the next line of its paragraph.
+CONTINUATION_MARKS = (",", "-")
+
+
+# The emoji of the older symbol blocks that end sentences as often as a face does; the rest of
+# those blocks (★ ☆ ☐ ☑ ☛ ♠ ✓ ✔ ➡) marks ratings, check lists and links.
+OLDER_EMOJI = frozenset("☀☺☔☕⚡⭐✨❤♥")
+
+
+def is_pictograph(char: str) -> bool:
+    """True for an emoji pictograph: Misc Symbols and Pictographs to Symbols and Pictographs
+    Extended-A (U+1F300-U+1FAFF: faces, people, animals, food, objects), and `OLDER_EMOJI`."""
+    return 0x1F300 <= ord(char) <= 0x1FAFF or char in OLDER_EMOJI
 
 
 def ends_with_terminal_punctuation(line: str) -> bool:
@@ -51,15 +78,39 @@ def ends_with_terminal_punctuation(line: str) -> bool:
         return False
     if stripped[-1] in END_QUOTES:
         return True
+    pictographs = stripped.rstrip(EMOJI_MODIFIERS)
+    if pictographs and is_pictograph(pictographs[-1]):
+        return True
     core = stripped.rstrip(CLOSERS)
     return bool(core) and core[-1] in TERMINAL_MARKS
+
+
+def sentence_lines(text: str | None) -> list[str]:
+    """The non-blank lines of `text`, stripped, with hard-wrapped lines joined (a line that does not
+    end a sentence and is followed, in the same paragraph, by one beginning in lower case, or
+    that ends in `,` or `-`, is one line with it, joined by a space)."""
+    if not text:
+        return []
+    joined: list[str] = []
+    continues = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continues = False
+            continue
+        if continues and (line[0].islower() or joined[-1].endswith(CONTINUATION_MARKS)):
+            joined[-1] = f"{joined[-1]} {line}"
+        else:
+            joined.append(line)
+        continues = not ends_with_terminal_punctuation(joined[-1])
+    return joined
 
 
 def nopunc_clean(text: str) -> tuple[str, dict[str, float | int]]:
     """Remove the lines that do not end in terminal punctuation (C4 NoPunc as line removal).
 
     Returns the kept lines joined with "\\n" (the text the Gopher rules see) and the signals:
-    * `c4_line_count`: non-blank lines in `text`;
+    * `c4_line_count`: non-blank lines in `text`, hard-wrapped ones joined (`sentence_lines`);
     * `c4_removed_line_fraction`: removed lines / non-blank lines (0.0 for a text without lines).
       The document rule, "more than half of lines not ending with . ? ! \\"", is this
       fraction compared with 0.5 by the decision table.
@@ -68,7 +119,7 @@ def nopunc_clean(text: str) -> tuple[str, dict[str, float | int]]:
       paragraphs that each end in hashtags loses every word; a page whose headings go loses few).
     * `c4_kept_word_count`: words of the kept lines.
     """
-    all_lines = lines(text)
+    all_lines = sentence_lines(text)
     kept = [line for line in all_lines if ends_with_terminal_punctuation(line)]
     removed_fraction = (len(all_lines) - len(kept)) / len(all_lines) if all_lines else 0.0
     total_words = sum(map(word_count, all_lines))

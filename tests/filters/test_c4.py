@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from filters.text.c4 import ends_with_terminal_punctuation, nopunc_clean
+from filters.text.c4 import ends_with_terminal_punctuation, nopunc_clean, sentence_lines
 
 KEPT = [
     "Hello world.",
@@ -27,6 +27,10 @@ KEPT = [
     "هل أنت بخير؟",
     "यह एक वाक्य है।",
     "Ça va ?",
+    "Great day 😀",                   # an emoji stands where a full stop would
+    "mehr Struktur 💁🏻‍♀️",             # ... with its skin-tone, joiner and gender modifiers
+    "im Handumdrehen... 🦁",
+    "Coffee time ☕",
 ]
 # Words of the kept lines written without spaces: one per character, punctuation pieces included
 # (今 日 は 晴 れ で す 。; 「 行 き ま し ょ う 。」; 本 当 で す か ？).
@@ -37,7 +41,8 @@ REMOVED = [
     "Home | About | Contact",
     "Price: 10",
     "Items; more items,",
-    "Great day 😀",
+    "Read more →",                    # arrows and stars are not pictographs
+    "Rating ★★★",
     "Menu (open)",
     "the students’",
     "Copyright 2024 Example Inc",
@@ -71,7 +76,7 @@ def test_cleaned_text_keeps_sentence_lines_in_order_and_ignores_blank_lines() ->
 @pytest.mark.parametrize(("removed", "total", "over_half"), [(2, 4, False), (3, 5, True), (1, 3, False), (2, 3, True)])
 def test_document_rule_is_the_removed_fraction_against_one_half(removed: int, total: int, over_half: bool) -> None:
     """Seed: "more than half of lines not ending with . ? ! \"" is `c4_removed_line_fraction` > 0.5."""
-    text = "\n".join(["A full sentence."] * (total - removed) + ["no punctuation"] * removed)
+    text = "\n".join(["A full sentence."] * (total - removed) + ["No punctuation"] * removed)  # capitalised: lower case would continue
     fraction = nopunc_clean(text)[1]["c4_removed_line_fraction"]
     assert fraction == pytest.approx(removed / total)
     assert (fraction > 0.5) is over_half
@@ -107,3 +112,35 @@ def test_removed_word_fraction_weighs_lines_by_their_words() -> None:
     assert signals["c4_removed_word_fraction"] == pytest.approx(2 / (2 + len(paragraph.split())))
     signals = nopunc_clean(f"{hashtags}\n{hashtags}")[1]
     assert signals["c4_removed_word_fraction"] == 1.0 and signals["c4_kept_word_count"] == 0
+
+
+def test_hard_wrapped_lines_are_read_as_their_sentences() -> None:
+    """A mail-archive or <pre> paragraph cut at 70 columns: every line continues into the next."""
+    wrapped = ("This blog article on decorators reminded me to write up\n"
+               "the equivalent for Emacs Lisp, which has had advice\n"
+               "since 1994.\n"
+               "Decorators change what a function does without changing\n"
+               "its code.")
+    assert sentence_lines(wrapped) == [
+        "This blog article on decorators reminded me to write up the equivalent for Emacs Lisp, which has had "
+        "advice since 1994.",
+        "Decorators change what a function does without changing its code."]
+    cleaned, signals = nopunc_clean(wrapped)
+    assert signals["c4_removed_word_fraction"] == 0.0 and signals["c4_line_count"] == 2
+    assert cleaned.count("\n") == 1
+
+
+@pytest.mark.parametrize("text", [
+    "Home\n\nabout us\n\ncontact.",          # a blank line ends a paragraph: nothing continues over it
+    "Ends a sentence.\nand this starts lower.",  # the first line ended: the second stands alone
+    "Menu\nAbout\nContact",                     # upper case and no comma: three lines, as in C4
+])
+def test_lines_are_not_joined_across_paragraphs_sentences_or_capitals(text: str) -> None:
+    assert sentence_lines(text) == [line for line in text.splitlines() if line]
+
+
+def test_a_comma_or_hyphen_continues_into_a_capitalised_line() -> None:
+    """German nouns are capitalised: a wrapped line ending in a comma still goes on."""
+    assert sentence_lines("Die Ministerin zeigte sich offen,\nDas Thema greifen wir auf.") == [
+        "Die Ministerin zeigte sich offen, Das Thema greifen wir auf."]
+    assert nopunc_clean("Marie Kondo hilft bei der Auf-\nRäumarbeit.")[1]["c4_removed_word_fraction"] == 0.0

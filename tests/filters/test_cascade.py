@@ -266,3 +266,28 @@ def test_trafilatura_body_keeps_block_structure():
 def test_readability_element_is_html_or_none():
     element = cascade.readability_element(page(ARTICLE_PAGE).tree)
     assert element is not None and len(element.text_content().split()) > 100
+
+
+ONE_BLOCK = " ".join(LONG * 2)  # 500 words in one block: trafilatura's last resort, no paragraphs
+
+
+def test_a_long_text_in_one_block_takes_readabilitys_paragraphs_when_they_agree():
+    c = BlockCandidates([ONE_BLOCK], LONG, min_short_blocks=10)  # readability: 250 words in 4 blocks
+    name, reason = cascade.agreement_policy(c)
+    assert name == "readability" and "one block" in reason
+
+
+@pytest.mark.parametrize("readability", [
+    [" ".join(LONG)],          # one block too: no paragraphs to gain
+    LONG[:1],                  # 62 words: under half of trafilatura's 500
+    LONG * 5,                  # 1,250 words: more than twice, another part of the page (a facet list)
+    [],                        # failed
+])
+def test_a_one_block_text_stays_when_readability_does_not_agree(readability):
+    assert cascade.agreement_policy(BlockCandidates([ONE_BLOCK], readability, min_short_blocks=10))[0] \
+        == "trafilatura"
+
+
+def test_a_short_one_block_text_does_not_ask_readability():
+    short = words(cascade.STRUCTURELESS_MIN_WORDS - 1)
+    assert cascade.agreement_policy(NoReadability([short], LONG, min_short_blocks=10))[0] == "trafilatura"

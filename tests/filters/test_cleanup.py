@@ -57,6 +57,21 @@ def test_keyword_sweep_catches_dynamic_names_but_not_articles_about_cookies():
     assert "This website uses cookies" not in text and "Bake the cookies" in text
 
 
+def test_the_gdpr_is_named_in_other_languages_too():
+    """DSGVO (German) and RGPD (French, Spanish, Portuguese) name a site's own banner as GDPR does;
+    the WP DSGVO Tools plugin's popup, a thousand words of service descriptions, goes by name."""
+    banners = ("<div class='dsgvo-hinweis'>Diese Website verwendet Cookies. <button>Akzeptieren</button></div>"
+               "<div id='bandeau-rgpd'>Ce site utilise des cookies. <button>OK</button></div>"
+               "<div class='sp-dsgvo sp-dsgvo-popup-overlay not-accepted'><div class='sp-dsgvo-privacy-popup'>"
+               f"{paragraphs(12, 100)}</div></div>")
+    article = f"<article><h1>DSGVO: was Vereine wissen müssen</h1>{paragraphs(5, 40)}</article>"
+    tree = tree_of(banners + article)
+    assert remove_cookie_overlays(tree) == 4  # two banners, the plugin's overlay and its popup inside
+    text = tree.text_content()
+    assert "verwendet Cookies" not in text and "utilise des cookies" not in text
+    assert "DSGVO: was Vereine" in text and "committee" in text
+
+
 def test_sweep_needs_cookie_talk():
     tree = tree_of("<div id='consent-form'><p>Sign the petition for a new park.</p></div>")
     assert remove_cookie_overlays(tree) == 0
