@@ -19,20 +19,21 @@ Our readings where C4 is ASCII-only and our corpus is not:
 * Terminal marks: `.` `?` `!` as in C4, plus the same marks of other scripts (`…` `。` `？` `！`
   `｡` `‼` `⁇` `⁈` `⁉` `؟` `۔` `।` `॥` `።`), so Chinese, Japanese, Arabic, Urdu and Hindi articles are not
   emptied. The Unicode ellipsis `…` counts because `...` already does (it ends with `.`).
-* Closing quotes and brackets after a terminal mark are looked through: `."` `.”` `.’` `.)` `?»`
-  `。」` all end a sentence.
+* Closing quotes and brackets after a terminal mark are looked through: `."` `.”` `.“` `.’` `.)`
+  `?»` `。」` all end a sentence.
 * C4's fourth mark, the end quotation mark `"`, is kept as C4 has it: a line whose last character
   is `"` is kept even without a period (`He said "yes"`), and so are its typographic forms `”`
-  `»` `」` `』`. Single quotes alone (`’`) are not: they are also apostrophes (`the students’`).
+  `»` `」` `』`, and the German closing quotes `“` and `«` (`„Ja.“`, `»Ja.«`). Single quotes
+  alone (`’`) are not: they are also apostrophes (`the students’`).
 * An emoji at the end ends a sentence (`...wachsen 🌰`, `...mehr Struktur 💁🏻‍♀️`): on today's web
   it stands where a full stop would, and C4 (2019, English) had no reading of it. Pictographs
   only (U+1F300-U+1FAFF and a few older ones such as ☕ ❤ ✨, with their skin-tone, gender and
   variation modifiers): arrows, stars, check marks (`Read more →`, `★★★`, `✔`) still remove the line.
-* Hard-wrapped text is read as its sentences: within a paragraph (no blank line between), a line
-  that does not end a sentence and is followed by one that begins in lower case, or that ends in
-  `,` or `-`, continues into it and the two are one line (`...reminded me to write up` /
-  `the equivalent for Emacs Lisp.`). C4 read its text in the lines a browser shows; a hard wrap
-  (`<br>`, `<pre>`, a mail archive) cut every sentence of a page into unterminated lines.
+* Hard-wrapped text is read as its sentences: a line that does not end a sentence continues into
+  the next non-blank line when that begins in lower case or the line ends in `,` or `-`, and the
+  two are one line (`...reminded me to write up` / `the equivalent for Emacs Lisp.`). C4 read its
+  text in the lines a browser shows; a hard wrap (`<br>`, `<pre>`, a mail archive, a CMS that made
+  each wrapped line a paragraph) cut every sentence of a page into unterminated lines.
 * Anything else at the end (a letter, a digit, `:` `;` `,`, a closing bracket after a word)
   removes the line, as in C4.
 """
@@ -48,9 +49,10 @@ from filters.text.tokens import word_count
 
 TERMINAL_MARKS = frozenset(".?!…。？！｡‼⁇⁈⁉؟۔।॥።")
 # C4's end quotation mark `"` and its typographic equivalents: a line ending in one is kept.
-END_QUOTES = frozenset('"”»」』')
-# Looked through after a terminal mark: `."`, `.”`, `.)`, `。」`.
-CLOSERS = "\"'”’»›)]}）］｝」』】〕〉》"
+# `“` and `«` close quotations in German (`„Ja.“`, `»Ja.«`), as `”` and `»` do in English and French.
+END_QUOTES = frozenset('"”“»«」』')
+# Looked through after a terminal mark: `."`, `.”`, `.“`, `.)`, `。」`.
+CLOSERS = "\"'”“’‘»«›‹)]}）］｝」』】〕〉》"
 
 
 # Emoji modifiers looked through at the end of a line: variation selector 16, zero-width joiner,
@@ -86,23 +88,22 @@ def ends_with_terminal_punctuation(line: str) -> bool:
 
 
 def sentence_lines(text: str | None) -> list[str]:
-    """The non-blank lines of `text`, stripped, with hard-wrapped lines joined (a line that does not
-    end a sentence and is followed, in the same paragraph, by one beginning in lower case, or
-    that ends in `,` or `-`, is one line with it, joined by a space)."""
+    """The non-blank lines of `text`, stripped, with hard-wrapped lines joined: a line that does not
+    end a sentence continues into the next non-blank line when that begins in lower case or the
+    line ends in `,` or `-` (joined by a space; a blank line between is no obstacle, since
+    extractors often make each wrapped line a paragraph of its own)."""
     if not text:
         return []
     joined: list[str] = []
-    continues = False
     for raw in text.splitlines():
         line = raw.strip()
         if not line:
-            continues = False
             continue
-        if continues and (line[0].islower() or joined[-1].endswith(CONTINUATION_MARKS)):
+        if joined and not ends_with_terminal_punctuation(joined[-1]) \
+                and (line[0].islower() or joined[-1].endswith(CONTINUATION_MARKS)):
             joined[-1] = f"{joined[-1]} {line}"
         else:
             joined.append(line)
-        continues = not ends_with_terminal_punctuation(joined[-1])
     return joined
 
 

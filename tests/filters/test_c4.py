@@ -24,6 +24,9 @@ KEPT = [
     "「行きましょう。」",
     "本当ですか？",
     "Il a dit « oui »",
+    "„Das greifen wir gerne auf.“",   # German quotation marks: „ opens, “ closes
+    "»Das greifen wir auf.«",
+    "Sie sagte „ja“",
     "هل أنت بخير؟",
     "यह एक वाक्य है।",
     "Ça va ?",
@@ -131,12 +134,22 @@ def test_hard_wrapped_lines_are_read_as_their_sentences() -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "Home\n\nabout us\n\ncontact.",          # a blank line ends a paragraph: nothing continues over it
     "Ends a sentence.\nand this starts lower.",  # the first line ended: the second stands alone
+    "Ends a sentence,” she said.\nand lower.",   # ... after a closing quote too
     "Menu\nAbout\nContact",                     # upper case and no comma: three lines, as in C4
+    "Related articles\n\nHow we cook\n\nWhy we bake",
 ])
-def test_lines_are_not_joined_across_paragraphs_sentences_or_capitals(text: str) -> None:
+def test_lines_are_not_joined_after_a_sentence_or_before_a_capital(text: str) -> None:
     assert sentence_lines(text) == [line for line in text.splitlines() if line]
+
+
+def test_a_wrapped_line_made_a_paragraph_of_its_own_still_continues() -> None:
+    """Extractors often make each line of a hard-wrapped post a block: the blank lines between."""
+    text = "Gym equipment refers to the machines used in a\n\nfitness facility to reach goals.\n\nThese\n\n" \
+           "machines are designed for muscle groups."
+    assert sentence_lines(text) == ["Gym equipment refers to the machines used in a fitness facility to reach goals.",
+                                    "These machines are designed for muscle groups."]
+    assert nopunc_clean(text)[1]["c4_removed_word_fraction"] == 0.0
 
 
 def test_a_comma_or_hyphen_continues_into_a_capitalised_line() -> None:
