@@ -27,8 +27,9 @@ photo, a newsletter or an advertisement is never touched:
 * repeated blocks (`repeated_blocks`, any length from `REPEATED_BLOCK_MIN_CHARS`): a block whose
   words, case-folded with punctuation and whitespace left out, are an earlier block's (a teaser,
   caption or share widget printed twice, once with `…` and once with `...`), or, for a paragraph,
-  lie inside a longer block (a pull quote, a summary box quoting the text, a teaser cut short; a
-  heading, list item or cell only goes as an exact copy). The
+  lie inside a longer block (a pull quote, a summary box quoting the text, a teaser cut short) or
+  are a near copy of earlier blocks (`NEAR_COPY_SHARE` of its word 5-grams seen before); a
+  heading, list item or cell only goes as an exact copy. The
   longer or first copy stays. An article says a paragraph once; the copies made Gopher's
   duplicate n-gram rules reject articles for what the extraction carried along (docs/filters.md,
   "Extraction").
@@ -66,6 +67,13 @@ REPEATED_BLOCK_MAX_BLOCKS = 2_000
 # item or a table cell that names what a paragraph also says (a recipe's steps, then the recipe
 # card) is structure, not a pull quote.
 _WHOLE_ONLY_KINDS = frozenset({"heading", *LIST_TABLE_KINDS})
+# A paragraph is a near copy when at least this share of its word 5-grams (and at least
+# `NEAR_COPY_MIN_GRAMS` of them) were already in earlier kept blocks: the same teaser once addressed
+# "Sie" and once "du", a summary re-worded at two places. The copies Gopher's duplicate 5-gram
+# rule counts are what this looks for, so the rule no longer blames the article for them.
+NEAR_COPY_GRAM = 5
+NEAR_COPY_SHARE = 0.8
+NEAR_COPY_MIN_GRAMS = 10
 
 _BRACKETED = re.compile(r"^\[[^\[\]]{1,100}\]$")
 _DATEISH = re.compile(r"^[\d.:/,-]+(?:am|pm|h|uhr)?[,.]?$", re.IGNORECASE)
@@ -135,23 +143,28 @@ def repeated_blocks(blocks: list[Block], removed: dict[str, int]) -> list[Block]
     """`blocks` without the copies of a repeated block (module docstring); counts them in `removed`."""
     if len(blocks) < 2 or len(blocks) > REPEATED_BLOCK_MAX_BLOCKS:
         return blocks
-    keys = [" ".join(_WORDS.findall(block.text.casefold())) for block in blocks]
+    words = [_WORDS.findall(block.text.casefold()) for block in blocks]
+    keys = [" ".join(block_words) for block_words in words]
     joined = "\x00".join(keys)  # the separator is in no key: a key is found within one block only
     copies: dict[str, int] = {}
     for key in keys:
         copies[key] = copies.get(key, 0) + 1
     seen: set[str] = set()
+    seen_grams: set[str] = set()
     kept = []
-    for block, key in zip(blocks, keys, strict=True):
+    for block, key, block_words in zip(blocks, keys, words, strict=True):
+        grams = {" ".join(block_words[i:i + NEAR_COPY_GRAM]) for i in range(len(block_words) - NEAR_COPY_GRAM + 1)}
         repeat = False
         if len(key) >= REPEATED_BLOCK_MIN_CHARS:
             inside_longer = joined.count(key) - copies[key] > 0  # found beyond the blocks equal to it
-            repeat = key in seen or (inside_longer and block.kind not in _WHOLE_ONLY_KINDS)
+            near_copy = len(grams) >= NEAR_COPY_MIN_GRAMS and len(grams & seen_grams) >= NEAR_COPY_SHARE * len(grams)
+            repeat = key in seen or ((inside_longer or near_copy) and block.kind not in _WHOLE_ONLY_KINDS)
         seen.add(key)
         if repeat:
             removed["repeated_block"] = removed.get("repeated_block", 0) + 1
         else:
             kept.append(block)
+            seen_grams |= grams  # kept blocks only: what a near copy repeats stays in the text
     return kept
 
 
