@@ -150,10 +150,10 @@ def repeated_blocks(blocks: list[Block], removed: dict[str, int]) -> list[Block]
     for key in keys:
         copies[key] = copies.get(key, 0) + 1
     seen: set[str] = set()
-    seen_grams: set[str] = set()
+    seen_grams: set[tuple[str, ...]] = set()
     kept = []
     for block, key, block_words in zip(blocks, keys, words, strict=True):
-        grams = {" ".join(block_words[i:i + NEAR_COPY_GRAM]) for i in range(len(block_words) - NEAR_COPY_GRAM + 1)}
+        grams = set(zip(*(block_words[i:] for i in range(NEAR_COPY_GRAM))))  # its word 5-grams
         repeat = False
         if len(key) >= REPEATED_BLOCK_MIN_CHARS:
             inside_longer = joined.count(key) - copies[key] > 0  # found beyond the blocks equal to it
