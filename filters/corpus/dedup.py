@@ -10,7 +10,8 @@ pages are compared ("first occurrence in the global order wins") and the sets th
   Near-Duplicates for Web Crawling", WWW 2007, who use f = 64, k = 3) as the ``simhash`` package
   computes it (each shingle's MD5, last 8 bytes; a bit is set where more than half the shingles
   set it), in one numpy pass instead of its per-feature loop (the tests compare the two), over
-  2-word shingles of the lower-cased ``\\w+`` words. Why 2 words, measured on 300 real
+  2-word shingles of the lower-cased ``\\w+`` words (on text written without spaces, 4-character
+  shingles: `filters.text.tokens.shingle_words`). Why 2 words, measured on 300 real
   pages of the trafilatura-eval corpus (tag-stripped text, >= 300 words, edits in the first 400):
   unrelated pages are as far apart with 2-word as with 3-word shingles (mean 31.7 and 32.0 bits,
   sd 4.0, which is what independent 64-bit hashes give; none of 44 850 pairs within 10 bits), while
@@ -30,7 +31,6 @@ and read them back with ``from_int64``.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -38,6 +38,7 @@ import numpy as np
 import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
+from filters.text.tokens import shingle_words as shingle_words_of
 
 CONTENT_HASH_MIN_CHARS = 100      # only applied when len(content_text) >= 100
 CONTENT_HASH_PREFIX_CHARS = 5_000  # content_text[:5_000]
@@ -47,7 +48,6 @@ SIMHASH_BITS = 64
 SIMHASH_SHINGLE_WORDS = 2         # see the module docstring for the measurements behind 2
 NEAR_DUPLICATE_MAX_DISTANCE = 3   # Manku et al. 2007: k = 3 for 64-bit simhashes
 
-_WORD = re.compile(r"\w+")
 _MASK64 = (1 << 64) - 1
 _SIGN64 = 1 << 63
 
@@ -63,8 +63,11 @@ def content_hash(text: str | None) -> str | None:
 
 
 def word_shingles(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS) -> list[str]:
-    """Overlapping runs of ``shingle_words`` lower-cased words (one shorter run for a shorter text)."""
-    words = _WORD.findall(text.lower())
+    """Overlapping runs of ``shingle_words`` lower-cased words (one shorter run for a shorter text);
+    words are `filters.text.tokens.shingle_words` (on text written without spaces, its characters,
+    in runs of twice as many)."""
+    words, scale = shingle_words_of(text)
+    shingle_words *= scale
     if len(words) <= shingle_words:
         return [" ".join(words)] if words else []
     # the i-th list starts i words on: zip stops at the shortest, after the last full shingle

@@ -1,8 +1,9 @@
 """MinHash signatures of a text and their LSH band keys (docs/filters.md, "Near duplicates").
 
 * **Shingles**: word n-grams (5 by default, as in FineWeb's de-duplication) of the lower-cased
-  ``\\w+`` words. Each word is hashed once (CRC-32), and an n-gram's 64-bit value is a polynomial
-  of its words' values, computed for all n-grams at once with numpy.
+  ``\\w+`` words (on text written without spaces, its characters, and n-grams of 2n of them:
+  `filters.text.tokens.shingle_words`). Each word is hashed once (CRC-32), and an n-gram's 64-bit
+  value is a polynomial of its words' values, computed for all n-grams at once with numpy.
 * **Signature** (Broder 1997, "On the resemblance and containment of documents"): for each of
   ``permutations`` hash functions, the minimum over the shingles. The hash functions are
   multiply-shift functions ``(a * x + b) >> 32`` over 64-bit words (Dietzfelbinger et al. 1997),
@@ -27,17 +28,17 @@ cost per page against extraction.
 
 from __future__ import annotations
 
-import re
 import zlib
 from dataclasses import dataclass
 from math import comb
 
 import numpy as np
 
+from filters.text import tokens
+
 PERMUTATIONS = 128
 SHINGLE_WORDS = 5
 
-_WORD = re.compile(r"\w+")
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(32)
 MAX_PERMUTATIONS = 1024
@@ -56,13 +57,15 @@ _MULTIPLIERS, _INCREMENTS = _functions()
 
 def shingle_values(text: str, shingle_words: int = SHINGLE_WORDS) -> np.ndarray:
     """The distinct 64-bit values of the text's word n-grams (one n-gram of all words when the text
-    has fewer than ``shingle_words`` words; empty for a text without words)."""
-    words = _WORD.findall(text.lower())
+    has fewer than ``shingle_words`` words; empty for a text without words). Words are
+    `filters.text.tokens.shingle_words`: on text written without spaces, characters, and n-grams of
+    twice as many of them."""
+    words, scale = tokens.shingle_words(text)
     if not words:
         return np.empty(0, dtype=np.uint64)
     ids = np.fromiter((zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in words), dtype=np.uint64,
                       count=len(words))
-    width = min(shingle_words, len(words))
+    width = min(shingle_words * scale, len(words))
     count = len(words) - width + 1
     values = np.zeros(count, dtype=np.uint64)
     for offset in range(width):

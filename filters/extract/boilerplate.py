@@ -153,7 +153,7 @@ def repeated_blocks(blocks: list[Block], removed: dict[str, int]) -> list[Block]
     seen_grams: set[tuple[str, ...]] = set()
     kept = []
     for block, key, block_words in zip(blocks, keys, words, strict=True):
-        grams = set(zip(*(block_words[i:] for i in range(NEAR_COPY_GRAM))))  # its word 5-grams
+        grams = set(zip(*(block_words[i:] for i in range(NEAR_COPY_GRAM)), strict=False))  # its word 5-grams
         repeat = False
         if len(key) >= REPEATED_BLOCK_MIN_CHARS:
             inside_longer = joined.count(key) - copies[key] > 0  # found beyond the blocks equal to it

@@ -335,8 +335,8 @@ def paragraphs_instead(candidates: Candidates) -> str | None:
     if len(blocks) != 1 or t < STRUCTURELESS_MIN_WORDS:
         return None
     r, r_blocks = candidates.words("readability"), len(candidates.get("readability").blocks)
-    if r < READABILITY_MIN_WORDS or not AGREEMENT_MIN_READABILITY_SHARE * t <= r <= t / AGREEMENT_MIN_READABILITY_SHARE \
-            or r_blocks < 2:
+    share = AGREEMENT_MIN_READABILITY_SHARE
+    if r < READABILITY_MIN_WORDS or not share * t <= r <= t / share or r_blocks < 2:
         return None
     return f"trafilatura {t} words in one block (no paragraphs); readability {r} words in {r_blocks} blocks"
 

@@ -33,7 +33,8 @@ from filters.core.vocabulary import CONSENT_WORDS, consent_platform
 # (one per named selector) cost several times the parse.
 _MARKERS = ("ookie", "onsent", "gdpr", "GDPR", "cliSettings", "onetrust", "cky-", "Cybot", "cmplz", "Borlabs",
             "osano", "qc-cmp2", "didomi", "usercentrics", "uc-banner", "truste", "klaro", "iubenda", "termly", "cc-",
-            "cc--", "sp_message", "ccc", "axeptio", "pea_cook", "fc-consent", "tc_privacy", "privacy-iframe", "dsgvo", "DSGVO", "rgpd", "RGPD")
+            "cc--", "sp_message", "ccc", "axeptio", "pea_cook", "fc-consent", "tc_privacy", "privacy-iframe", "dsgvo",
+            "DSGVO", "rgpd", "RGPD")
 _MARKER = re.compile("|".join(re.escape(marker) for marker in _MARKERS))
 _ID_CLASS_ATTRIBUTES = etree.XPath("//body//@id | //body//@class")  # smart strings: know their element
 # `//body//*[@role='dialog' and (contains(@aria-label, 'ookie') or contains(@aria-label, 'onsent'))]`

@@ -42,7 +42,7 @@ import numpy as np
 import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
-from filters.text.tokens import UNSPACED_TEXT_FRACTION, lines, unspaced_fraction, words
+from filters.text.tokens import UNSPACED_NGRAM_SCALE, UNSPACED_TEXT_FRACTION, lines, unspaced_fraction, words
 
 # Gopher's stop words: a page must hold at least two of them (params.yaml holds the count).
 STOP_WORDS = frozenset({"the", "be", "to", "of", "and", "that", "have", "with"})
@@ -59,11 +59,6 @@ ELLIPSES = ("...", "…")
 MIN_MEASURED_WORDS = 50
 TOP_NGRAM_SIZES = (2, 3, 4)              # Gopher: "for each n in {2, 3, 4} ... most frequently-occurring n-gram"
 DUP_NGRAM_SIZES = (5, 6, 7, 8, 9, 10)    # Gopher: "for each n in {5, ..., 10} ... all duplicate n-grams"
-# Characters per word of the n-gram rules on text written without spaces: Chinese words average
-# about 1.6 characters (the segmented corpora of the SIGHAN word-segmentation bakeoffs), Japanese
-# ones about as many; an n-word rule reads 2n-character n-grams, so a five-character name said
-# twice is not a "duplicated 5-gram" (docs/filters.md, "Text in every script").
-UNSPACED_NGRAM_SCALE = 2
 MAX_REPEAT_PERIOD = 13                   # Dolma `TokenizerRepetitionsTagger.MAX_PERIOD`
 _ALPHA = re.compile(r"[^\W\d_]")         # one Unicode letter
 

@@ -32,6 +32,13 @@ _WORD_PIECE = re.compile(rf"[{UNSPACED_CHARS}]|[^\s{UNSPACED_CHARS}]+")
 # `unspaced_fraction` at or above this: the text is written without spaces, and the statistics of
 # word length do not apply to it (filters/text/gopher.py).
 UNSPACED_TEXT_FRACTION = 0.5
+# Characters per word of an n-word unit on text written without spaces: Chinese words average
+# about 1.6 characters (the segmented corpora of the SIGHAN word-segmentation bakeoffs), Japanese
+# ones about as many; an n-word rule or shingle reads 2n characters, so a five-character name said
+# twice is not a "duplicated 5-gram" (docs/filters.md, "Text in every script").
+UNSPACED_NGRAM_SCALE = 2
+_SHINGLE_WORD = re.compile(rf"[{UNSPACED_CHARS}]|[^\W{UNSPACED_CHARS}]+")
+_PLAIN_WORD = re.compile(r"\w+")
 
 
 def token_count(text: str | None) -> int:
@@ -71,6 +78,22 @@ def unspaced_fraction(text_words: list[str]) -> float:
     if not text_words:
         return 0.0
     return sum(1 for word in text_words if len(word) == 1 and _UNSPACED.match(word)) / len(text_words)
+
+
+def shingle_words(text: str | None) -> tuple[list[str], int]:
+    """The words de-duplication shingles (MinHash and simhash), and how many of them make one word
+    of a shingle: the lower-cased `\\w+` runs, with each character of a script written without
+    spaces a word of its own (a Japanese sentence is otherwise one "word", and two copies of an
+    article that differ in one sentence share almost no 5-word shingle); `UNSPACED_NGRAM_SCALE`
+    when most of the words are such characters (`UNSPACED_TEXT_FRACTION`), else 1. Text without
+    such characters gives its `\\w+` runs and 1, as before there was this function."""
+    if not text:
+        return [], 1
+    lowered = text.lower()
+    if not _UNSPACED.search(lowered):
+        return _PLAIN_WORD.findall(lowered), 1
+    found = _SHINGLE_WORD.findall(lowered)
+    return found, UNSPACED_NGRAM_SCALE if unspaced_fraction(found) >= UNSPACED_TEXT_FRACTION else 1
 
 
 def lines(text: str | None) -> list[str]:

@@ -79,7 +79,8 @@ def test_cleaned_text_keeps_sentence_lines_in_order_and_ignores_blank_lines() ->
 @pytest.mark.parametrize(("removed", "total", "over_half"), [(2, 4, False), (3, 5, True), (1, 3, False), (2, 3, True)])
 def test_document_rule_is_the_removed_fraction_against_one_half(removed: int, total: int, over_half: bool) -> None:
     """Seed: "more than half of lines not ending with . ? ! \"" is `c4_removed_line_fraction` > 0.5."""
-    text = "\n".join(["A full sentence."] * (total - removed) + ["No punctuation"] * removed)  # capitalised: lower case would continue
+    # "No" capitalised: a line beginning in lower case would continue the one before (hard wrap)
+    text = "\n".join(["A full sentence."] * (total - removed) + ["No punctuation"] * removed)
     fraction = nopunc_clean(text)[1]["c4_removed_line_fraction"]
     assert fraction == pytest.approx(removed / total)
     assert (fraction > 0.5) is over_half

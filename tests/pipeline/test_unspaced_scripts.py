@@ -180,3 +180,35 @@ def test_real_chinese_and_japanese_pages_are_measured_in_characters(shared_corpo
             assert "gopher.word_count" not in found and "length.tokens" not in found, (url, found)
             assert word_count(text) >= signals["token_count"], url  # a character is a token and a word
     assert measured >= 3
+
+
+def test_near_copies_in_unspaced_scripts_are_near_duplicates() -> None:
+    """Two copies of a Japanese (or Chinese) article that differ in one sentence: shingled by the
+    whitespace-free `\\w+` runs, a whole clause was one "word" and they shared almost no shingle;
+    shingled by characters (10-character shingles, `shingle_words`), they are near duplicates,
+    while two different articles stay far apart."""
+    from filters.corpus.dedup import hamming, simhash64
+    from filters.corpus.minhash import jaccard, signature
+    from filters.text.tokens import UNSPACED_NGRAM_SCALE, shingle_words
+
+    for paragraphs in (JA_PARAGRAPHS, ZH_PARAGRAPHS):
+        original = "\n\n".join(paragraphs)
+        edited = original.replace(paragraphs[1], paragraphs[1][:20] + "。" + paragraphs[1][30:])
+        found, scale = shingle_words(original)
+        assert scale == UNSPACED_NGRAM_SCALE and len(found) > 150 and all(len(word) == 1 for word in found[:50])
+        assert jaccard(signature(original), signature(edited)) >= 0.85  # 0.73 with whole clauses as words
+        assert hamming(simhash64(original), simhash64(edited)) < hamming(simhash64(original), simhash64(
+            "\n\n".join(ZH_PARAGRAPHS if paragraphs is JA_PARAGRAPHS else JA_PARAGRAPHS)))
+    unrelated = jaccard(signature("\n".join(JA_PARAGRAPHS)), signature("\n".join(ZH_PARAGRAPHS)))
+    assert unrelated < 0.1
+
+
+def test_spaced_text_is_shingled_as_before() -> None:
+    """Shingles of text without unspaced characters are its lower-cased `\\w+` runs, 5 to a shingle."""
+    from filters.text.tokens import shingle_words
+
+    text = "The Council's vote, on 3.5 million euros: delayed again!"
+    assert shingle_words(text) == (re.findall(r"\w+", text.lower()), 1)
+    assert shingle_words("") == ([], 1)
+    mixed = "Tokyo (東京) is large."
+    assert shingle_words(mixed) == (["tokyo", "東", "京", "is", "large"], 1)  # mostly spaced: scale 1
