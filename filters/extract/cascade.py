@@ -42,6 +42,7 @@ from filters.core.declarations import Rule, Signal
 from filters.core.vocabulary import ARTICLE_TYPES, POSTING_TYPES, schema_types
 from filters.extract.boilerplate import body_blocks, remove_boilerplate
 from filters.extract.dom_fallback import dom_heuristic
+from filters.extract.mojibake import fix_mojibake
 from filters.parse.html import node_count
 from filters.parse.parsed import Page
 from filters.text.blocks import Block, block_signals, blocks_from_element, blocks_from_text
@@ -393,7 +394,8 @@ def run_cascade(page: Page, policy: str = "agreement", precision_threshold: floa
                             agreement_min_short_blocks=agreement_min_short_blocks)
     name, reason = POLICIES[policy](candidates)
     winner = candidates.derived[name] if name in candidates.derived else candidates.get(name)
-    blocks, removed = remove_boilerplate(winner.blocks)
+    repaired, mojibake_blocks = fix_mojibake(winner.blocks)
+    blocks, removed = remove_boilerplate(repaired)
     body = body_blocks(blocks, page_headlines(page))
     text = "\n\n".join(block.text for block in blocks) or None
     trace = dict(candidates.trace)
@@ -402,6 +404,7 @@ def run_cascade(page: Page, policy: str = "agreement", precision_threshold: floa
         cascade_reason=reason if winner.detail is None else f"{reason} ({winner.detail})",
         cascade_errors="; ".join(f"{k}: {v}" for k, v in sorted(candidates.errors.items())) or None,
         boilerplate_blocks_removed_count=sum(removed.values()),
+        mojibake_block_count=mojibake_blocks,
         headline_block_count=len(blocks) - len(body),
     )
     # The trafilatura candidate is named after the run that produced it (the precision retry or not).
@@ -425,6 +428,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("cascade_dom_words", pa.int32(), "words of the DOM-heuristic candidate (null: not run)"),
     Signal("headline_block_count", pa.int32(), "leading blocks of text repeating the headline (not in block stats)"),
     Signal("boilerplate_blocks_removed_count", pa.int32(), "blocks removed by the boilerplate line filters"),
+    Signal("mojibake_block_count", pa.int32(), "blocks whose mojibake (UTF-8 read as Latin-1/cp1252) was repaired"),
 )
 RULES: tuple[Rule, ...] = (
     Rule("extract.empty", "the extractor found no main text", "word_count", "==", "extract",

@@ -1,0 +1,52 @@
+"""Mojibake repair of the extracted blocks (docs/filters.md, "Extraction").
+
+A page whose UTF-8 text was decoded as Latin-1 or Windows-1252 somewhere on its way and encoded
+again carries that damage in its bytes: `für` reads `fÃ¼r`, `pet’s` reads `petâ€™s` or
+`petâ\\x80\\x99s`, a no-break space reads `Â\\xa0`. No choice of encoding when we decode the page
+undoes it, since the page declares and is valid UTF-8. The text is wrong for detector training, and
+C4 and Gopher read it wrong: a paragraph ending in `.Â` has no terminal punctuation, a German word
+with `Ã¼` has a symbol in it.
+
+`ftfy.fix_encoding` (ftfy, Speer 2015; https://ftfy.readthedocs.io) undoes exactly this, and only
+this: it re-encodes and re-decodes where its heuristics say the text is mojibake, and leaves text
+that is merely unusual alone (`CÂMARA`, `naïve`). Its other fixes (straightening quotes, width,
+HTML entities) are not asked for: the detector data keeps the page's own typography.
+
+Cost: most pages have none of the two-character sequences mojibake is made of (`MOJIBAKE_HINT`), and
+ftfy is asked only about the blocks of a page that has one.
+"""
+
+from __future__ import annotations
+
+import re
+
+import ftfy
+
+from filters.text.blocks import Block
+
+# A UTF-8 lead byte read as Latin-1/Windows-1252 (Â Ã Ä Å Æ Ç Ð Ñ â ã ä å æ ç è é ï ð ñ ...: U+00C2-U+00F4)
+# followed by a continuation byte read the same way (U+0080-U+00BF, or the Windows-1252 characters
+# that stand for 0x80-0x9F): every mojibake of a non-ASCII character starts so.
+_CP1252_HIGH = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
+MOJIBAKE_HINT = re.compile(f"[\u00c2-\u00f4][\u0080-\u00bf{_CP1252_HIGH}]")
+
+
+def fix_mojibake(blocks: list[Block]) -> tuple[list[Block], int]:
+    """`blocks` with the mojibake in their text repaired (`ftfy.fix_encoding`), and how many changed.
+
+    A repaired block's character counts are its new text's; its link and code characters are
+    scaled by the same ratio (mojibake shortens text, by one character for each it repairs).
+    """
+    if not any(MOJIBAKE_HINT.search(block.text) for block in blocks):
+        return blocks, 0
+    repaired, changed = [], 0
+    for block in blocks:
+        text = ftfy.fix_encoding(block.text) if MOJIBAKE_HINT.search(block.text) else block.text
+        if text == block.text:
+            repaired.append(block)
+            continue
+        changed += 1
+        ratio = len(text) / block.chars if block.chars else 1.0
+        repaired.append(Block(block.kind, text, len(text), min(len(text), round(block.link_chars * ratio)),
+                              min(len(text), round(block.code_chars * ratio))))
+    return repaired, changed
