@@ -13,7 +13,7 @@ that is merely unusual alone (`CÂMARA`, `naïve`). Its other fixes (straighteni
 HTML entities) are not asked for: the detector data keeps the page's own typography.
 
 Cost: most pages have none of the two-character sequences mojibake is made of (`MOJIBAKE_HINT`), and
-ftfy is asked only about the blocks of a page that has one.
+ftfy is asked only about the blocks that hold one.
 """
 
 from __future__ import annotations
@@ -37,8 +37,6 @@ def fix_mojibake(blocks: list[Block]) -> tuple[list[Block], int]:
     A repaired block's character counts are its new text's; its link and code characters are
     scaled by the same ratio (mojibake shortens text, by one character for each it repairs).
     """
-    if not any(MOJIBAKE_HINT.search(block.text) for block in blocks):
-        return blocks, 0
     repaired, changed = [], 0
     for block in blocks:
         text = ftfy.fix_encoding(block.text) if MOJIBAKE_HINT.search(block.text) else block.text
@@ -49,4 +47,4 @@ def fix_mojibake(blocks: list[Block]) -> tuple[list[Block], int]:
         ratio = len(text) / block.chars if block.chars else 1.0
         repaired.append(Block(block.kind, text, len(text), min(len(text), round(block.link_chars * ratio)),
                               min(len(text), round(block.code_chars * ratio))))
-    return repaired, changed
+    return (repaired if changed else blocks), changed

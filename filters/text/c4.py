@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
-from filters.text.tokens import word_count
+from filters.text.tokens import lines, word_count
 
 TERMINAL_MARKS = frozenset(".?!…。？！｡‼⁇⁈⁉؟۔।॥።")
 # C4's end quotation mark `"` and its typographic equivalents: a line ending in one is kept.
@@ -58,7 +58,7 @@ CLOSERS = "\"'”“’‘»«›‹)]}）］｝」』】〕〉》"
 # Emoji modifiers looked through at the end of a line: variation selector 16, zero-width joiner,
 # skin tones (U+1F3FB-U+1F3FF) and the gender signs of ZWJ sequences.
 EMOJI_MODIFIERS = "\ufe0f\u200d\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff\u2640\u2642"
-# Continuation marks: a line ending in one goes on in the next line of its paragraph.
+# Continuation marks: a line ending in one goes on in the next non-blank line (`sentence_lines`).
 CONTINUATION_MARKS = (",", "-")
 
 
@@ -92,13 +92,8 @@ def sentence_lines(text: str | None) -> list[str]:
     end a sentence continues into the next non-blank line when that begins in lower case or the
     line ends in `,` or `-` (joined by a space; a blank line between is no obstacle, since
     extractors often make each wrapped line a paragraph of its own)."""
-    if not text:
-        return []
     joined: list[str] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
+    for line in lines(text):
         if joined and not ends_with_terminal_punctuation(joined[-1]) \
                 and (line[0].islower() or joined[-1].endswith(CONTINUATION_MARKS)):
             joined[-1] = f"{joined[-1]} {line}"
