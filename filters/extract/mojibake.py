@@ -35,7 +35,8 @@ def fix_mojibake(blocks: list[Block]) -> tuple[list[Block], int]:
     """`blocks` with the mojibake in their text repaired (`ftfy.fix_encoding`), and how many changed.
 
     A repaired block's character counts are its new text's; its link and code characters are
-    scaled by the same ratio (mojibake shortens text, by one character for each it repairs).
+    scaled by the same ratio (a repair shortens the text, or keeps its length where ftfy only reads a
+    stray C1 control as its Windows-1252 character).
     """
     repaired, changed = [], 0
     for block in blocks:
