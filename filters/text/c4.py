@@ -34,12 +34,19 @@ Our readings where C4 is ASCII-only and our corpus is not:
   two are one line (`...reminded me to write up` / `the equivalent for Emacs Lisp.`). C4 read its
   text in the lines a browser shows; a hard wrap (`<br>`, `<pre>`, a mail archive, a CMS that made
   each wrapped line a paragraph) cut every sentence of a page into unterminated lines.
+* A line of several sentences whose tail does not end one is a paragraph run together, not a
+  menu: from `RUN_TOGETHER_MIN_SENTENCES` sentence ends on (a terminal mark, closers looked
+  through, then a space; `。` `！` `？` need no space), only the tail after the last one is removed
+  (`Sentence one. Sentence two. #travel #sea` keeps its sentences). When an extractor falls back
+  to a page's whole text as one block (trafilatura's baseline), C4 read a 3,000-word article as
+  one unterminated line and removed all of it.
 * Anything else at the end (a letter, a digit, `:` `;` `,`, a closing bracket after a word)
   removes the line, as in C4.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -53,6 +60,13 @@ TERMINAL_MARKS = frozenset(".?!…。？！｡‼⁇⁈⁉؟۔।॥።")
 END_QUOTES = frozenset('"”“»«」』')
 # Looked through after a terminal mark: `."`, `.”`, `.“`, `.)`, `。」`.
 CLOSERS = "\"'”“’‘»«›‹)]}）］｝」』】〕〉》"
+
+
+# A sentence end inside a line: a terminal mark and any closers, then a space (the marks of
+# scripts written without spaces need none).
+_SENTENCE_END = re.compile(r"(?:[.?!…‼⁇⁈⁉؟۔।॥።][\"'”“’‘»«›‹)\]}]*(?=\s)|[。？！｡][」』）］｝】〕〉》\"'”’]*)")
+# A line with at least this many sentence ends loses only its unterminated tail.
+RUN_TOGETHER_MIN_SENTENCES = 2
 
 
 # Emoji modifiers looked through at the end of a line: variation selector 16, zero-width joiner,
@@ -102,22 +116,38 @@ def sentence_lines(text: str | None) -> list[str]:
     return joined
 
 
+def run_together_sentences(line: str) -> str:
+    """Of a line that does not end a sentence, the sentences C4 keeps as read above: up to its last
+    sentence end when it holds `RUN_TOGETHER_MIN_SENTENCES` or more; else nothing."""
+    ends = [match.end() for match in _SENTENCE_END.finditer(line)]
+    return line[:ends[-1]] if len(ends) >= RUN_TOGETHER_MIN_SENTENCES else ""
+
+
 def nopunc_clean(text: str) -> tuple[str, dict[str, float | int]]:
     """Remove the lines that do not end in terminal punctuation (C4 NoPunc as line removal).
 
-    Returns the kept lines joined with "\\n" (the text the Gopher rules see) and the signals:
+    Returns the kept lines (of a line run together, its sentences: `run_together_sentences`) joined with
+    "\\n" (the text the Gopher rules see) and the signals:
     * `c4_line_count`: non-blank lines in `text`, hard-wrapped ones joined (`sentence_lines`);
-    * `c4_removed_line_fraction`: removed lines / non-blank lines (0.0 for a text without lines).
-      The document rule, "more than half of lines not ending with . ? ! \\"", is this
-      fraction compared with 0.5 by the decision table.
-    * `c4_removed_word_fraction`: words (`filters.text.tokens.words`) in removed lines / all words (0.0 without
-      words): how much of the page the removal took, which a line count hides (a page of long
-      paragraphs that each end in hashtags loses every word; a page whose headings go loses few).
-    * `c4_kept_word_count`: words of the kept lines.
+    * `c4_removed_line_fraction`: lines that do not end a sentence / non-blank lines (0.0 for a
+      text without lines). The document rule, "more than half of lines not ending with . ? ! \\"",
+      is this fraction compared with 0.5 by the decision table.
+    * `c4_removed_word_fraction`: words (`filters.text.tokens.words`) removed / all words (0.0 without
+      words): how much of the page the removal took, which a line count hides (a page of menu
+      lines loses every word; a page whose headings go loses few).
+    * `c4_kept_word_count`: words of what is kept.
     """
     all_lines = sentence_lines(text)
-    kept = [line for line in all_lines if ends_with_terminal_punctuation(line)]
-    removed_fraction = (len(all_lines) - len(kept)) / len(all_lines) if all_lines else 0.0
+    kept = []
+    unterminated = 0
+    for line in all_lines:
+        if ends_with_terminal_punctuation(line):
+            kept.append(line)
+            continue
+        unterminated += 1
+        if sentences := run_together_sentences(line):
+            kept.append(sentences)
+    removed_fraction = unterminated / len(all_lines) if all_lines else 0.0
     total_words = sum(map(word_count, all_lines))
     kept_words = sum(map(word_count, kept))
     return "\n".join(kept), {

@@ -158,3 +158,27 @@ def test_a_comma_or_hyphen_continues_into_a_capitalised_line() -> None:
     assert sentence_lines("Die Ministerin zeigte sich offen,\nDas Thema greifen wir auf.") == [
         "Die Ministerin zeigte sich offen, Das Thema greifen wir auf."]
     assert nopunc_clean("Marie Kondo hilft bei der Auf-\nRäumarbeit.")[1]["c4_removed_word_fraction"] == 0.0
+
+
+def test_a_line_of_several_sentences_loses_only_its_unterminated_tail() -> None:
+    """An article an extractor returned as one block, with the page's last words after its last
+    sentence: C4 read it as one unterminated line and removed every word."""
+    article = " ".join(f"Sentence number {i} of the story tells the reader something new." for i in range(300))
+    cleaned, signals = nopunc_clean(f"{article} Share this article Facebook X LinkedIn")
+    assert cleaned == article
+    assert signals["c4_removed_word_fraction"] == pytest.approx(6 / (6 + len(article.split())))
+    assert signals["c4_removed_line_fraction"] == 1.0  # the document rule still counts the line as unterminated
+    assert nopunc_clean("Sentence one. Sentence two. #travel #sea")[0] == "Sentence one. Sentence two."
+    assert nopunc_clean('He said "no." Then "yes." and left')[0] == 'He said "no." Then "yes."'
+
+
+def test_one_sentence_before_an_unterminated_tail_is_still_a_removed_line() -> None:
+    """A caption, a menu entry or a label with one full stop in it is no paragraph: the line goes, as in C4."""
+    lines = ("Photo: Jane Doe. Courtesy of the museum", "Home. About us", "St. Mary's Church", "v1.2 release notes")
+    for line in lines:
+        assert nopunc_clean(line)[0] == ""
+
+
+def test_sentences_of_scripts_without_spaces_are_found_without_spaces() -> None:
+    cleaned = nopunc_clean("今日は晴れでした。明日は雨が降るでしょう。詳しくはこちら")[0]
+    assert cleaned == "今日は晴れでした。明日は雨が降るでしょう。"

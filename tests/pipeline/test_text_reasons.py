@@ -31,16 +31,36 @@ def select_reasons(signals: dict) -> list[str]:
     return reasons.decide(reasons.rules_for("select"), signals, Params())
 
 
+TAGS = ("#travel #coast #slowtravel #sea", "#photography #sea #light #uk", "#walking #uk #nature #coast",
+        "#village #bread #food #travel")
+
+
 def hashtag_article() -> str:
-    """About 700 words in paragraphs that each end in hashtags instead of a full stop, as blog
-    platforms that cross-post to social networks write them."""
-    tags = ("#travel #coast #slowtravel #sea", "#photography #sea #light #uk", "#walking #uk #nature #coast",
-            "#village #bread #food #travel")
-    return "\n\n".join(f"{paragraph} {tags[i % len(tags)]}" for i, paragraph in enumerate(prose("hashtags", 20, 2)))
+    """About 700 words in paragraphs of sentences that each end in hashtags instead of a full stop,
+    as blog platforms that cross-post to social networks write them."""
+    return "\n\n".join(f"{paragraph} {TAGS[i % len(TAGS)]}" for i, paragraph in enumerate(prose("hashtags", 20, 2)))
+
+
+def hashtag_captions() -> str:
+    """About 700 words in caption lines that end in hashtags and hold no sentence end at all."""
+    return "\n\n".join(f"{paragraph.replace('.', '')} {TAGS[i % len(TAGS)]}"
+                       for i, paragraph in enumerate(prose("hashtags", 20, 2)))
+
+
+def test_paragraphs_that_end_in_hashtags_keep_their_sentences():
+    """C4 removes only the unterminated tail of a line of several sentences: the hashtags go, the
+    prose stays and is measured."""
+    text = hashtag_article()
+    signals = steps.text_signals(text)
+    hashtags = sum(len(TAGS[i % len(TAGS)].split()) for i in range(20))
+    assert signals["c4_kept_word_count"] == len(text.split()) - hashtags
+    assert signals["c4_removed_line_fraction"] == 1.0  # C4's document rule still sees 20 unterminated lines
+    assert signals["gopher_measured_uncleaned"] is False
+    assert not [code for code in select_reasons(signals) if code.startswith(("c4.", "gopher."))]
 
 
 def test_c4_emptied_page_is_blamed_on_the_removal_and_the_hashtags_not_on_its_length():
-    text = hashtag_article()
+    text = hashtag_captions()
     assert 600 <= len(text.split()) <= 800
     signals = steps.text_signals(text)
     assert signals["c4_removed_word_fraction"] == 1.0 and signals["c4_kept_word_count"] == 0
