@@ -179,11 +179,17 @@ def labelled_rows(rows: Sequence[dict[str, Any]], sources: Sequence[LabelSource]
     return kept, labels, dict(left_out)
 
 
+# Reasons the keep rates look through: the article-score gate's (`article.*`), which the pre-extraction
+# model replaces, and de-duplication's (`dup.*`): a labelled page that repeats another labelled page (the
+# same record in two files, a copy under another URL) is in the dataset once, as the copy kept, and
+# counting the dropped copy as a page lost would count one page twice.
+LOOKED_THROUGH_REASONS = ("article.", "dup.")
+
+
 def kept_by_other_rules(rows: Sequence[dict[str, Any]]) -> np.ndarray:
-    """Whether each row has no reason but the article-score gate's (`article.*`), which the
-    pre-extraction model replaces: what every other rule keeps."""
-    return np.array([not [code for code in row["reasons"] if not code.startswith("article.")] for row in rows],
-                    dtype=bool)
+    """Whether each row has no reason but those of `LOOKED_THROUGH_REASONS`: what every other rule keeps."""
+    return np.array([not [code for code in row["reasons"] if not code.startswith(LOOKED_THROUGH_REASONS)]
+                     for row in rows], dtype=bool)
 
 
 def without_model(params: Any) -> Any:
@@ -271,15 +277,16 @@ TRADE_THRESHOLDS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
 
 
 def threshold_trade(rows: Sequence[dict[str, Any]], article_probability: np.ndarray, labels: Sequence[str],
-                    other_rules_keep: np.ndarray, long_text: np.ndarray | None = None) -> list[dict[str, Any]]:
-    """The whole pipeline's keep rates per type at other select thresholds (`TRADE_THRESHOLDS`), out of
-    fold, with the articles of each language group and the articles whose own text has at least
-    `LONG_ARTICLE_TOKENS` tokens (`long_text`), all of them and the non-English ones: the card's table
-    to re-tune `select.page.min_article_probability` by."""
+                    other_rules_keep: np.ndarray, long_text: np.ndarray | None = None,
+                    chosen: float | None = None) -> list[dict[str, Any]]:
+    """The whole pipeline's keep rates per type at other select thresholds (`TRADE_THRESHOLDS`, and the
+    `chosen` one), out of fold, with the articles of each language group and the articles whose own
+    text has at least `LONG_ARTICLE_TOKENS` tokens (`long_text`), all of them and the non-English ones:
+    the card's table to re-tune `select.page.min_article_probability` by."""
     groups = np.array([language_group(row) for row in rows])
     is_article = np.asarray(labels) == "article"
     table = []
-    for threshold in TRADE_THRESHOLDS:
+    for threshold in sorted({*TRADE_THRESHOLDS, *([chosen] if chosen is not None else [])}):
         kept = other_rules_keep & (article_probability >= threshold)
         by_language = {group: round(float(kept[is_article & (groups == group)].mean()), 4)
                        for group in LANGUAGE_GROUPS if (is_article & (groups == group)).any()}
@@ -294,18 +301,25 @@ def threshold_trade(rows: Sequence[dict[str, Any]], article_probability: np.ndar
     return table
 
 
+# The select threshold keeps the most articles these ceilings allow: the share of each group of
+# non-article types that the whole pipeline keeps, out of fold (docs/filters.md, "The page-type model").
+KEEP_CEILINGS: tuple[tuple[tuple[str, ...], float], ...] = (
+    (("product",), 0.01), (("collection", "listing"), 0.05), (("service",), 0.10),
+)
+THRESHOLD_GRID = tuple(round(0.05 + 0.01 * step, 2) for step in range(95))  # 0.05, 0.06, ..., 0.99
+
+
 def best_threshold(article_probability: np.ndarray, labels: Sequence[str], other_rules_keep: np.ndarray) -> float:
-    """The select threshold: the one that maximises the share of articles kept minus the mean
-    share kept of the other types (each type weighs the same, however many pages it has), over
-    thresholds 0.05, 0.10, ..., 0.95, on out-of-fold probabilities."""
-    best, best_score = 0.5, -np.inf
-    for threshold in np.round(np.arange(0.05, 0.96, 0.05), 2):
-        rates = keep_rates(article_probability, labels, float(threshold), other_rules_keep)
-        others = [rate for page_type, rate in rates.items() if page_type != "article"]
-        score = rates.get("article", 0.0) - (float(np.mean(others)) if others else 0.0)
-        if score > best_score + 1e-12:
-            best, best_score = float(threshold), score
-    return best
+    """The select threshold: the lowest of `THRESHOLD_GRID` (the one that keeps the most articles) at
+    which every group of `KEEP_CEILINGS` present in `labels` is kept at most at its ceiling, on
+    out-of-fold probabilities; the grid's top when none is."""
+    types = np.asarray(labels)
+    groups = [(np.isin(types, members), ceiling) for members, ceiling in KEEP_CEILINGS if np.isin(types, members).any()]
+    for threshold in THRESHOLD_GRID:
+        kept = other_rules_keep & (article_probability >= threshold)
+        if all(kept[mine].mean() <= ceiling + 1e-12 for mine, ceiling in groups):
+            return threshold
+    return THRESHOLD_GRID[-1]
 
 
 def confusion(probabilities: np.ndarray, labels: Sequence[str]) -> dict[str, dict[str, int]]:
@@ -349,7 +363,8 @@ def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rul
             summary["full_keep_rates_by_language"] = keep_rates_by_language(rows, oof[:, ARTICLE], labels, threshold,
                                                                             other_rules_keep)
             summary["full_threshold_trade"] = threshold_trade(rows, oof[:, ARTICLE], labels, other_rules_keep,
-                                                              long_text)
+                                                              long_text, threshold)
+            summary["keep_ceilings"] = {" + ".join(members): ceiling for members, ceiling in KEEP_CEILINGS}
         summary[f"{name}_threshold"] = threshold
         summary[f"{name}_keep_rates"] = rates
         summary[f"{name}_confusion"] = confusion(oof, labels)

@@ -45,7 +45,8 @@ def model_card(summary: dict[str, Any], model_path: str) -> str:
     for name, title in (("page", "Pre-extraction model (`page`)"), ("full", "Select model (`full`)")):
         lines += _model_section(summary, name, title)
     lines += _language_section(summary.get("full_keep_rates_by_language", {}))
-    lines += _threshold_trade_section(summary.get("full_threshold_trade", []), summary.get("long_article_tokens", 200))
+    lines += _threshold_trade_section(summary.get("full_threshold_trade", []), summary.get("long_article_tokens", 200),
+                                      summary.get("full_threshold"))
     lines += _gate_trade_section(summary.get("gate_trade", []), summary.get("page_article_recall", 0.99))
     lines += ["## Use", "",
               "`select.page.min_article_probability` and `extract.gate.min_page_article_probability` in",
@@ -56,8 +57,11 @@ def model_card(summary: dict[str, Any], model_path: str) -> str:
 
 def _model_section(summary: dict[str, Any], name: str, title: str) -> list[str]:
     """One model's part of the card: threshold, keep rates and confusion matrix."""
+    ceilings = summary.get("keep_ceilings") if name == "full" else None
+    chosen = (" (the lowest that keeps, out of fold, at most " + ", ".join(
+        f"{ceiling:g} of {types}" for types, ceiling in ceilings.items()) + ")") if ceilings else ""
     lines = [f"### {title}", "",
-             f"Threshold on `article_probability`: {summary.get(f'{name}_threshold')}; "
+             f"Threshold on `article_probability`: {summary.get(f'{name}_threshold')}{chosen}; "
              f"type accuracy (highest probability): {summary.get(f'{name}_accuracy')}.", ""]
     rates = summary.get(f"{name}_keep_rates", {})
     what = ("share of each type passed on to extraction" if name == "page"
@@ -102,8 +106,8 @@ def _language_section(table: dict[str, dict[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
-def _threshold_trade_section(table: list[dict[str, Any]], long_tokens: int) -> list[str]:
-    """The card's table of keep rates at other select thresholds."""
+def _threshold_trade_section(table: list[dict[str, Any]], long_tokens: int, chosen: float | None) -> list[str]:
+    """The card's table of keep rates at other select thresholds (the shipped one in bold)."""
     if not table:
         return []
     types = list(table[0]["kept"])
@@ -122,7 +126,8 @@ def _threshold_trade_section(table: list[dict[str, Any]], long_tokens: int) -> l
         cells += [f"{row['articles_by_language'].get(g, 0.0):.3f}" for g in groups]
         if long:
             cells += [_rate(row.get("long_articles")), _rate(row.get("long_articles_not_english"))]
-        lines.append(f"| {row['threshold']:.2f} | " + " | ".join(cells) + " |")
+        threshold = f"**{row['threshold']:.2f}**" if row["threshold"] == chosen else f"{row['threshold']:.2f}"
+        lines.append(f"| {threshold} | " + " | ".join(cells) + " |")
     return [*lines, ""]
 
 

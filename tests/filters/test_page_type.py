@@ -31,6 +31,18 @@ def test_url_words_count_per_group_in_segments_and_their_parts():
     assert features({"url": "https://example.com/"})["url_is_root"] == 1
 
 
+def test_short_url_markers_count_as_whole_segments_only():
+    """`/r/` is a subreddit and `/p/` a product, but the `r` of an author's initials in a slug is neither."""
+    assert features({"url": "https://www.reddit.com/r/woodworking/comments/abc123/my_first_table/"})[
+        "url_words_forum"] == 2  # r, comments
+    assert features({"url": "https://shop.example.com/p/12345"})["url_words_product"] == 1
+    review = features({"url": "https://books.example.com/2017/09/rezi-love-is-war-sehnsucht-von-r-k-lilley.html"})
+    recipe = features({"url": "https://www.example.de/rezepte/r/bienenstich-muffins"})
+    shirt = features({"url": "https://blog.example.com/how-to-fold-a-t-shirt"})
+    assert review["url_words_forum"] == 0 and shirt["url_words_forum"] == 0
+    assert recipe["url_words_forum"] == 1  # a whole `/r/` segment is read as the marker it usually is
+
+
 def test_metadata_and_schema_features():
     row = {"url": "https://e.org/a", "title": "Kettles | Example Shop", "author": "Jo", "published": None,
            "signals": {"structure_schema_types": "offer,product"}}

@@ -110,13 +110,29 @@ def test_gate_trade_table_trades_extraction_for_articles():
     assert "| 0.950 |" in card and "The gate's trade" in card
 
 
-def test_best_threshold_weighs_each_type_the_same():
+def test_best_threshold_keeps_the_most_articles_the_ceilings_allow():
     labels = ["article"] * 4 + ["product"] * 2 + ["listing"] * 2
     probability = np.array([0.9, 0.8, 0.7, 0.3, 0.2, 0.1, 0.6, 0.5])
     everything = np.ones(len(labels), dtype=bool)
     assert train.keep_rates(probability, labels, 0.65, everything) == {"article": 0.75, "listing": 0.0,
                                                                         "product": 0.0}
-    assert train.best_threshold(probability, labels, everything) == pytest.approx(0.65)
+    # 0.61 is the lowest threshold that keeps no product and no listing (both ceilings are under 0.5)
+    assert train.best_threshold(probability, labels, everything) == pytest.approx(0.61)
+    # a rule that drops the listing at 0.6 lets the threshold fall to what keeps no product
+    assert train.best_threshold(probability, labels, np.array([True] * 6 + [False, True])) == pytest.approx(0.51)
+    # one service page in eleven kept is within the 0.10 ceiling; two are not
+    services = ["article"] + ["service"] * 11
+    probability = np.array([0.5] + [0.95, 0.9] + [0.1] * 9)
+    assert train.best_threshold(probability, services, np.ones(12, dtype=bool)) == pytest.approx(0.91)
+    assert train.best_threshold(np.full(3, 0.999), ["product"] * 3, np.ones(3, dtype=bool)) == pytest.approx(0.99)
+
+
+def test_keep_rates_look_through_the_gate_and_the_copies_dedup_dropped():
+    """A page dropped as a copy of another labelled page is in the dataset once, as that copy: the
+    keep rates count it as the other rules keep it; any other reason is a page lost."""
+    rows = [{"reasons": []}, {"reasons": ["article.low_score"]}, {"reasons": ["dup.exact", "dup.url"]},
+            {"reasons": ["dup.near", "gopher.dup_5gram"]}, {"reasons": ["c4.removed_words"]}]
+    assert train.kept_by_other_rules(rows).tolist() == [True, True, True, False, False]
 
 
 def test_the_model_loads_without_the_network(tmp_path: Path, monkeypatch):
@@ -177,3 +193,15 @@ def test_threshold_trade_reports_long_and_foreign_articles():
     assert row["articles_by_language"] == {"en": 0.5, "de": 0.5, "other": 0.0}
     assert row["long_articles"] == 0.5  # of en 0.99, en 0.55, de 0.97, fr 0.96 (rejected by a rule)
     assert row["long_articles_not_english"] == 0.5  # de 0.97 kept, fr not
+
+
+def test_threshold_trade_has_the_chosen_threshold_and_the_card_marks_it():
+    rows = [{"signals": {"text_language": "en"}}] * 3
+    labels = ["article", "article", "service"]
+    probability = np.array([0.99, 0.92, 0.2])
+    keep = np.ones(3, dtype=bool)
+    table = train.threshold_trade(rows, probability, labels, keep, None, 0.91)
+    assert [row["threshold"] for row in table] == [*train.TRADE_THRESHOLDS[:-1], 0.91, 0.95]
+    assert next(row for row in table if row["threshold"] == 0.91)["kept"] == {"article": 1.0, "service": 0.0}
+    card = train_card._threshold_trade_section(table, 200, 0.91)
+    assert sum("**0.91**" in line for line in card) == 1 and not any("**0.95**" in line for line in card)
