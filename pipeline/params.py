@@ -57,7 +57,7 @@ class GateParams:
     article_score_min: int | None = None  # 35 in presets/seed.yaml
     # article.page_model: the pre-extraction page-type model's article probability below this
     # (URL and HTML signals only; docs/filters.md, "Page types"); null: that model is not run.
-    min_page_article_probability: float | None = 0.1444
+    min_page_article_probability: float | None = 0.1307
     # Its model file; null: the model shipped with the package.
     model: str | None = None
 

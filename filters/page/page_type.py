@@ -85,6 +85,9 @@ URL_WORDS: dict[str, tuple[str, ...]] = {
                 "rozwiazania", "uslugi", "o-nas", "kariera", "ceny", "o-kompanii", "kontakty", "vakansii"),
 }
 _URL_WORD_FEATURES: tuple[str, ...] = tuple(f"url_words_{group}" for group in URL_WORDS)
+# URL words this short (`/p/`, `/r/`, `/t/`, `/dp/`, `/kb/`) are path markers: they count as a whole
+# path segment only, never as a piece of a slug (`/rezi-love-is-war-von-r-k-lilley`, `/t-shirt-guide`).
+URL_MARKER_MAX_CHARS = 2
 _URL_GROUPS_OF: dict[str, list[str]] = {}
 for _group, _words in URL_WORDS.items():
     for _word in _words:
@@ -283,7 +286,8 @@ def _url_features(url: Any) -> dict[str, float]:
     segments = [segment for segment in parts.path.lower().split("/") if segment]
     slug = segments[-1] if segments else ""
     stem = slug.rsplit(".", 1)[0] if "." in slug else slug
-    words = {word for segment in segments for word in (segment, *_WORD_SPLIT.split(segment))}
+    words = {*segments, *(word for segment in segments for word in _WORD_SPLIT.split(segment)
+                          if len(word) > URL_MARKER_MAX_CHARS)}
     for word in words:
         for key in _URL_GROUPS_OF.get(word, ()):
             values[key] += 1.0
@@ -398,7 +402,7 @@ class SelectPageParams:
     min_product_score: int | None = None  # 5 in presets/seed.yaml; the page-type model decides product pages
     # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
     # this; null: the model is not run in select (docs/filters.md, "Page types").
-    min_article_probability: float | None = 0.95
+    min_article_probability: float | None = 0.91
     # page.several_posts above this many whole posts on one page (`structure_post_count`,
     # filters/page/page_structure.py): a page of several posts is a listing (docs/filters.md, "Pages of
     # several posts"); null: off (set it so when `keep_types` keeps listings).
