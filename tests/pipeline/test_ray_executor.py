@@ -7,9 +7,11 @@ the process, so each CLI run here costs its tasks, not a cluster start.
 from __future__ import annotations
 
 import _thread
+import contextlib
 import json
 import os
 import shutil
+import signal
 import sys
 import threading
 import time
@@ -126,16 +128,23 @@ def test_an_interrupted_map_cancels_its_running_tasks(tmp_path):
     """Ctrl-C or SIGTERM on the driver (KeyboardInterrupt, `Terminated`) must not leave its tasks
     running on a cluster that outlives it."""
     pid_file = tmp_path / "task.pid"
+    interrupted = threading.Event()
 
     def interrupt_once_the_task_runs() -> None:
         deadline = time.monotonic() + 60
         while not pid_file.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         _thread.interrupt_main()
+        # Watchdog: an interrupt the driver never sees would leave `map` waiting on a task that sleeps
+        # forever, and the suite hanging; ending the task makes `map` return, and the test fail instead.
+        if not interrupted.wait(60) and pid_file.exists():
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
 
     threading.Thread(target=interrupt_once_the_task_runs, daemon=True).start()
     with pytest.raises(KeyboardInterrupt):
         RayExecutor(None, max_retries=0).map(sleep_forever, [str(pid_file)])
+    interrupted.set()
     pid = int(pid_file.read_text())
     deadline = time.monotonic() + 30
     while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
