@@ -349,13 +349,15 @@ def _non_article_captures(clock: Clock) -> Iterator[Capture]:
         "page.* reasons are only given to pages that were extracted.", "js:react"),
         clock.tick(), RECIPE_APP)
     yield html_response(MARINA_VOTE.url, cookie_wall_page(), rejected(
-        "cookie_wall", ["page.cookie_wall", "gopher.word_count"], "CookieYes consent overlay in front of an "
-        "article whose body waits for consent: only the headline and a standfirst are visible, fewer than "
-        "Gopher's 50 words.", "cookie:cookieyes"),
+        "cookie_wall", ["page.cookie_wall", "gopher.word_count", "block.no_long_block", "block.large_block_share"],
+        "CookieYes consent overlay in front of an article whose body waits for consent: only the headline and "
+        "a standfirst are visible, fewer than Gopher's 50 words, in no block of 200 characters (the seed's "
+        "block rules).", "cookie:cookieyes"),
         clock.tick(), LAKESIDE)
     yield html_response(SAVINGS_RATES.url, paywall_page(), rejected(
-        "paywall", ["page.paywall", "length.tokens"], "Metered paywall: one 60-word teaser paragraph, "
-        "'Subscribe to continue reading', class=paywall and isAccessibleForFree=false.", "paywall:metered"),
+        "paywall", ["page.paywall", "length.tokens", "block.large_block_share"], "Metered paywall: one 60-word "
+        "teaser paragraph, 'Subscribe to continue reading', class=paywall and isAccessibleForFree=false; the "
+        "prompt's short blocks leave the teaser under the seed's 75 % of text in large blocks.", "paywall:metered"),
         clock.tick(), LEDGER)
 
 

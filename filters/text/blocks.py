@@ -51,7 +51,11 @@ Where the block definition is terse, these readings are ours:
 * `blocks_from_text` (text-only candidates such as a JSON-LD `articleBody`): one 'text' block per
   non-empty line (`str.splitlines`), no link or code characters.
 * `block_signals`: fractions are 0.0 when there is no text at all (nothing to measure; the
-  length rules reject such pages anyway); nothing is rounded.
+  length rules reject such pages anyway); nothing is rounded. Block sizes (large, longest, short
+  items and the shares of them) are widths, `filters.text.tokens.text_width`: a Chinese or
+  Japanese character counts as `CJK_CHAR_WIDTH` (3) characters, since a 100-character Chinese
+  paragraph says what about 300 characters of English do; text without such characters is
+  measured in code points, as the seed has it. `text_chars` and the link/code share stay code points.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ import pyarrow as pa
 from lxml import etree
 
 from filters.core.declarations import Rule, Signal
+from filters.text.tokens import text_width
 
 LARGE_BLOCK_CHARS = 200  # a large block has >= 200 characters
 SHORT_ITEM_CHARS = 100  # list item / table cell counted only when <= 100 characters
@@ -143,16 +148,19 @@ def block_signals(blocks: list[Block], *, large_block_chars: int = LARGE_BLOCK_C
     """The article filter's block statistics; every fraction is of `text_chars` and 0.0 when that is 0."""
     text_chars = sum(block.chars for block in blocks)
     link_code = sum(block.link_chars + block.code_chars for block in blocks)
-    large = sum(block.chars for block in blocks if block.chars >= large_block_chars)
-    short_list_table = sum(block.chars for block in blocks
-                           if block.kind in LIST_TABLE_KINDS and block.chars <= short_item_chars)
+    # block sizes in characters of spaced text (a Chinese or Japanese character counts as CJK_CHAR_WIDTH)
+    widths = [text_width(block.text) for block in blocks]
+    text_width_total = sum(widths)
+    large = sum(width for width in widths if width >= large_block_chars)
+    short_list_table = sum(width for block, width in zip(blocks, widths, strict=True)
+                           if block.kind in LIST_TABLE_KINDS and width <= short_item_chars)
     return {
         "text_chars": text_chars,
         "block_count": len(blocks),
-        "longest_block_chars": max((block.chars for block in blocks), default=0),
+        "longest_block_chars": max(widths, default=0),
         "link_code_char_fraction": _fraction(link_code, text_chars),
-        "large_block_char_fraction": _fraction(large, text_chars),
-        "short_list_table_char_fraction": _fraction(short_list_table, text_chars),
+        "large_block_char_fraction": _fraction(large, text_width_total),
+        "short_list_table_char_fraction": _fraction(short_list_table, text_width_total),
     }
 
 
@@ -337,7 +345,8 @@ class BlockParams:
 SIGNALS: tuple[Signal, ...] = (
     Signal("text_chars", pa.int64(), "characters of the extracted blocks"),
     Signal("block_count", pa.int32(), "blocks of the extracted content"),
-    Signal("longest_block_chars", pa.int64(), "characters of the longest block"),
+    Signal("longest_block_chars", pa.int64(), "characters of the longest block (a Chinese or Japanese character "
+           "counts as 3)"),
     Signal("link_code_char_fraction", pa.float64(), "share of text characters inside links or code"),
     Signal("large_block_char_fraction", pa.float64(), f"share of text in blocks of >= {LARGE_BLOCK_CHARS} characters"),
     Signal("short_list_table_char_fraction", pa.float64(),

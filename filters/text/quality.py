@@ -6,7 +6,10 @@
   extracted content.
 * Text density (text/HTML ratio > 0.25): `quality_text_html_ratio`, extracted characters /
   bytes of HTML (the page is never materialised as text, so bytes are what is at hand; for
-  mostly-ASCII markup the two are close).
+  mostly-ASCII markup the two are close). The characters are widths
+  (`filters.text.tokens.text_width`): a Chinese or Japanese character is three bytes of UTF-8 and
+  counts as three characters, so the same article has the same density in every script (counted
+  once, a Chinese page's density was a third of its English translation's).
 * Link density (links/text ratio < 0.3): `quality_link_density`, characters inside links /
   extracted characters.
 * Metadata completeness (title + (author or date)): `quality_metadata_complete`.
@@ -26,6 +29,7 @@ import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
 from filters.text.blocks import Block
+from filters.text.tokens import text_width
 
 PARAGRAPH_KINDS = frozenset({"paragraph", "text"})
 
@@ -36,7 +40,7 @@ def quality_signals(blocks: list[Block], html_bytes: int, title: str | None, aut
     link_chars = sum(block.link_chars for block in blocks)
     return {
         "quality_paragraph_count": sum(1 for block in blocks if block.kind in PARAGRAPH_KINDS),
-        "quality_text_html_ratio": text_chars / html_bytes if html_bytes else 0.0,
+        "quality_text_html_ratio": sum(text_width(block.text) for block in blocks) / html_bytes if html_bytes else 0.0,
         "quality_link_density": link_chars / text_chars if text_chars else 0.0,
         "quality_metadata_complete": bool(title) and (bool(author) or published is not None),
     }
@@ -54,7 +58,8 @@ class QualityParams:
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
 SIGNALS: tuple[Signal, ...] = (
     Signal("quality_paragraph_count", pa.int32(), "paragraph blocks of the extracted content"),
-    Signal("quality_text_html_ratio", pa.float64(), "extracted characters / decoded HTML characters"),
+    Signal("quality_text_html_ratio", pa.float64(), "extracted characters (a Chinese or Japanese character "
+           "counts as 3) / bytes of HTML"),
     Signal("quality_link_density", pa.float64(), "characters inside links / extracted characters"),
     Signal("quality_metadata_complete", pa.bool_(), "title and (author or date) present"),
 )

@@ -37,6 +37,13 @@ UNSPACED_TEXT_FRACTION = 0.5
 # ones about as many; an n-word rule or shingle reads 2n characters, so a five-character name said
 # twice is not a "duplicated 5-gram" (docs/filters.md, "Text in every script").
 UNSPACED_NGRAM_SCALE = 2
+# The width of a Chinese or Japanese character in characters of spaced text, for lengths measured in
+# characters (the block statistics, `filters/text/blocks.py`): a word is about 1.6 such characters
+# (above) and about 5.7 characters of English with its space (English words average about 4.7
+# letters), so a 100-character Chinese paragraph says what 300 to 350 characters of English do.
+# Thai, Lao, Khmer and Myanmar words are several characters long, as in spaced scripts: width 1.
+CJK_CHAR_WIDTH = 3
+_CJK = re.compile(f"[{CJK_CHARS}]")
 _SHINGLE_WORD = re.compile(rf"[{UNSPACED_CHARS}]|[^\W{UNSPACED_CHARS}]+")
 _PLAIN_WORD = re.compile(r"\w+")
 
@@ -94,6 +101,12 @@ def shingle_words(text: str | None) -> tuple[list[str], int]:
         return _PLAIN_WORD.findall(lowered), 1
     found = _SHINGLE_WORD.findall(lowered)
     return found, UNSPACED_NGRAM_SCALE if unspaced_fraction(found) >= UNSPACED_TEXT_FRACTION else 1
+
+
+def text_width(text: str) -> int:
+    """`len(text)` with each Chinese or Japanese character counted `CJK_CHAR_WIDTH` times: a length in
+    characters that means the same in every script (text without such characters: its length)."""
+    return len(text) + (CJK_CHAR_WIDTH - 1) * len(_CJK.findall(text))
 
 
 def lines(text: str | None) -> list[str]:

@@ -271,3 +271,19 @@ def test_deep_nesting_is_walked_without_recursion():
         node = etree.SubElement(node, "div")
     node.text = "deep"
     assert kinds_texts(blocks_from_element(root)) == [("div", "deep")]
+
+
+def test_block_sizes_of_chinese_and_japanese_count_each_character_three_times() -> None:
+    """A 100-character Chinese paragraph says what about 300 characters of English do: it is a large
+    block, as its English translation is; Latin text is measured in code points as before."""
+    from filters.text.tokens import CJK_CHAR_WIDTH, text_width
+
+    chinese = Block("paragraph", "记者从市交通运输局获悉" * 10, 110, 0, 0)  # 110 Han characters
+    japanese = Block("paragraph", "気象庁によりますと、強い風が吹く見込みです。" * 5, 110, 0, 0)
+    english = Block("paragraph", "x" * 150, 150, 0, 0)
+    assert text_width(chinese.text) == CJK_CHAR_WIDTH * 110 and text_width("Grüße, naïve café") == 17
+    assert text_width(japanese.text) == 3 * 100 + 10  # the ideographic comma and full stop count once
+    signals = block_signals([chinese, japanese, english])
+    assert signals["longest_block_chars"] == 330 and signals["text_chars"] == 370
+    assert signals["large_block_char_fraction"] == (330 + 310) / (330 + 310 + 150)
+    assert block_signals([english])["large_block_char_fraction"] == 0.0

@@ -118,12 +118,12 @@ def test_the_seed_preset_is_the_seed_and_the_default_keeps_the_sample_pages_it_k
     expected = {(entry["file"], entry["offset"]) for entry in manifest if entry["kept"]}
     kept = {(Path(row["source_file"]).resolve().relative_to(SAMPLE.resolve()).as_posix(), row["source_offset"])
             for row in default.filter(pl.col("kept")).to_dicts()}
-    # no page the seed's rules reject gets in but the Japanese news story, which the seed's block rules
-    # reject for its short paragraphs (manifest note); the model may lose one of the sample's hand-written
-    # articles (the file-only essay paper-notebook.html)
+    # no page the seed's rules reject gets in, the Japanese news story is kept (its blocks are measured
+    # in widths, so the seed's block rules pass it too: manifest note), and the model may lose one of the
+    # sample's hand-written articles (the file-only essay paper-notebook.html)
     japanese = {(entry["file"], entry["offset"]) for entry in manifest if entry["kind"] == "japanese_article"}
-    assert len(japanese) == 1 and japanese <= kept
-    assert kept - japanese <= expected
+    assert len(japanese) == 1 and japanese <= kept and japanese <= expected
+    assert kept <= expected
     assert len(expected - kept) <= 1
 
 
