@@ -302,7 +302,7 @@ def threshold_trade(rows: Sequence[dict[str, Any]], article_probability: np.ndar
 
 
 # The select threshold keeps the most articles these ceilings allow: the share of each group of
-# non-article types that the whole pipeline keeps, out of fold (docs/filters.md, "The page-type model").
+# non-article types that the whole pipeline keeps, out of fold (docs/filters.md, "Page types").
 KEEP_CEILINGS: tuple[tuple[tuple[str, ...], float], ...] = (
     (("product",), 0.01), (("collection", "listing"), 0.05), (("service",), 0.10),
 )
