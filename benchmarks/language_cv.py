@@ -15,7 +15,8 @@ pages of the three corpora are cross-validated by registered domain exactly as `
 does (`pipeline.stages.train`: same folds, booster and pre-extraction threshold), and the whole
 pipeline's keep rates are printed at each select threshold: all articles, articles whose own text
 has at least 200 tokens (the labels' reference text, else the longest extraction candidate), the
-articles of each language group, the long non-English ones, and each other type. Nothing is
+articles of each language group, the long non-English ones, and each other type, with the
+threshold `pipeline train` would choose marked `*` (`train.best_threshold`). Nothing is
 written but the select output in a temporary directory. Run a change and its baseline on work
 directories extracted by each version of the code.
 """
@@ -78,15 +79,17 @@ def main() -> None:
     print(f"{len(rows)} labelled pages; {int(article.sum())} articles, {int((article & long).sum())} with >= "
           f"{train.LONG_ARTICLE_TOKENS} tokens of their own text; every rule but the model keeps "
           f"{keep[article & long].mean():.3f} of those")
+    chosen = train.best_threshold(full, labels, keep & gate)  # what `pipeline train` would ship (marked *)
     print("threshold | articles  long  long-not-en |   en     de   other | product  coll+list  service  forum  doc")
-    for threshold in THRESHOLDS:
+    for threshold in sorted({*THRESHOLDS, chosen}):
         kept = gate & keep & (full >= threshold)
 
         def rate(mask: np.ndarray, kept: np.ndarray = kept) -> str:
             return f"{kept[mask].mean():.3f}" if mask.any() else "  -  "
 
         foreign = article & long & (groups != "en")
-        print(f"  {threshold:.2f}    | {rate(article)}    {rate(article & long)}  {rate(foreign)}"
+        mark = "*" if threshold == chosen else " "
+        print(f"{mark} {threshold:.2f}    | {rate(article)}    {rate(article & long)}  {rate(foreign)}"
               f"       | {rate(article & (groups == 'en'))}  {rate(article & (groups == 'de'))}  "
               f"{rate(article & (groups == 'other'))} | {rate(types == 'product')}    "
               f"{rate((types == 'collection') | (types == 'listing'))}      {rate(types == 'service')}    "
