@@ -45,7 +45,7 @@ from filters.extract.dom_fallback import dom_heuristic
 from filters.extract.mojibake import fix_mojibake
 from filters.parse.html import node_count
 from filters.parse.parsed import Page
-from filters.text.blocks import Block, block_signals, blocks_from_element, blocks_from_text
+from filters.text.blocks import Block, blocks_from_element, blocks_from_text, link_code_char_fraction
 from filters.text.tokens import word_count
 
 READABILITY_MIN_WORDS = 50
@@ -186,7 +186,7 @@ class Candidates:
 
     def _trafilatura(self) -> Candidate:
         first = _run_trafilatura(self.page, False, self.trafilatura_fast)
-        link_code = block_signals(first.blocks)["link_code_char_fraction"] if first.blocks else 0.0
+        link_code = link_code_char_fraction(first.blocks)
         self.trace["cascade_trafilatura_link_code_fraction"] = round(link_code, 6)
         if link_code <= self.precision_threshold:
             return first
@@ -194,7 +194,7 @@ class Candidates:
         precise = _run_trafilatura(self.page, True, self.trafilatura_fast)
         self.trace["cascade_trafilatura_precision_words"] = precise.words
         # The retry exists to get rid of link/code text; keep it only if it did.
-        precise_link_code = block_signals(precise.blocks)["link_code_char_fraction"] if precise.blocks else 1.0
+        precise_link_code = link_code_char_fraction(precise.blocks) if precise.blocks else 1.0
         return precise if precise_link_code < link_code else first
 
     def _readability(self) -> Candidate:

@@ -147,7 +147,6 @@ def block_signals(blocks: list[Block], *, large_block_chars: int = LARGE_BLOCK_C
                   short_item_chars: int = SHORT_ITEM_CHARS) -> dict[str, float | int]:
     """The article filter's block statistics; every fraction is of `text_chars` and 0.0 when that is 0."""
     text_chars = sum(block.chars for block in blocks)
-    link_code = sum(block.link_chars + block.code_chars for block in blocks)
     # block sizes in characters of spaced text (a Chinese or Japanese character counts as CJK_CHAR_WIDTH)
     widths = [text_width(block.text) for block in blocks]
     text_width_total = sum(widths)
@@ -158,10 +157,16 @@ def block_signals(blocks: list[Block], *, large_block_chars: int = LARGE_BLOCK_C
         "text_chars": text_chars,
         "block_count": len(blocks),
         "longest_block_chars": max(widths, default=0),
-        "link_code_char_fraction": _fraction(link_code, text_chars),
+        "link_code_char_fraction": link_code_char_fraction(blocks),
         "large_block_char_fraction": _fraction(large, text_width_total),
         "short_list_table_char_fraction": _fraction(short_list_table, text_width_total),
     }
+
+
+def link_code_char_fraction(blocks: list[Block]) -> float:
+    """Share of the blocks' characters inside links or code (0.0 without text): `block_signals`'s
+    `link_code_char_fraction`, alone, for the cascade's choice between trafilatura's two readings."""
+    return _fraction(sum(block.link_chars + block.code_chars for block in blocks), sum(block.chars for block in blocks))
 
 
 def _fraction(part: int, whole: int) -> float:
