@@ -42,7 +42,6 @@ from pipeline.stages import train  # noqa: E402
 CORPORA = ROOT.parent / "shared" / "corpora"
 LABELS = (f"{CORPORA}/wcxb-dev.labels.json", f"{CORPORA}/trafilatura-eval.labels.json",
           f"{CORPORA}/product-pages.warc.gz=product")
-THRESHOLDS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
 
 
 def main() -> None:
@@ -81,7 +80,7 @@ def main() -> None:
           f"{keep[article & long].mean():.3f} of those")
     chosen = train.best_threshold(full, labels, keep & gate)  # what `pipeline train` would ship (marked *)
     print("threshold | articles  long  long-not-en |   en     de   other | product  coll+list  service  forum  doc")
-    for threshold in sorted({*THRESHOLDS, chosen}):
+    for threshold in sorted({*train.TRADE_THRESHOLDS, chosen}):
         kept = gate & keep & (full >= threshold)
 
         def rate(mask: np.ndarray, kept: np.ndarray = kept) -> str:

@@ -54,17 +54,24 @@ import pyarrow as pa
 from filters.core.declarations import Rule, Signal
 from filters.text.tokens import lines, word_count
 
-TERMINAL_MARKS = frozenset(".?!…。？！｡‼⁇⁈⁉؟۔।॥።")
+# The full stops, question and exclamation marks of scripts written without spaces: no space follows them.
+UNSPACED_TERMINAL_MARKS = "。？！｡"
+TERMINAL_MARKS = frozenset(".?!…‼⁇⁈⁉؟۔।॥።" + UNSPACED_TERMINAL_MARKS)
 # C4's end quotation mark `"` and its typographic equivalents: a line ending in one is kept.
 # `“` and `«` close quotations in German (`„Ja.“`, `»Ja.«`), as `”` and `»` do in English and French.
 END_QUOTES = frozenset('"”“»«」』')
-# Looked through after a terminal mark: `."`, `.”`, `.“`, `.)`, `。」`.
-CLOSERS = "\"'”“’‘»«›‹)]}）］｝」』】〕〉》"
+# Looked through after a terminal mark: `."`, `.”`, `.“`, `.)`; full-width ones after `。`: `。」`.
+_SPACED_CLOSERS = "\"'”“’‘»«›‹)]}"
+_FULL_WIDTH_CLOSERS = "）］｝」』】〕〉》"
+CLOSERS = _SPACED_CLOSERS + _FULL_WIDTH_CLOSERS
 
 
-# A sentence end inside a line: a terminal mark and any closers, then a space (the marks of
-# scripts written without spaces need none).
-_SENTENCE_END = re.compile(r"(?:[.?!…‼⁇⁈⁉؟۔।॥።][\"'”“’‘»«›‹)\]}]*(?=\s)|[。？！｡][」』）］｝】〕〉》\"'”’]*)")
+# A sentence end inside a line: a terminal mark and any closers, then a space; after the marks of
+# scripts written without spaces, full-width closers and quotes, and no space.
+_SPACED_MARKS = "".join(sorted(TERMINAL_MARKS - set(UNSPACED_TERMINAL_MARKS)))
+_UNSPACED_CLOSERS = _FULL_WIDTH_CLOSERS + "\"'”’"
+_SENTENCE_END = re.compile(f"[{re.escape(_SPACED_MARKS)}][{re.escape(_SPACED_CLOSERS)}]*(?=\\s)"
+                           f"|[{re.escape(UNSPACED_TERMINAL_MARKS)}][{re.escape(_UNSPACED_CLOSERS)}]*")
 # A line with at least this many sentence ends loses only its unterminated tail.
 RUN_TOGETHER_MIN_SENTENCES = 2
 

@@ -314,7 +314,8 @@ def best_threshold(article_probability: np.ndarray, labels: Sequence[str], other
     which every group of `KEEP_CEILINGS` present in `labels` is kept at most at its ceiling, on
     out-of-fold probabilities; the grid's top when none is."""
     types = np.asarray(labels)
-    groups = [(np.isin(types, members), ceiling) for members, ceiling in KEEP_CEILINGS if np.isin(types, members).any()]
+    memberships = [(np.isin(types, members), ceiling) for members, ceiling in KEEP_CEILINGS]
+    groups = [(mine, ceiling) for mine, ceiling in memberships if mine.any()]
     for threshold in THRESHOLD_GRID:
         kept = other_rules_keep & (article_probability >= threshold)
         if all(kept[mine].mean() <= ceiling + 1e-12 for mine, ceiling in groups):
