@@ -12,7 +12,8 @@ the card's 0.056 at 0.95). A work directory with gated pages is refused.
 
 Select runs over WORK with the page-type model's rules off (as `pipeline train` does), the labelled
 pages of the three corpora are cross-validated by registered domain exactly as `pipeline train`
-does (`pipeline.stages.train`: same folds, booster and pre-extraction threshold), and the whole
+does (`pipeline.stages.train`: same folds, booster, stacked text model and pre-extraction
+threshold), and the whole
 pipeline's keep rates are printed at each select threshold: all articles, articles whose own text
 has at least 200 tokens (the labels' reference text, else the longest extraction candidate), the
 articles of each language group, the long non-English ones, and each other type, with the
@@ -38,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features  # noqa: E402
 from pipeline.params import load_params  # noqa: E402
 from pipeline.stages import train  # noqa: E402
+from pipeline.text_model import stacked  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 LABELS = (f"{CORPORA}/wcxb-dev.labels.json", f"{CORPORA}/trafilatura-eval.labels.json",
@@ -69,7 +71,8 @@ def main() -> None:
     y = np.array([PAGE_TYPES.index(label) for label in labels])
     folds = np.array([train.fold_of(row.get("host")) for row in rows])
     page = train.out_of_fold(np.array([page_features(r, PAGE_FEATURES) for r in rows]), y, folds)[:, 0]
-    full = train.out_of_fold(np.array([page_features(r, FULL_FEATURES) for r in rows]), y, folds)[:, 0]
+    text = stacked(rows, y, folds, train.ARTICLE, len(PAGE_TYPES))  # the text model's feature, as in training
+    full = train.out_of_fold(np.array([page_features(r, FULL_FEATURES) for r in rows]), y, folds, text)[:, 0]
     types = np.array(labels)
     article = types == "article"
     gate = page >= train.recall_threshold(page, article, train.PAGE_ARTICLE_RECALL)

@@ -3,9 +3,10 @@
 The file is JSON, read without pickle (a model file is input, and unpickling runs code): the
 class names, and for each of the two models (`page`: before extraction, `full`: in select) its
 feature names, LightGBM's own text dump of the trees (`Booster.model_to_string`, loaded with
-`Booster(model_str=...)`) and its threshold. `training` records what it was fitted on and how it
-measured in cross-validation; the model card (`pipeline train` writes it beside the file) is the
-same facts for people.
+`Booster(model_str=...)`) and its threshold. The `full` model's last feature may be the text
+model's article probability (`pipeline.text_model`), whose weights it then carries as `text`.
+`training` records what it was fitted on and how it measured in cross-validation; the model card
+(`pipeline train` writes it beside the file) is the same facts for people.
 
 A model is loaded once per process (`load_model`, cached by path) and predicts many rows at once
 (select) or one row (extract).
@@ -23,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
+from pipeline.text_model import TEXT_FEATURE, TextModel
 
 MODEL_FORMAT = "corpus-filter/page-type-model/1"
 # Shipped with the package: trained by `pipeline train` on the labelled pages (see its card).
@@ -41,18 +43,28 @@ class TreeModel:
     features: tuple[str, ...]
     booster: Any  # lightgbm.Booster
     min_article_probability: float
+    text: TextModel | None = None  # the text model, when `TEXT_FEATURE` is a feature
+
+    def matrix(self, rows: Sequence[Mapping[str, Any]]) -> np.ndarray:
+        """The rows' feature values, one row per input row, columns in `features` order."""
+        named = tuple(name for name in self.features if name != TEXT_FEATURE)
+        matrix = np.array([page_features(row, named) for row in rows], dtype=np.float64).reshape(len(rows), len(named))
+        if self.text is None:
+            return matrix
+        text = self.text.probabilities(rows, len(PAGE_TYPES))[:, ARTICLE]
+        return np.insert(matrix, self.features.index(TEXT_FEATURE), text, axis=1)
 
     def probabilities(self, rows: Sequence[Mapping[str, Any]]) -> np.ndarray:
         """Class probabilities, one row per input row, columns in `PAGE_TYPES` order."""
         if not rows:
             return np.zeros((0, len(PAGE_TYPES)))
-        matrix = np.array([page_features(row, self.features) for row in rows], dtype=np.float64)
+        matrix = self.matrix(rows)
         return np.asarray(self.booster.predict(matrix, num_threads=1)).reshape(len(rows), len(PAGE_TYPES))
 
     def contributions(self, row: Mapping[str, Any], top: int = 5) -> list[tuple[str, float]]:
         """The features that moved the article class's raw score most for `row` (LightGBM's tree
         contributions, SHAP values in log-odds), largest effect first."""
-        matrix = np.array([page_features(row, self.features)], dtype=np.float64)
+        matrix = self.matrix([row])
         values = np.asarray(self.booster.predict(matrix, pred_contrib=True, num_threads=1)).reshape(-1)
         width = len(self.features) + 1  # each class: one value per feature, then the bias
         article = values[ARTICLE * width: ARTICLE * width + len(self.features)]
@@ -74,7 +86,7 @@ class PageTypeModel:
 
 def model_document(page: dict[str, Any], full: dict[str, Any], training: dict[str, Any]) -> str:
     """The model file's text: `page` and `full` each {"features", "booster" (model string),
-    "min_article_probability"}."""
+    "min_article_probability"}, `full` with "text" (`TextModel.to_document`) when it reads the text model."""
     document = {"format": MODEL_FORMAT, "classes": list(PAGE_TYPES), "page": page, "full": full,
                 "training": training}
     return json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
@@ -95,12 +107,22 @@ def load_model(path: str | None = None) -> PageTypeModel:
     if tuple(document.get("classes") or ()) != PAGE_TYPES:
         raise ModelError(f"{where}: classes {document.get('classes')} differ from {list(PAGE_TYPES)}")
     stages = {}
-    for name, known in (("page", PAGE_FEATURES), ("full", FULL_FEATURES)):
+    for name, known in (("page", PAGE_FEATURES), ("full", (*FULL_FEATURES, TEXT_FEATURE))):
         part = document.get(name) or {}
         features = tuple(part.get("features") or ())
         unknown = sorted(set(features) - set(known))
         if not features or unknown:
             raise ModelError(f"{where}: the {name} model's features are missing or unknown: {unknown}")
         booster = lightgbm.Booster(model_str=part["booster"])
-        stages[name] = TreeModel(features, booster, float(part["min_article_probability"]))
+        stages[name] = TreeModel(features, booster, float(part["min_article_probability"]),
+                                 _text_model(where, part) if TEXT_FEATURE in features else None)
     return PageTypeModel(stages["page"], stages["full"], document.get("training") or {}, str(where))
+
+
+def _text_model(where: Path, part: Mapping[str, Any]) -> TextModel:
+    if not isinstance(part.get("text"), dict):
+        raise ModelError(f"{where}: the full model reads {TEXT_FEATURE} but carries no text model")
+    try:
+        return TextModel.from_document(part["text"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"{where}: unreadable text model: {exc}") from None

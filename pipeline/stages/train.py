@@ -38,6 +38,7 @@ from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, pag
 from filters.text.tokens import token_count
 from pipeline.page_model import model_document
 from pipeline.stages.train_card import model_card
+from pipeline.text_model import TEXT_FEATURE, Stacked, stacked
 
 FOLDS = 5
 ARTICLE = PAGE_TYPES.index("article")
@@ -214,15 +215,21 @@ def fit(matrix: np.ndarray, labels: np.ndarray) -> Any:
     return lightgbm.train(BOOSTER_PARAMS, lightgbm.Dataset(matrix, labels), num_boost_round=ROUNDS)
 
 
-def out_of_fold(matrix: np.ndarray, labels: np.ndarray, folds: np.ndarray) -> np.ndarray:
-    """Each page's class probabilities from the model fitted without its fold."""
+def out_of_fold(matrix: np.ndarray, labels: np.ndarray, folds: np.ndarray, text: Stacked | None = None) -> np.ndarray:
+    """Each page's class probabilities from the model fitted without its fold; with `text`, the text
+    model's article probability is the last column, on both sides from text models that never saw
+    the held-out fold (`pipeline.text_model.stacked`)."""
     probabilities = np.zeros((len(labels), len(PAGE_TYPES)))
     for fold in range(FOLDS):
         held_out = folds == fold
         if held_out.all() or not held_out.any():
             continue
-        booster = fit(matrix[~held_out], labels[~held_out])
-        probabilities[held_out] = booster.predict(matrix[held_out], num_threads=1)
+        training, testing = matrix[~held_out], matrix[held_out]
+        if text is not None:
+            inner, held = text.per_fold.get(fold, (np.zeros(len(training)), np.zeros(len(testing))))
+            training, testing = np.column_stack([training, inner]), np.column_stack([testing, held])
+        booster = fit(training, labels[~held_out])
+        probabilities[held_out] = booster.predict(testing, num_threads=1)
     return probabilities
 
 
@@ -348,7 +355,11 @@ def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rul
     for name, features in (("page", PAGE_FEATURES), ("full", FULL_FEATURES)):
         progress(f"{name} model: cross-validation")
         matrix = np.array([page_features(row, features) for row in rows], dtype=np.float64)
-        oof = out_of_fold(matrix, y, folds)
+        text = None
+        if name == "full":
+            progress("text model: cross-validation")
+            text = stacked(rows, y, folds, ARTICLE, len(PAGE_TYPES))
+        oof = out_of_fold(matrix, y, folds, text)
         out_of_fold_article[name] = oof[:, ARTICLE]
         if name == "page":
             threshold = recall_threshold(oof[:, ARTICLE], is_article, PAGE_ARTICLE_RECALL)
@@ -358,25 +369,37 @@ def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rul
         else:
             threshold = best_threshold(oof[:, ARTICLE], labels, other_rules_keep)
             rates = keep_rates(oof[:, ARTICLE], labels, threshold, other_rules_keep)
-            summary["full_model_alone_keep_rates"] = keep_rates(oof[:, ARTICLE], labels, threshold)
-            summary["other_rules_and_page_model_keep_rates"] = keep_rates(np.ones(len(y)), labels, 0.0,
-                                                                          other_rules_keep)
-            summary["full_keep_rates_by_language"] = keep_rates_by_language(rows, oof[:, ARTICLE], labels, threshold,
-                                                                            other_rules_keep)
-            summary["full_threshold_trade"] = threshold_trade(rows, oof[:, ARTICLE], labels, other_rules_keep,
-                                                              long_text, threshold)
-            summary["keep_ceilings"] = {" + ".join(members): ceiling for members, ceiling in KEEP_CEILINGS}
+            summary.update(_select_measures(rows, oof[:, ARTICLE], labels, threshold, other_rules_keep, long_text))
         summary[f"{name}_threshold"] = threshold
         summary[f"{name}_keep_rates"] = rates
         summary[f"{name}_confusion"] = confusion(oof, labels)
         summary[f"{name}_accuracy"] = round(float((oof.argmax(axis=1) == y).mean()), 4)
         progress(f"{name} model: fitting on all {len(y)} pages")
+        if text is not None:  # the final trees read each page's text feature out of fold
+            matrix, features = np.column_stack([matrix, text.feature]), (*features, TEXT_FEATURE)
         booster = fit(matrix, y)
         parts[name] = {"features": list(features), "booster": booster.model_to_string(),
                        "min_article_probability": threshold}
+        if text is not None:
+            parts[name]["text"] = text.model.to_document()
     summary["gate_trade"] = gate_trade(out_of_fold_article["page"], out_of_fold_article["full"], labels, without_gate,
                                        parts["full"]["min_article_probability"])
     return model_document(parts["page"], parts["full"], summary), summary
+
+
+def _select_measures(rows: Sequence[dict[str, Any]], article_probability: np.ndarray, labels: Sequence[str],
+                     threshold: float, other_rules_keep: np.ndarray, long_text: np.ndarray | None) -> dict[str, Any]:
+    """The select model's card figures beyond its keep rates: alone, the other rules' ceiling, by
+    language, at other thresholds, and the ceilings its threshold was chosen by."""
+    return {
+        "full_model_alone_keep_rates": keep_rates(article_probability, labels, threshold),
+        "other_rules_and_page_model_keep_rates": keep_rates(np.ones(len(labels)), labels, 0.0, other_rules_keep),
+        "full_keep_rates_by_language": keep_rates_by_language(rows, article_probability, labels, threshold,
+                                                              other_rules_keep),
+        "full_threshold_trade": threshold_trade(rows, article_probability, labels, other_rules_keep, long_text,
+                                                threshold),
+        "keep_ceilings": {" + ".join(members): ceiling for members, ceiling in KEEP_CEILINGS},
+    }
 
 
 def gate_trade(page_probability: np.ndarray, full_probability: np.ndarray, labels: Sequence[str],

@@ -36,7 +36,8 @@ def test_page_model_gate_fires_below_the_threshold_only():
 
 
 def test_the_shipped_model_loads_and_is_small():
-    assert DEFAULT_MODEL.stat().st_size < 5_000_000
+    # two boosters of about 1.9 MB of LightGBM text and the text model's float16 weights (1.2 MB)
+    assert DEFAULT_MODEL.stat().st_size < 6_000_000
     model = load_model()
     assert model.page.features and model.full.features
     assert 0 < model.page.min_article_probability < model.full.min_article_probability < 1

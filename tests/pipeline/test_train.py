@@ -13,6 +13,7 @@ import pytest
 from conftest import article_html, cli, write_warc
 from pipeline.page_model import ModelError, load_model
 from pipeline.stages import train, train_card
+from pipeline.text_model import TEXT_FEATURE
 
 SHOP = ("<html><head><title>Kettle 1.7 l | Shop</title></head><body><nav><a href='/'>Home</a></nav>"
         "<h1>Kettle 1.7 l</h1><p>€ 39.99</p><form action='/cart/add'><input name='quantity' value='1'>"
@@ -44,6 +45,8 @@ def test_train_end_to_end_is_deterministic_and_writes_a_loadable_model(tmp_path:
     assert "tiny.labels.json" in card and "CC-BY-4.0" in card and "| article |" in card
     model = load_model(str(tmp_path / "a" / "model.json"))
     assert model.training["pages"] == {"article": 10, "product": 10}
+    assert model.full.features[-1] == TEXT_FEATURE and model.full.text is not None  # the stacked text model
+    assert model.page.text is None and TEXT_FEATURE not in model.page.features
     article = {"url": "https://news.example.org/2024/05/another-council-story-about-lanes", "title": "Lanes",
                "word_count": 600, "signals": {"paragraph_count": 8, "product_score": 0, "body_word_count": 650}}
     shop = {"url": "https://shop.example.com/product/kettle-99", "title": "Kettle | Shop", "word_count": 40,

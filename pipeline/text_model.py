@@ -1,0 +1,159 @@
+"""The page-type model's reading of the words: a linear model over the page's title and text.
+
+The tree model's features describe a page's shape (URL, markup, metadata, block and sentence
+statistics) and a few word groups. What a page says is left to this model, which learns it from
+the labelled pages in every language they hold, with no word list: a page's terms are its
+lowercased tokens (`filters.text.tokens.TOKEN`: a word, or one character of a script written
+without spaces) and each pair of adjacent tokens, so Chinese and Japanese text is read as
+character unigrams and bigrams, the usual unit for those scripts. The terms are hashed into
+`2 ** HASH_BITS` columns (scikit-learn's `HashingVectorizer`: no vocabulary to store), weighted
+1 + log(count), and each page's vector scaled to unit length. A one-versus-rest logistic
+regression per page type (scikit-learn's `SGDClassifier`, `log_loss`) is fitted on them.
+
+Its output, the article probability, is one feature of the select model (`TEXT_FEATURE`). In
+training it is stacked: the feature of a training page always comes from a text model fitted
+without that page's cross-validation fold (`stacked`), as it will be for a page it has
+never seen. The weights are stored in the model file as float16 (`to_document`); prediction
+reads them back and computes the same probabilities as scikit-learn's `predict_proba`
+(one-versus-rest: each type's logistic, normalised to sum to one).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from filters.text.tokens import TOKEN
+
+TEXT_FEATURE = "text_article_probability"
+HASH_BITS = 16
+# The title and the first characters of the text: an article's opening says what it is, and a
+# long page costs no more than this to read.
+MAX_CHARS = 20_000
+# SGDClassifier's regularisation and passes over the data. Chosen by cross-validation grouped by
+# registered domain on the labelled pages (docs/filters.md, "Page types"): 1e-4 kept fewer long
+# articles at the same non-article ceilings, 3e-6 the same as 1e-5.
+ALPHA = 1e-5
+EPOCHS = 50
+SEED = 0
+STORED_DTYPE = "<f2"
+
+
+def document(row: Mapping[str, Any]) -> str:
+    """What the text model reads of a row: its title, then its extracted text, cut at `MAX_CHARS`."""
+    return f"{row.get('title') or ''}\n{row.get('text') or ''}"[:MAX_CHARS]
+
+
+def terms(text: str) -> list[str]:
+    """The lowercased tokens of `text` and each pair of adjacent ones."""
+    tokens = TOKEN.findall(text.lower())
+    return tokens + [f"{first} {second}" for first, second in zip(tokens, tokens[1:], strict=False)]
+
+
+def vectors(rows: Sequence[Mapping[str, Any]]) -> Any:
+    """The rows' term vectors: hashed counts, 1 + log(count), scaled to unit length (a sparse matrix)."""
+    from sklearn.feature_extraction.text import HashingVectorizer
+    from sklearn.preprocessing import normalize
+
+    hasher = HashingVectorizer(n_features=2 ** HASH_BITS, analyzer=terms, alternate_sign=False, norm=None)
+    matrix = hasher.transform([document(row) for row in rows])
+    matrix.data = 1.0 + np.log(matrix.data)
+    return normalize(matrix)
+
+
+@dataclass(frozen=True)
+class TextModel:
+    """One weight row and intercept per page type (rows in `classes` order)."""
+
+    classes: tuple[int, ...]  # indexes into PAGE_TYPES, as the labels were given
+    weights: np.ndarray  # (len(classes), 2 ** HASH_BITS) float32
+    intercepts: np.ndarray  # (len(classes),) float64
+
+    def probabilities(self, rows: Sequence[Mapping[str, Any]], width: int) -> np.ndarray:
+        """Class probabilities, columns 0..width-1 by class index (0 for a class not trained on)."""
+        return self.probabilities_of(vectors(rows), width) if rows else np.zeros((0, width))
+
+    def probabilities_of(self, matrix: Any, width: int) -> np.ndarray:
+        """`probabilities` of rows already turned into `vectors`."""
+        out = np.zeros((matrix.shape[0], width))
+        scores = np.asarray(matrix @ self.weights.T.astype(np.float64)) + self.intercepts
+        logistic = 1.0 / (1.0 + np.exp(-scores))
+        if len(self.classes) == 2:  # a binary fit has one weight row: the second class's
+            logistic = np.column_stack([1.0 - logistic[:, 0], logistic[:, 0]])
+        out[:, list(self.classes)] = logistic / logistic.sum(axis=1, keepdims=True)
+        return out
+
+    def to_document(self) -> dict[str, Any]:
+        return {"hash_bits": HASH_BITS, "max_chars": MAX_CHARS, "classes": list(self.classes),
+                "dtype": STORED_DTYPE, "shape": list(self.weights.shape),
+                "weights": base64.b64encode(self.weights.astype(STORED_DTYPE).tobytes()).decode("ascii"),
+                "intercepts": [float(value) for value in self.intercepts]}
+
+    @classmethod
+    def from_document(cls, part: Mapping[str, Any]) -> TextModel:
+        """The model a `to_document` dict describes; ValueError if it is not one this code reads."""
+        layout = (part.get("hash_bits"), part.get("max_chars"), part.get("dtype"))
+        if layout != (HASH_BITS, MAX_CHARS, STORED_DTYPE):
+            raise ValueError(f"text model of another layout (hash_bits {part.get('hash_bits')}, max_chars "
+                             f"{part.get('max_chars')}, dtype {part.get('dtype')}): retrain it with this version")
+        rows, columns = (int(value) for value in part["shape"])
+        weights = np.frombuffer(base64.b64decode(part["weights"]), dtype=STORED_DTYPE)
+        classes = tuple(int(value) for value in part["classes"])
+        intercepts = np.array(part["intercepts"], dtype=np.float64)
+        if weights.size != rows * columns or columns != 2 ** HASH_BITS or len(intercepts) != rows \
+                or rows != (1 if len(classes) == 2 else len(classes)):
+            raise ValueError("text model weights do not match their shape")
+        return cls(classes, weights.reshape(rows, columns).astype(np.float32), intercepts)
+
+
+def fit_text_model(matrix: Any, labels: np.ndarray) -> TextModel:
+    """The text model fitted on rows' `vectors` (`labels`: class indexes), its weights rounded as stored."""
+    from sklearn.linear_model import SGDClassifier
+
+    model = SGDClassifier(loss="log_loss", alpha=ALPHA, max_iter=EPOCHS, tol=None, random_state=SEED)
+    model.fit(matrix, labels)
+    weights = model.coef_.astype(STORED_DTYPE).astype(np.float32)
+    return TextModel(tuple(int(value) for value in model.classes_), weights, model.intercept_.astype(np.float64))
+
+
+def out_of_fold(matrix: Any, labels: np.ndarray, folds: np.ndarray, width: int) -> np.ndarray:
+    """Each row's class probabilities (rows: `vectors`) from a text model fitted without its fold
+    (`folds`); zeros for a fold whose complement holds a single type."""
+    out = np.zeros((matrix.shape[0], width))
+    for fold in np.unique(folds):
+        held_out = folds == fold
+        if held_out.all() or len(np.unique(labels[~held_out])) < 2:
+            continue
+        out[held_out] = fit_text_model(matrix[~held_out], labels[~held_out]).probabilities_of(matrix[held_out], width)
+    return out
+
+
+class Stacked(NamedTuple):
+    model: TextModel  # fitted on all rows
+    feature: np.ndarray  # each row's article probability out of fold
+    per_fold: dict[int, tuple[np.ndarray, np.ndarray]]  # fold -> (its training rows', its held-out rows')
+
+
+def stacked(rows: Sequence[Mapping[str, Any]], labels: np.ndarray, folds: np.ndarray, article: int,
+            width: int) -> Stacked:
+    """The text model fitted on all rows, and its feature for stacking, never from a model that saw
+    the page's fold:
+    * for the final tree model: each row's article probability out of fold;
+    * for each cross-validation fold `f` of the tree model: (the training rows' feature out of fold
+      over the other folds only, the held-out rows' feature from a model fitted on all other folds),
+      so the held-out fold is unseen by both models."""
+    matrix = vectors(rows)
+    everything = out_of_fold(matrix, labels, folds, width)[:, article]
+    per_fold: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for fold in np.unique(folds):
+        held_out = folds == fold
+        if held_out.all() or len(np.unique(labels[~held_out])) < 2:
+            continue
+        training = out_of_fold(matrix[~held_out], labels[~held_out], folds[~held_out], width)[:, article]
+        model = fit_text_model(matrix[~held_out], labels[~held_out])
+        per_fold[int(fold)] = (training, model.probabilities_of(matrix[held_out], width)[:, article])
+    return Stacked(fit_text_model(matrix, labels), everything, per_fold)
