@@ -51,7 +51,7 @@ class TreeModel:
         matrix = np.array([page_features(row, named) for row in rows], dtype=np.float64).reshape(len(rows), len(named))
         if self.text is None:
             return matrix
-        text = self.text.probabilities(rows, len(PAGE_TYPES))[:, ARTICLE]
+        text = self.text.feature(rows, ARTICLE, len(PAGE_TYPES))
         return np.insert(matrix, self.features.index(TEXT_FEATURE), text, axis=1)
 
     def probabilities(self, rows: Sequence[Mapping[str, Any]]) -> np.ndarray:

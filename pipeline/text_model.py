@@ -10,7 +10,8 @@ character unigrams and bigrams, the usual unit for those scripts. The terms are 
 1 + log(count), and each page's vector scaled to unit length. A one-versus-rest logistic
 regression per page type (scikit-learn's `SGDClassifier`, `log_loss`) is fitted on them.
 
-Its output, the article probability, is one feature of the select model (`TEXT_FEATURE`). In
+Its output, the article probability, is one feature of the select model (`TEXT_FEATURE`), given
+only for the languages it learned (`MIN_LANGUAGE_PAGES`). In
 training it is stacked: the feature of a training page always comes from a text model fitted
 without that page's cross-validation fold (`stacked`), as it will be for a page it has
 never seen. The weights are stored in the model file as float16 (`to_document`); prediction
@@ -21,6 +22,7 @@ reads them back and computes the same probabilities as scikit-learn's `predict_p
 from __future__ import annotations
 
 import base64
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -41,6 +43,11 @@ ALPHA = 1e-5
 EPOCHS = 50
 SEED = 0
 STORED_DTYPE = "<f2"
+# A language the text model read on fewer training pages than this is one it cannot read: for a
+# page in it (or with no detected language) the feature is missing, in training as in use, and
+# the trees decide on the page's shape alone. Its words would otherwise read as noise around the
+# "no evidence" value that the model gives non-articles with little text (docs/filters.md).
+MIN_LANGUAGE_PAGES = 20
 
 
 def document(row: Mapping[str, Any]) -> str:
@@ -72,6 +79,19 @@ class TextModel:
     classes: tuple[int, ...]  # indexes into PAGE_TYPES, as the labels were given
     weights: np.ndarray  # (len(classes), 2 ** HASH_BITS) float32
     intercepts: np.ndarray  # (len(classes),) float64
+    languages: tuple[str, ...]  # the languages it read on at least MIN_LANGUAGE_PAGES training pages
+
+    def feature(self, rows: Sequence[Mapping[str, Any]], article: int, width: int) -> np.ndarray:
+        """`TEXT_FEATURE` of each row: its article probability (class index `article`), missing (NaN)
+        where the text is in a language the model did not learn."""
+        if not rows:
+            return np.zeros(0)
+        return self.feature_of(vectors(rows), text_languages(rows), article, width)
+
+    def feature_of(self, matrix: Any, languages: np.ndarray, article: int, width: int) -> np.ndarray:
+        """`feature` of rows already turned into `vectors` and `text_languages`."""
+        known = np.isin(languages, np.array(self.languages, dtype=object))
+        return np.where(known, self.probabilities_of(matrix, width)[:, article], np.nan)
 
     def probabilities(self, rows: Sequence[Mapping[str, Any]], width: int) -> np.ndarray:
         """Class probabilities, columns 0..width-1 by class index (0 for a class not trained on)."""
@@ -91,7 +111,7 @@ class TextModel:
         return {"hash_bits": HASH_BITS, "max_chars": MAX_CHARS, "classes": list(self.classes),
                 "dtype": STORED_DTYPE, "shape": list(self.weights.shape),
                 "weights": base64.b64encode(self.weights.astype(STORED_DTYPE).tobytes()).decode("ascii"),
-                "intercepts": [float(value) for value in self.intercepts]}
+                "intercepts": [float(value) for value in self.intercepts], "languages": list(self.languages)}
 
     @classmethod
     def from_document(cls, part: Mapping[str, Any]) -> TextModel:
@@ -107,28 +127,44 @@ class TextModel:
         if weights.size != rows * columns or columns != 2 ** HASH_BITS or len(intercepts) != rows \
                 or rows != (1 if len(classes) == 2 else len(classes)):
             raise ValueError("text model weights do not match their shape")
-        return cls(classes, weights.reshape(rows, columns).astype(np.float32), intercepts)
+        languages = tuple(str(language) for language in part["languages"])
+        return cls(classes, weights.reshape(rows, columns).astype(np.float32), intercepts, languages)
 
 
-def fit_text_model(matrix: Any, labels: np.ndarray) -> TextModel:
-    """The text model fitted on rows' `vectors` (`labels`: class indexes), its weights rounded as stored."""
+def text_languages(rows: Sequence[Mapping[str, Any]]) -> np.ndarray:
+    """The language of each row's extracted text (the `text_language` signal; "" where none)."""
+    return np.array([(row.get("signals") or {}).get("text_language") or "" for row in rows], dtype=object)
+
+
+def languages_read(languages: np.ndarray) -> tuple[str, ...]:
+    """The languages of `MIN_LANGUAGE_PAGES` or more of the training rows (`text_languages`)."""
+    return tuple(sorted(language for language, pages in Counter(languages.tolist()).items()
+                        if language and pages >= MIN_LANGUAGE_PAGES))
+
+
+def fit_text_model(matrix: Any, labels: np.ndarray, languages: tuple[str, ...]) -> TextModel:
+    """The text model fitted on rows' `vectors` (`labels`: class indexes), its weights rounded as
+    stored, reading `languages` (`languages_read` of the training rows)."""
     from sklearn.linear_model import SGDClassifier
 
     model = SGDClassifier(loss="log_loss", alpha=ALPHA, max_iter=EPOCHS, tol=None, random_state=SEED)
     model.fit(matrix, labels)
     weights = model.coef_.astype(STORED_DTYPE).astype(np.float32)
-    return TextModel(tuple(int(value) for value in model.classes_), weights, model.intercept_.astype(np.float64))
+    return TextModel(tuple(int(value) for value in model.classes_), weights, model.intercept_.astype(np.float64),
+                     languages)
 
 
-def out_of_fold(matrix: Any, labels: np.ndarray, folds: np.ndarray, width: int) -> np.ndarray:
-    """Each row's class probabilities (rows: `vectors`) from a text model fitted without its fold
-    (`folds`); zeros for a fold whose complement holds a single type."""
-    out = np.zeros((matrix.shape[0], width))
+def out_of_fold(matrix: Any, languages: np.ndarray, labels: np.ndarray, folds: np.ndarray, article: int,
+                width: int, read: tuple[str, ...]) -> np.ndarray:
+    """Each row's `TEXT_FEATURE` (rows: `vectors` and `text_languages`) from a text model fitted
+    without its fold (`folds`), reading `read`; missing for a fold whose complement holds a single type."""
+    out = np.full(matrix.shape[0], np.nan)
     for fold in np.unique(folds):
         held_out = folds == fold
         if held_out.all() or len(np.unique(labels[~held_out])) < 2:
             continue
-        out[held_out] = fit_text_model(matrix[~held_out], labels[~held_out]).probabilities_of(matrix[held_out], width)
+        model = fit_text_model(matrix[~held_out], labels[~held_out], read)
+        out[held_out] = model.feature_of(matrix[held_out], languages[held_out], article, width)
     return out
 
 
@@ -146,14 +182,15 @@ def stacked(rows: Sequence[Mapping[str, Any]], labels: np.ndarray, folds: np.nda
     * for each cross-validation fold `f` of the tree model: (the training rows' feature out of fold
       over the other folds only, the held-out rows' feature from a model fitted on all other folds),
       so the held-out fold is unseen by both models."""
-    matrix = vectors(rows)
-    everything = out_of_fold(matrix, labels, folds, width)[:, article]
+    matrix, languages = vectors(rows), text_languages(rows)
+    read = languages_read(languages)  # one set for every fit: a page's feature is given or missing alike in each
+    everything = out_of_fold(matrix, languages, labels, folds, article, width, read)
     per_fold: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for fold in np.unique(folds):
-        held_out = folds == fold
-        if held_out.all() or len(np.unique(labels[~held_out])) < 2:
+        inside, held_out = folds != fold, folds == fold
+        if held_out.all() or len(np.unique(labels[inside])) < 2:
             continue
-        training = out_of_fold(matrix[~held_out], labels[~held_out], folds[~held_out], width)[:, article]
-        model = fit_text_model(matrix[~held_out], labels[~held_out])
-        per_fold[int(fold)] = (training, model.probabilities_of(matrix[held_out], width)[:, article])
-    return Stacked(fit_text_model(matrix, labels), everything, per_fold)
+        training = out_of_fold(matrix[inside], languages[inside], labels[inside], folds[inside], article, width, read)
+        model = fit_text_model(matrix[inside], labels[inside], read)
+        per_fold[int(fold)] = (training, model.feature_of(matrix[held_out], languages[held_out], article, width))
+    return Stacked(fit_text_model(matrix, labels, read), everything, per_fold)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,7 +13,16 @@ from sklearn.linear_model import SGDClassifier
 
 from pipeline import text_model
 from pipeline.page_model import DEFAULT_MODEL, ModelError, load_model
-from pipeline.text_model import TEXT_FEATURE, TextModel, fit_text_model, stacked, terms, vectors
+from pipeline.text_model import (
+    TEXT_FEATURE,
+    TextModel,
+    fit_text_model,
+    languages_read,
+    stacked,
+    terms,
+    text_languages,
+    vectors,
+)
 
 ARTICLE_WORDS = ("council", "voted", "yesterday", "residents", "said", "mayor", "reported", "budget", "after",
                  "weeks", "debate", "Stadtrat", "beschloss", "gestern", "sagte", "Bürgermeisterin")
@@ -20,10 +30,14 @@ SERVICE_WORDS = ("contact", "us", "call", "book", "appointment", "our", "service
                  "vereinbaren", "Angebot", "anfragen", "today", "free", "quote")
 
 
-def pages(words: tuple[str, ...], count: int, seed: int) -> list[dict[str, str]]:
+def pages(words: tuple[str, ...], count: int, seed: int, language: str = "en") -> list[dict[str, Any]]:
     chooser = random.Random(seed)
-    return [{"title": chooser.choice(words), "text": " ".join(chooser.choice(words) for _ in range(60))}
-            for _ in range(count)]
+    return [{"title": chooser.choice(words), "text": " ".join(chooser.choice(words) for _ in range(60)),
+             "signals": {"text_language": language}} for _ in range(count)]
+
+
+def fit(rows: list[dict[str, Any]], labels: np.ndarray) -> TextModel:
+    return fit_text_model(vectors(rows), labels, languages_read(text_languages(rows)))
 
 
 def test_terms_are_lowercased_tokens_and_pairs_with_unspaced_scripts_read_per_character():
@@ -43,7 +57,7 @@ def test_stored_weights_predict_as_scikit_learn_does(kinds: int):
     words = (ARTICLE_WORDS, SERVICE_WORDS, ("price", "cart", "add", "shipping", "Preis", "Warenkorb"))[:kinds]
     rows = [row for kind, vocabulary in enumerate(words) for row in pages(vocabulary, 30, kind)]
     labels = np.repeat(np.array([0, 6, 5][:kinds]), 30)
-    model = fit_text_model(vectors(rows), labels)
+    model = fit(rows, labels)
     reference = SGDClassifier(loss="log_loss", alpha=text_model.ALPHA, max_iter=text_model.EPOCHS, tol=None,
                               random_state=text_model.SEED).fit(vectors(rows), labels)
     ours = model.probabilities(rows, 7)
@@ -55,11 +69,11 @@ def test_stored_weights_predict_as_scikit_learn_does(kinds: int):
 def test_a_model_read_back_from_its_document_predicts_the_same_and_fits_are_deterministic():
     rows = pages(ARTICLE_WORDS, 20, 1) + pages(SERVICE_WORDS, 20, 2)
     labels = np.repeat([0, 6], 20)
-    model = fit_text_model(vectors(rows), labels)
+    model = fit(rows, labels)
     document = json.loads(json.dumps(model.to_document()))
     again = TextModel.from_document(document)
     assert np.array_equal(again.probabilities(rows, 7), model.probabilities(rows, 7))
-    assert fit_text_model(vectors(rows), labels).to_document() == model.to_document()
+    assert fit(rows, labels).to_document() == model.to_document()
     with pytest.raises(ValueError, match="another layout"):
         TextModel.from_document({**document, "hash_bits": 12})
     with pytest.raises(ValueError, match="do not match"):
@@ -68,10 +82,22 @@ def test_a_model_read_back_from_its_document_predicts_the_same_and_fits_are_dete
 
 def test_it_tells_unseen_articles_from_service_pages():
     rows = pages(ARTICLE_WORDS, 40, 3) + pages(SERVICE_WORDS, 40, 4)
-    model = fit_text_model(vectors(rows), np.repeat([0, 6], 40))
+    model = fit(rows, np.repeat([0, 6], 40))
     unseen = pages(ARTICLE_WORDS, 10, 5) + pages(SERVICE_WORDS, 10, 6)
     article = model.probabilities(unseen, 7)[:, 0]
     assert (article[:10] > 0.5).all() and (article[10:] < 0.5).all()
+
+
+def test_the_feature_is_missing_for_a_language_the_model_did_not_learn():
+    minimum = text_model.MIN_LANGUAGE_PAGES
+    rows = (pages(ARTICLE_WORDS, minimum, 7, "de") + pages(SERVICE_WORDS, minimum - 1, 8, "nl")
+            + pages(ARTICLE_WORDS, 1, 9, ""))
+    model = fit(rows, np.array([0] * minimum + [6] * minimum))
+    assert model.languages == ("de",)  # nl: one page short; "": no language detected
+    feature = model.feature(pages(ARTICLE_WORDS, 1, 10, "de") + pages(ARTICLE_WORDS, 1, 10, "nl")
+                            + pages(ARTICLE_WORDS, 1, 10, "ja") + [{"title": "t", "text": "x"}], 0, 7)
+    assert 0 < feature[0] < 1 and np.isnan(feature[1:]).all()
+    assert TextModel.from_document(json.loads(json.dumps(model.to_document()))).languages == ("de",)
 
 
 def _separation(feature: np.ndarray, labels: np.ndarray) -> float:
@@ -84,7 +110,7 @@ def test_the_stacked_feature_never_comes_from_a_model_that_saw_the_page():
     # Each page is one unique word and its label is random: only a model that saw the page can
     # tell its type, as a fit on all pages does.
     chooser = np.random.default_rng(3)
-    rows = [{"title": "", "text": f"page{i} token{i}"} for i in range(200)]
+    rows = [{"title": "", "text": f"page{i} token{i}", "signals": {"text_language": "en"}} for i in range(200)]
     labels = np.where(chooser.random(200) < 0.5, 0, 6)
     folds = np.arange(200) % 5
     result = stacked(rows, labels, folds, 0, 7)
