@@ -66,8 +66,9 @@ def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tup
 def language_features(row: dict[str, Any]) -> dict[str, Any]:
     """What the pipeline reads of the page's language: the declared and the identified language,
     whether the text is written without spaces (then each character is a word, and the rules of
-    word length do not apply: docs/filters.md, "Text in every script"), and the page-type model's
-    features that rest on word lists of several languages."""
+    word length do not apply: docs/filters.md, "Text in every script"), the page-type model's
+    features that rest on word lists of several languages, and whether its text model reads the
+    text's language (else its feature is missing and the page's shape decides)."""
     signals = row["signals"]
     text_words = words(row.get("text"))
     unspaced = unspaced_fraction(text_words)
@@ -83,6 +84,9 @@ def language_features(row: dict[str, Any]) -> dict[str, Any]:
         values = page_features(row, LANGUAGE_FEATURES)
         view["model_features"] = {name: value for name, value in zip(LANGUAGE_FEATURES, values, strict=True)
                                   if value == value}  # NaN (not measured) left out
+    if row.get("text_model"):
+        view["text_model_languages"] = row["text_model"]["languages"]
+        view["text_model_article_probability"] = row["text_model"]["article_probability"]
     return view
 
 
@@ -91,7 +95,8 @@ def _add_page_type(row: dict[str, Any], model_path: str | None = None) -> None:
     type, and the features that moved the article probability most (tree contributions)."""
     from pipeline.page_model import load_model
 
-    row.update(page_type=None, article_probability=None, page_type_probabilities=None, page_type_features=None)
+    row.update(page_type=None, article_probability=None, page_type_probabilities=None, page_type_features=None,
+               text_model=None)
     if row["signals"].get("structure_link_count") is None:  # the page was never parsed
         return
     model = load_model(model_path)
@@ -100,6 +105,10 @@ def _add_page_type(row: dict[str, Any], model_path: str | None = None) -> None:
     row["article_probability"] = round(float(probabilities[PAGE_TYPES.index("article")]), 6)
     row["page_type_probabilities"] = [round(float(value), 6) for value in probabilities]
     row["page_type_features"] = model.full.contributions(row)
+    if model.full.text is not None:  # what the text model read: its article probability, or nothing
+        value = float(model.full.text.feature([row], PAGE_TYPES.index("article"), len(PAGE_TYPES))[0])
+        row["text_model"] = {"article_probability": round(value, 6) if value == value else None,
+                             "languages": list(model.full.text.languages)}
 
 
 def _plain(value: Any) -> Any:
@@ -148,6 +157,11 @@ def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_jso
         for name, value in (view.get("model_features") or {}).items():
             if value:
                 line(f"  {name:36} {value:g}\n")
+        if "text_model_languages" in view:
+            read = ", ".join(view["text_model_languages"])
+            probability = view["text_model_article_probability"]
+            line(f"  text model (reads {read}): " + (f"article {probability:.3f}\n" if probability is not None
+                                                    else "not this language: the page's shape decides\n"))
     line(f"\nextraction:   {row['extractor']} ({row['word_count']} words)\n")
     if signals.get("cascade_reason"):
         line(f"  why:        {signals['cascade_reason']}\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from conftest import ROOT, SEED_PARAMS, article_html, cli
 
@@ -81,9 +82,12 @@ def test_explain_shows_what_it_reads_of_the_language(tmp_path, capsys):
     assert view["text_language"] == "ja" and view["declared_language"] == "ja"
     assert view["written_without_spaces"] is True and view["unspaced_word_fraction"] > 0.8
     assert view["words"] > 300 and view["model_features"]["title_words"] == 11  # one word a character
+    # the shipped text model learned no Japanese: its feature is missing, and explain says so
+    assert "ja" not in view["text_model_languages"] and view["text_model_article_probability"] is None
     german = tmp_path / "de.html"
     german.write_bytes(article_html("Warum der Hafen im Winter offen bleibt", paragraphs=10))
     assert cli("explain", german) == 0
     out = capsys.readouterr().out
     assert "written without spaces" not in out.split("language:", 1)[1].split("\n", 1)[0]
     assert "title_words_article" in out  # "warum": a German word of the article group
+    assert re.search(r"text model \(reads [a-z, ]*\bde\b[a-z, ]*\): article 0\.\d{3}", out)
