@@ -191,6 +191,6 @@ def stacked(rows: Sequence[Mapping[str, Any]], labels: np.ndarray, folds: np.nda
         if held_out.all() or len(np.unique(labels[inside])) < 2:
             continue
         training = out_of_fold(matrix[inside], languages[inside], labels[inside], folds[inside], article, width, read)
-        model = fit_text_model(matrix[inside], labels[inside], read)
-        per_fold[int(fold)] = (training, model.feature_of(matrix[held_out], languages[held_out], article, width))
+        # the held-out rows' feature is `everything`'s: the same fit, on all other folds
+        per_fold[int(fold)] = (training, everything[held_out])
     return Stacked(fit_text_model(matrix, labels, read), everything, per_fold)
