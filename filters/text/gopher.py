@@ -28,6 +28,11 @@ Units and readings:
   are computed.
 * Repetition n-grams are over the same words, unnormalised (Dolma). Their "characters" are the
   lengths of the words they cover, and the denominator is all word characters (Dolma).
+* A duplicate n-gram is a later occurrence of an n-gram seen before: the first occurrence is not a
+  duplicate, for the n-gram rules as for the line rules, as in datatrove's Gopher repetition filter
+  (FineWeb's `find_all_duplicate`). Dolma counts every occurrence, so a passage said twice weighed
+  double and formulaic articles (a recipe card restating its steps, "Advantages: ... Accuracy:"
+  sections) failed on their own prose (docs/filters.md, "Text filters").
 """
 
 from __future__ import annotations
@@ -153,9 +158,9 @@ def repetition_signals(words: list[str], word_lengths: list[int], scale: int = 1
       n-gram"). Overlapping occurrences (`a a a`) are counted once, so the value stays <= 1;
       Dolma multiplies count by length and can exceed 1 there.
     * `gopher_dup_{5..10}gram_char_fraction`: characters of the word positions covered by any
-      n-gram occurring more than once (all its occurrences) / all word characters ("the fraction
-      of characters contained within all duplicate n-grams, taking care not to count characters
-      that occur in overlapping n-grams more than once").
+      occurrence of an n-gram after its first / all word characters ("the fraction of characters
+      contained within all duplicate n-grams, taking care not to count characters that occur in
+      overlapping n-grams more than once").
     * `gopher_max_repeated_sequence_count`: see `max_repeated_sequence_count`.
     A text shorter than n words has fraction 0.0 for that n.
 
@@ -182,7 +187,7 @@ def repetition_signals(words: list[str], word_lengths: list[int], scale: int = 1
         if not is_rule:
             continue
         kind = "top" if n in TOP_NGRAM_SIZES else "dup"
-        starts = _top_ngram_starts(keys, counts) if n in TOP_NGRAM_SIZES else counts[keys] > 1
+        starts = _top_ngram_starts(keys, counts) if n in TOP_NGRAM_SIZES else _repeat_starts(keys)
         fraction = _covered_chars(lengths, starts, size) / total_chars if total_chars else 0.0
         signals[f"gopher_{kind}_{n}gram_char_fraction"] = fraction
     signals["gopher_max_repeated_sequence_count"] = max_repeated_sequence_count(ids)
@@ -216,6 +221,13 @@ def _top_ngram_starts(keys: np.ndarray, counts: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=bool)
     top = keys[int(np.argmax(counts[keys] == counts.max()))]
     return keys == top
+
+
+def _repeat_starts(keys: np.ndarray) -> np.ndarray:
+    """True where an n-gram starts that occurred before (its first occurrence is not a duplicate)."""
+    starts = np.ones(len(keys), dtype=bool)
+    starts[np.unique(keys, return_index=True)[1]] = False
+    return starts
 
 
 def _covered_chars(lengths: np.ndarray, starts: np.ndarray, n: int) -> int:
@@ -293,7 +305,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("gopher_dup_line_char_fraction", pa.float64(), "share of line characters in repeated lines"),
     *(Signal(f"gopher_top_{n}gram_char_fraction", pa.float64(), f"word characters covered by the top {n}-gram")
       for n in (2, 3, 4)),
-    *(Signal(f"gopher_dup_{n}gram_char_fraction", pa.float64(), f"word characters in duplicated {n}-grams")
+    *(Signal(f"gopher_dup_{n}gram_char_fraction", pa.float64(), f"word characters in repeats of {n}-grams seen before")
       for n in range(5, 11)),
     Signal("gopher_max_repeated_sequence_count", pa.int32(), "most back-to-back repeats of a 1-13 word sequence"),
 )

@@ -221,27 +221,36 @@ def test_top_ngram_char_fraction(n: int, occurrences: int, filler_words: int, vi
 
 
 @pytest.mark.parametrize(("n", "filler_words", "violates"), [
-    (5, 29, False),         # 20 / 136 = 0.147
-    (5, 28, True),          # 20 / 132 = 0.152
-    (6, 38, False),         # 24 / 176 = 0.136
-    (6, 36, True),          # 24 / 168 = 0.143
-    (10, 90, False),        # 40 / 400 = 0.10 exactly
-    (10, 89, True),         # 40 / 396 = 0.101
+    (5, 12, False),         # 10 / 68 = 0.147
+    (5, 11, True),          # 10 / 64 = 0.156
+    (6, 16, False),         # 12 / 88 = 0.136
+    (6, 15, True),          # 12 / 84 = 0.143
+    (10, 40, False),        # 20 / 200 = 0.10 exactly
+    (10, 39, True),         # 20 / 196 = 0.102
 ])
 def test_dup_ngram_char_fraction(n: int, filler_words: int, violates: bool) -> None:
-    text, expected = repeated_ngram_text(n, 2, filler_words)          # both occurrences count
+    text, _ = repeated_ngram_text(n, 2, filler_words)
     signals = gopher_signals(text)
     fraction = signals[f"gopher_dup_{n}gram_char_fraction"]
-    assert fraction == pytest.approx(expected)
+    assert fraction == pytest.approx(2 * n / (2 * n * 2 + 4 * filler_words))  # the second occurrence only
     assert violates_rule(f"dup_{n}gram", fraction) is violates
     if n < 10:
         assert signals[f"gopher_dup_{n + 1}gram_char_fraction"] == 0.0  # no (n+1)-gram repeats
 
 
+def test_a_passage_said_twice_counts_once() -> None:
+    # 60 distinct words, then the first 30 of them again: the copy is 30 of 90 words.
+    words = filler(60)
+    signals = gopher_signals(" ".join(words + words[:30]))
+    for n in range(5, 11):
+        assert signals[f"gopher_dup_{n}gram_char_fraction"] == pytest.approx(1 / 3)  # 30 of 90 words, all 4 chars
+
+
 def test_overlapping_ngrams_count_each_word_once() -> None:
     signals = gopher_signals("na " * 12)
     assert signals["gopher_top_2gram_char_fraction"] == 1.0
-    assert all(signals[f"gopher_dup_{n}gram_char_fraction"] == 1.0 for n in range(5, 11))
+    # every word but the first lies in a later occurrence of an n-gram seen before
+    assert all(signals[f"gopher_dup_{n}gram_char_fraction"] == pytest.approx(11 / 12) for n in range(5, 11))
 
 
 def test_text_shorter_than_n_words() -> None:
@@ -339,7 +348,7 @@ def naive_ngram_fractions(words: list[str]) -> dict[str, float]:
             chosen = next((gram for gram in grams if counts[gram] == best), None)
             starts = [i for i, gram in enumerate(grams) if gram == chosen]
         else:
-            starts = [i for i, gram in enumerate(grams) if counts[gram] > 1]
+            starts = [i for i, gram in enumerate(grams) if gram in grams[:i]]  # seen before: a duplicate
         covered = {i + k for i in starts for k in range(n)}
         kind = "top" if n <= 4 else "dup"
         out[f"gopher_{kind}_{n}gram_char_fraction"] = sum(len(words[i]) for i in covered) / total if total else 0.0
