@@ -187,7 +187,7 @@ def repetition_signals(words: list[str], word_lengths: list[int], scale: int = 1
         if not is_rule:
             continue
         kind = "top" if n in TOP_NGRAM_SIZES else "dup"
-        starts = _top_ngram_starts(keys, counts) if n in TOP_NGRAM_SIZES else _repeat_starts(keys)
+        starts = _top_ngram_starts(keys, counts) if n in TOP_NGRAM_SIZES else _repeat_starts(keys, counts)
         fraction = _covered_chars(lengths, starts, size) / total_chars if total_chars else 0.0
         signals[f"gopher_{kind}_{n}gram_char_fraction"] = fraction
     signals["gopher_max_repeated_sequence_count"] = max_repeated_sequence_count(ids)
@@ -223,10 +223,12 @@ def _top_ngram_starts(keys: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return keys == top
 
 
-def _repeat_starts(keys: np.ndarray) -> np.ndarray:
+def _repeat_starts(keys: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """True where an n-gram starts that occurred before (its first occurrence is not a duplicate)."""
-    starts = np.ones(len(keys), dtype=bool)
-    starts[np.unique(keys, return_index=True)[1]] = False
+    starts = counts[keys] > 1
+    repeated = np.flatnonzero(starts)
+    if len(repeated):  # only the positions of repeated n-grams are sorted, usually few
+        starts[repeated[np.unique(keys[repeated], return_index=True)[1]]] = False
     return starts
 
 
