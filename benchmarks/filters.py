@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -88,11 +90,16 @@ def main() -> None:
         default = table["default"][1].get(rule.code, 0)
         every = table["all on"][1].get(rule.code, 0)
         state = "" if rule.enabled(params) else "  (off by default)"
+        if not any(rule.signal in signals for signals in all_signals):
+            state = "  (not measured here: page signal)"
         print(f"{rule.code:28} {default:8d} {default / extracted:7.1%} {every:8d} {every / extracted:7.1%}{state}")
 
 
-# Every rule switched on at the seed's value (the off-by-default ones included).
+# Every rule switched on at the seed's value (the off-by-default ones included): the block rules as
+# `presets/seed.yaml` sets them, and the rules that are off in every preset at their published values.
+SEED_BLOCK = yaml.safe_load((ROOT / "presets" / "seed.yaml").read_text(encoding="utf-8"))["select"]["block"]
 ALL_ON = params_from_dict({"select": {
+    "block": SEED_BLOCK,
     "c4": {"max_nopunc_line_fraction": 0.5},
     "gopher": {"max_repeated_sequence_count": 100},
     "quality": {"min_paragraphs": 3, "min_text_html_ratio": 0.25, "require_metadata": True},
