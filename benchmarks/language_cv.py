@@ -17,7 +17,7 @@ threshold), and the whole
 pipeline's keep rates are printed at each select threshold: all articles, articles whose own text
 has at least 200 tokens (the labels' reference text, else the longest extraction candidate), the
 articles of each language group, the long non-English ones, and each other type, with the
-threshold `pipeline train` would choose marked `*` (`train.best_threshold`). Nothing is
+threshold `pipeline train` would choose marked `*` (`train_measures.best_threshold`). Nothing is
 written but the select output in a temporary directory. Run a change and its baseline on work
 directories extracted by each version of the code.
 """
@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features  # noqa: E402
 from pipeline.params import load_params  # noqa: E402
-from pipeline.stages import train  # noqa: E402
+from pipeline.stages import train, train_measures  # noqa: E402
 from pipeline.text_model import stacked  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -75,15 +75,15 @@ def main() -> None:
     full = train.out_of_fold(np.array([page_features(r, FULL_FEATURES) for r in rows]), y, folds, text)[:, 0]
     types = np.array(labels)
     article = types == "article"
-    gate = page >= train.recall_threshold(page, article, train.PAGE_ARTICLE_RECALL)
-    groups = np.array([train.language_group(row) for row in rows])
-    long = np.array([train.own_text_tokens(row, sources) >= train.LONG_ARTICLE_TOKENS for row in rows])
+    gate = page >= train_measures.recall_threshold(page, article, train.PAGE_ARTICLE_RECALL)
+    groups = np.array([train_measures.language_group(row) for row in rows])
+    long = np.array([train.own_text_tokens(row, sources) >= train_measures.LONG_ARTICLE_TOKENS for row in rows])
     print(f"{len(rows)} labelled pages; {int(article.sum())} articles, {int((article & long).sum())} with >= "
-          f"{train.LONG_ARTICLE_TOKENS} tokens of their own text; every rule but the model keeps "
+          f"{train_measures.LONG_ARTICLE_TOKENS} tokens of their own text; every rule but the model keeps "
           f"{keep[article & long].mean():.3f} of those")
-    chosen = train.best_threshold(full, labels, keep & gate)  # what `pipeline train` would ship (marked *)
+    chosen = train_measures.best_threshold(full, labels, keep & gate)  # what `pipeline train` would ship (marked *)
     print("threshold | articles  long  long-not-en |   en     de   other | product  coll+list  service  forum  doc")
-    for threshold in sorted({*train.TRADE_THRESHOLDS, chosen}):
+    for threshold in sorted({*train_measures.TRADE_THRESHOLDS, chosen}):
         kept = gate & keep & (full >= threshold)
 
         def rate(mask: np.ndarray, kept: np.ndarray = kept) -> str:

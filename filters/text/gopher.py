@@ -1,4 +1,5 @@
-"""Gopher quality and repetition rules, as Dolma applies them (docs/filters.md, "Text filters").
+"""Gopher quality and repetition rules, as Dolma applies them, with duplicate n-grams counted as datatrove counts
+them (docs/filters.md, "Text filters").
 
 Reference: Rae et al. 2021, "Scaling Language Models: Methods, Analysis & Insights from Training
 Gopher", Appendix A (MassiveWeb quality filters and repetition removal, Table A1); Dolma's

@@ -13,6 +13,7 @@ import pytest
 from conftest import article_html, cli, write_warc
 from pipeline.page_model import ModelError, load_model
 from pipeline.stages import train, train_card
+from pipeline.stages import train_measures as measures
 from pipeline.text_model import TEXT_FEATURE
 
 SHOP = ("<html><head><title>Kettle 1.7 l | Shop</title></head><body><nav><a href='/'>Home</a></nav>"
@@ -85,7 +86,7 @@ def test_folds_keep_a_site_together():
 def test_recall_threshold_keeps_the_asked_share_of_articles():
     probability = np.linspace(0.01, 1.0, 100)
     is_article = np.ones(100, dtype=bool)
-    threshold = train.recall_threshold(probability, is_article, 0.99)
+    threshold = measures.recall_threshold(probability, is_article, 0.99)
     assert (probability >= threshold).mean() == pytest.approx(0.99, abs=0.011)
     assert (probability >= threshold + 0.02).mean() < 0.99
 
@@ -97,13 +98,13 @@ def test_gate_trade_table_trades_extraction_for_articles():
     full = np.concatenate([np.ones(100), np.zeros(100)])
     others = np.ones(200, dtype=bool)
     others[:10] = False  # the other rules reject the ten least likely articles
-    table = {row["recall"]: row for row in train.gate_trade(page, full, labels, others, 0.5)}
-    assert list(table) == list(train.GATE_TRADE_RECALLS)
+    table = {row["recall"]: row for row in measures.gate_trade(page, full, labels, others, 0.5)}
+    assert list(table) == list(measures.GATE_TRADE_RECALLS)
     assert table[1.0]["threshold"] == 0.0 and table[1.0]["all_extracted"] == 1.0
     assert table[1.0]["articles_kept"] == 0.9  # every article extracted, ten rejected by other rules
     assert table[0.95]["articles_extracted"] == pytest.approx(0.95, abs=0.011)
     # a lower recall extracts fewer pages of both kinds, and keeps no more articles
-    rows = [table[recall] for recall in train.GATE_TRADE_RECALLS]
+    rows = [table[recall] for recall in measures.GATE_TRADE_RECALLS]
     for lower, higher in itertools.pairwise(rows):
         assert lower["threshold"] >= higher["threshold"]
         assert lower["others_extracted"] <= higher["others_extracted"]
@@ -117,17 +118,17 @@ def test_best_threshold_keeps_the_most_articles_the_ceilings_allow():
     labels = ["article"] * 4 + ["product"] * 2 + ["listing"] * 2
     probability = np.array([0.9, 0.8, 0.7, 0.3, 0.2, 0.1, 0.6, 0.5])
     everything = np.ones(len(labels), dtype=bool)
-    assert train.keep_rates(probability, labels, 0.65, everything) == {"article": 0.75, "listing": 0.0,
+    assert measures.keep_rates(probability, labels, 0.65, everything) == {"article": 0.75, "listing": 0.0,
                                                                         "product": 0.0}
     # 0.61 is the lowest threshold that keeps no product and no listing (both ceilings are under 0.5)
-    assert train.best_threshold(probability, labels, everything) == pytest.approx(0.61)
+    assert measures.best_threshold(probability, labels, everything) == pytest.approx(0.61)
     # a rule that drops the listing at 0.6 lets the threshold fall to what keeps no product
-    assert train.best_threshold(probability, labels, np.array([True] * 6 + [False, True])) == pytest.approx(0.51)
+    assert measures.best_threshold(probability, labels, np.array([True] * 6 + [False, True])) == pytest.approx(0.51)
     # one service page in eleven kept is within the 0.10 ceiling; two are not
     services = ["article"] + ["service"] * 11
     probability = np.array([0.5] + [0.95, 0.9] + [0.1] * 9)
-    assert train.best_threshold(probability, services, np.ones(12, dtype=bool)) == pytest.approx(0.91)
-    assert train.best_threshold(np.full(3, 0.999), ["product"] * 3, np.ones(3, dtype=bool)) == pytest.approx(0.99)
+    assert measures.best_threshold(probability, services, np.ones(12, dtype=bool)) == pytest.approx(0.91)
+    assert measures.best_threshold(np.full(3, 0.999), ["product"] * 3, np.ones(3, dtype=bool)) == pytest.approx(0.99)
 
 
 def test_keep_rates_look_through_the_gate_and_the_copies_dedup_dropped():
@@ -191,7 +192,8 @@ def test_threshold_trade_reports_long_and_foreign_articles():
     probability = np.array([0.99, 0.55, 0.97, 0.40, 0.96, 0.96])
     keep = np.array([True, True, True, True, False, True])
     long_text = np.array([True, True, True, False, True, False])
-    row = next(r for r in train.threshold_trade(rows, probability, labels, keep, long_text) if r["threshold"] == 0.95)
+    table = measures.threshold_trade(rows, probability, labels, keep, long_text)
+    row = next(r for r in table if r["threshold"] == 0.95)
     assert row["kept"] == {"article": 0.4, "service": 1.0}  # 0.99 and 0.97 pass; fr's rules reject it
     assert row["articles_by_language"] == {"en": 0.5, "de": 0.5, "other": 0.0}
     assert row["long_articles"] == 0.5  # of en 0.99, en 0.55, de 0.97, fr 0.96 (rejected by a rule)
@@ -203,8 +205,8 @@ def test_threshold_trade_has_the_chosen_threshold_and_the_card_marks_it():
     labels = ["article", "article", "service"]
     probability = np.array([0.99, 0.92, 0.2])
     keep = np.ones(3, dtype=bool)
-    table = train.threshold_trade(rows, probability, labels, keep, None, 0.91)
-    assert [row["threshold"] for row in table] == [*train.TRADE_THRESHOLDS[:-1], 0.91, 0.95]
+    table = measures.threshold_trade(rows, probability, labels, keep, None, 0.91)
+    assert [row["threshold"] for row in table] == [*measures.TRADE_THRESHOLDS[:-1], 0.91, 0.95]
     assert next(row for row in table if row["threshold"] == 0.91)["kept"] == {"article": 1.0, "service": 0.0}
     card = train_card._threshold_trade_section(table, 200, 0.91)
     assert sum("**0.91**" in line for line in card) == 1 and not any("**0.95**" in line for line in card)
