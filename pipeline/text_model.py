@@ -154,6 +154,11 @@ def fit_text_model(matrix: Any, labels: np.ndarray, languages: tuple[str, ...]) 
                      languages)
 
 
+def fits_without(held_out: np.ndarray, labels: np.ndarray) -> bool:
+    """Whether a text model can be fitted on the rows outside `held_out`: some, of two types or more."""
+    return not held_out.all() and len(np.unique(labels[~held_out])) >= 2
+
+
 def out_of_fold(matrix: Any, languages: np.ndarray, labels: np.ndarray, folds: np.ndarray, article: int,
                 width: int, read: tuple[str, ...]) -> np.ndarray:
     """Each row's `TEXT_FEATURE` (rows: `vectors` and `text_languages`) from a text model fitted
@@ -161,7 +166,7 @@ def out_of_fold(matrix: Any, languages: np.ndarray, labels: np.ndarray, folds: n
     out = np.full(matrix.shape[0], np.nan)
     for fold in np.unique(folds):
         held_out = folds == fold
-        if held_out.all() or len(np.unique(labels[~held_out])) < 2:
+        if not fits_without(held_out, labels):
             continue
         model = fit_text_model(matrix[~held_out], labels[~held_out], read)
         out[held_out] = model.feature_of(matrix[held_out], languages[held_out], article, width)
@@ -188,7 +193,7 @@ def stacked(rows: Sequence[Mapping[str, Any]], labels: np.ndarray, folds: np.nda
     per_fold: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for fold in np.unique(folds):
         inside, held_out = folds != fold, folds == fold
-        if held_out.all() or len(np.unique(labels[inside])) < 2:
+        if not fits_without(held_out, labels):
             continue
         training = out_of_fold(matrix[inside], languages[inside], labels[inside], folds[inside], article, width, read)
         # the held-out rows' feature is `everything`'s: the same fit, on all other folds
