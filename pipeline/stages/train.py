@@ -229,7 +229,8 @@ def out_of_fold(matrix: np.ndarray, labels: np.ndarray, folds: np.ndarray, text:
             continue
         training, testing = matrix[~held_out], matrix[held_out]
         if text is not None:
-            inner, held = text.per_fold.get(fold, (np.zeros(len(training)), np.zeros(len(testing))))
+            # a fold the text model could not be fitted without (`fits_without`): its feature is missing
+            inner, held = text.per_fold.get(fold, (np.full(len(training), np.nan), np.full(len(testing), np.nan)))
             training, testing = np.column_stack([training, inner]), np.column_stack([testing, held])
         booster = fit(training, labels[~held_out])
         probabilities[held_out] = booster.predict(testing, num_threads=1)

@@ -83,6 +83,30 @@ def test_folds_keep_a_site_together():
     assert {train.fold_of(f"site{i}.example{i}.org") for i in range(200)} == set(range(train.FOLDS))
 
 
+def test_a_fold_without_a_text_model_reads_the_text_feature_as_missing(monkeypatch):
+    # fold 1's complement holds one type, so `stacked` fits no text model without it (no per_fold entry)
+    from pipeline.text_model import Stacked
+
+    labels = np.array([0, 0, 6, 6, 0, 0])
+    folds = np.array([0, 0, 0, 0, 1, 1])
+    text = Stacked(None, np.full(6, 0.5), {0: (np.full(2, 0.7), np.full(4, 0.3))})  # type: ignore[arg-type]
+    seen: dict[int, np.ndarray] = {}
+
+    class Booster:
+        def __init__(self, matrix: np.ndarray) -> None:
+            self.fold = int(len(matrix) == 4)  # fold 1 trains on fold 0's four rows
+            seen[self.fold] = matrix[:, -1]
+
+        def predict(self, matrix: np.ndarray, num_threads: int) -> np.ndarray:
+            seen[self.fold + 10] = matrix[:, -1]
+            return np.zeros((len(matrix), 7))
+
+    monkeypatch.setattr(train, "fit", lambda matrix, labels: Booster(matrix))
+    train.out_of_fold(np.zeros((6, 2)), labels, folds, text)
+    assert np.array_equal(seen[0], [0.7, 0.7]) and np.array_equal(seen[10], [0.3] * 4)
+    assert np.isnan(seen[1]).all() and np.isnan(seen[11]).all()
+
+
 def test_recall_threshold_keeps_the_asked_share_of_articles():
     probability = np.linspace(0.01, 1.0, 100)
     is_article = np.ones(100, dtype=bool)
@@ -119,7 +143,7 @@ def test_best_threshold_keeps_the_most_articles_the_ceilings_allow():
     probability = np.array([0.9, 0.8, 0.7, 0.3, 0.2, 0.1, 0.6, 0.5])
     everything = np.ones(len(labels), dtype=bool)
     assert measures.keep_rates(probability, labels, 0.65, everything) == {"article": 0.75, "listing": 0.0,
-                                                                        "product": 0.0}
+                                                                           "product": 0.0}
     # 0.61 is the lowest threshold that keeps no product and no listing (both ceilings are under 0.5)
     assert measures.best_threshold(probability, labels, everything) == pytest.approx(0.61)
     # a rule that drops the listing at 0.6 lets the threshold fall to what keeps no product
