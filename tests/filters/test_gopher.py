@@ -367,3 +367,32 @@ def test_ngram_fractions_match_the_plain_count(seed: int) -> None:
     signals = gopher_signals(" ".join(words))
     for name, value in naive_ngram_fractions(words).items():
         assert signals[name] == pytest.approx(value), name
+
+
+def test_on_real_pages_a_duplicate_ngram_is_an_occurrence_after_the_first(shared_corpora) -> None:
+    """WCXB's reference texts of real pages (2025, over 1,100 sites, many languages and types): the
+    duplicate n-gram fractions equal a plain count that marks every n-gram already seen: the first
+    occurrence never counts (Dolma's reading counted it)."""
+    import json
+
+    from filters.text.tokens import UNSPACED_TEXT_FRACTION, unspaced_fraction, words
+
+    labels = json.loads((shared_corpora / "wcxb-dev.labels.json").read_text(encoding="utf-8"))
+    texts = [value["main_content"] for value in labels.values() if value.get("main_content")]
+    assert len(texts) > 1_000
+    repeating = 0
+    for text in texts:
+        text_words = words(nopunc_clean(text)[0])
+        if unspaced_fraction(text_words) >= UNSPACED_TEXT_FRACTION:
+            continue  # their n-grams are of 2n characters (test_unspaced_scripts)
+        signals = gopher_signals(" ".join(text_words))
+        total = sum(map(len, text_words))
+        for n in range(5, 11):
+            grams = [tuple(text_words[i:i + n]) for i in range(len(text_words) - n + 1)]
+            seen: set[tuple[str, ...]] = set()
+            later = [i for i, gram in enumerate(grams) if gram in seen or seen.add(gram)]  # type: ignore[func-returns-value]
+            covered = {i + k for i in later for k in range(n)}
+            expected = sum(len(text_words[i]) for i in covered) / total if total else 0.0
+            assert signals[f"gopher_dup_{n}gram_char_fraction"] == pytest.approx(expected), (n, text[:80])
+        repeating += signals["gopher_dup_5gram_char_fraction"] > 0
+    assert repeating > 100  # real repetition, not only texts without a repeated 5-gram
