@@ -134,6 +134,9 @@ class DatasetParams:
     era_cutoff: str = "2022-11-30"
     host_min: int | None = None  # dataset.host_min: sites with fewer accepted pages lose them all
     host_cap: int | None = None  # dataset.host_cap: at most this many accepted pages per site
+    # dataset.cross_split: a validation or test page with this share of its word 5-grams in a kept
+    # train page is rejected (MinHash containment; docs/dataset.md). null: off.
+    cross_split_min_containment: float | None = 0.5
     seed: int = 0  # salts the split hash and the per-site sample
 
 
@@ -188,6 +191,13 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
     if near.method == "minhash" and not 0 < near.min_shared_bands <= near.bands:
         raise ParamsError(f"'select.dedup.near.min_shared_bands' must be 1..bands ({near.bands}), "
                           f"got {near.min_shared_bands}")
+    for key in ("select.dedup.near.min_containment", "dataset.cross_split_min_containment"):
+        value = params.get(key)
+        if value is not None and not 0 < value <= 1:
+            raise ParamsError(f"'{key}' must be in (0, 1], got {value}")
+    if params.dataset.cross_split_min_containment is not None and near.method == "simhash":
+        raise ParamsError("'dataset.cross_split_min_containment' compares MinHash signatures: set "
+                          "'select.dedup.near.method' to minhash or null, or the threshold to null")
     if near.method == "minhash" and near.rows < 1:
         raise ParamsError(f"'select.dedup.near.rows' must be at least 1, got {near.rows}")
     if params.extract.cascade.selection not in POLICIES:

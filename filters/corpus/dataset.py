@@ -37,6 +37,10 @@ SIGNALS: tuple[Signal, ...] = (
            "other rule, counted before the per-site balance"),
     Signal("site_sample_rank", pa.int32(), "0-based rank of the page in its site's deterministic sample "
            "(lowest hash of dataset.seed and id first)"),
+    Signal("cross_split_containment", pa.float64(), "validation or test page: the largest share of its word "
+           "5-grams found in one kept train page, where that share reaches the lowest threshold the near pass "
+           "verifies (MinHash estimate; null: none)"),
+    Signal("cross_split_train_id", pa.string(), "the id of that train page (null: none)"),
 )
 
 RULES: tuple[Rule, ...] = (
@@ -46,6 +50,9 @@ RULES: tuple[Rule, ...] = (
     Rule("dataset.host_cap", "the page's site has more accepted pages than the maximum and this page is not "
          "in the site's deterministic sample (off by default)", "site_sample_rank", ">=", "dataset",
          params_key="dataset.host_cap"),
+    Rule("dataset.cross_split", "a validation or test page shares a story with a kept train page: that share of "
+         "its word 5-grams is in the train page (`cross_split_train_id`); train is never reduced",
+         "cross_split_containment", ">=", "dataset", params_key="dataset.cross_split_min_containment"),
 )
 
 

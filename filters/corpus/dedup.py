@@ -134,11 +134,16 @@ SIGNALS: tuple[Signal, ...] = (
            "WARC-Record-ID (a copied or re-packed file, a duplicated member)"),
     Signal("minhash", pa.binary(), "MinHash signature over word n-grams: extract.minhash.permutations little-endian "
            "uint32 values (null: no words)"),
+    Signal("minhash_shingles", pa.int32(), "distinct word n-grams the MinHash signature was computed over (null: "
+           "no signature)"),
     Signal("near_duplicate", pa.bool_(), "an earlier page of the same near-duplicate cluster is kept"),
     Signal("near_duplicate_distance", pa.int32(), "simhash: Hamming distance to the closest earlier page of the "
            "cluster (null: none)"),
-    Signal("near_duplicate_similarity", pa.float64(), "MinHash: similarity to the closest earlier page of the "
-           "cluster, from the share of LSH bands they share (null: none)"),
+    Signal("near_duplicate_similarity", pa.float64(), "MinHash: Jaccard similarity to the closest earlier page of "
+           "the cluster, estimated from their signatures (null: none)"),
+    Signal("near_duplicate_containment", pa.float64(), "MinHash: the share of the shorter text's word n-grams found "
+           "in the other, for the closest earlier page of the cluster, estimated from the signatures and shingle "
+           "counts (null: none)"),
 )
 RULES: tuple[Rule, ...] = (
     Rule("dup.cdc", "more than half of the text's bytes are in Rabin-CDC chunks already seen on earlier pages of the "
@@ -146,8 +151,9 @@ RULES: tuple[Rule, ...] = (
          "cdc_duplicated_fraction", ">", "dedup", params_key="select.dedup.cdc.max_duplicated_fraction"),
     Rule("dup.exact", "same content hash (SHA-256 of the first 5 000 characters) as an earlier kept page",
          "exact_duplicate", "is_true", "dedup", enabled_key="select.dedup.exact"),
-    Rule("dup.near", "an earlier page of its near-duplicate cluster is kept (MinHash LSH over word 5-grams, or "
-         "simhash)", "near_duplicate", "is_true", "dedup", enabled_key="select.dedup.near.method"),
+    Rule("dup.near", "an earlier page of its near-duplicate cluster is kept (MinHash over word 5-grams: the shorter "
+         "text's n-grams contained in the other; or simhash)", "near_duplicate", "is_true", "dedup",
+         enabled_key="select.dedup.near.method"),
     Rule("dup.record", "the same WARC record (same WARC-Record-ID) was read more than once in the run (a copied or "
          "re-packed WARC, a duplicated gzip member) and another copy keeps the id: the first in the global order "
          "that passes every other rule, else the first",
@@ -163,11 +169,15 @@ class NearParams:
     # "minhash" (LSH over the MinHash signatures stored at extract), "simhash", or null (off);
     # docs/filters.md, "Near duplicates", has the measurements behind the default.
     method: str | None = "minhash"
-    # MinHash: the signature cut into `bands` bands of `rows` values; a pair that shares at least
-    # `min_shared_bands` of them is a near duplicate (about Jaccard 0.68 and up for 32 x 4 and 7).
-    bands: int = 32
-    rows: int = 4
-    min_shared_bands: int = 7
+    # MinHash candidates: the signature cut into `bands` bands of `rows` values; pages that share at
+    # least `min_shared_bands` of them are a candidate pair (64 x 2 and 1: found with probability
+    # 0.998 at Jaccard 0.3, which a copy with 40 % added text and containment 0.75 still has).
+    bands: int = 64
+    rows: int = 2
+    min_shared_bands: int = 1
+    # MinHash decision: a candidate pair is a near duplicate when this share of the shorter text's
+    # n-grams is in the other (containment, estimated from the full signatures and shingle counts).
+    min_containment: float = 0.7
     # Within one band bucket, each page is paired with at most this many pages before it.
     max_pairs_per_member: int = 16
     max_hamming_distance: int | None = 3  # simhash: 64-bit simhash over word shingles

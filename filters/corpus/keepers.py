@@ -40,10 +40,13 @@ def near_clusters(edges: pl.DataFrame) -> pl.DataFrame:
 
 
 def closest_earlier(edges: pl.DataFrame) -> pl.DataFrame:
-    """(node, near_duplicate_distance, near_duplicate_similarity): each page's closest earlier
-    neighbour (an edge runs from the earlier page, a, to the later, b)."""
+    """(node, near_duplicate_distance, near_duplicate_similarity, near_duplicate_containment):
+    each page's closest earlier neighbour (an edge runs from the earlier page, a, to the later, b):
+    the smallest distance, the largest similarity and containment (of the shorter text in the
+    longer) over its edges."""
     return edges.group_by("b").agg(pl.col("distance").min().alias("near_duplicate_distance"),
-                                   pl.col("similarity").max().alias("near_duplicate_similarity")) \
+                                   pl.col("similarity").max().alias("near_duplicate_similarity"),
+                                   pl.max_horizontal("a_in_b", "b_in_a").max().alias("near_duplicate_containment")) \
         .rename({"b": "node"})
 
 

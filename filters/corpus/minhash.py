@@ -74,17 +74,24 @@ def shingle_values(text: str, shingle_words: int = SHINGLE_WORDS) -> np.ndarray:
     return np.unique(values)
 
 
-def signature(text: str | None, permutations: int = PERMUTATIONS, shingle_words: int = SHINGLE_WORDS) -> bytes | None:
-    """The MinHash signature as ``permutations`` little-endian uint32 values; None without words."""
+def sketch(text: str | None, permutations: int = PERMUTATIONS,
+           shingle_words: int = SHINGLE_WORDS) -> tuple[bytes | None, int]:
+    """The MinHash signature (``permutations`` little-endian uint32 values; None without words)
+    and the number of distinct shingles it was computed over (what `containments` needs)."""
     if not 0 < permutations <= MAX_PERMUTATIONS:
         raise ValueError(f"permutations must be 1..{MAX_PERMUTATIONS}, got {permutations}")
     values = shingle_values(text or "", shingle_words)
     if values.size == 0:
-        return None
+        return None, 0
     hashed = np.multiply.outer(_MULTIPLIERS[:permutations], values)
     hashed += _INCREMENTS[:permutations, None]
     hashed >>= _SHIFT
-    return hashed.min(axis=1).astype("<u4").tobytes()
+    return hashed.min(axis=1).astype("<u4").tobytes(), int(values.size)
+
+
+def signature(text: str | None, permutations: int = PERMUTATIONS, shingle_words: int = SHINGLE_WORDS) -> bytes | None:
+    """The MinHash signature as ``permutations`` little-endian uint32 values; None without words."""
+    return sketch(text, permutations, shingle_words)[0]
 
 
 def signature_array(signatures: list[bytes]) -> np.ndarray:
@@ -114,6 +121,33 @@ def jaccard(a: bytes, b: bytes) -> float:
     """The signatures' estimate of the shingle sets' Jaccard similarity: the share of equal values."""
     first, second = signature_array([a]), signature_array([b])
     return float(np.mean(first == second))
+
+
+def similarities(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Row by row, the Jaccard estimates of two (n, permutations) signature arrays."""
+    if first.shape[0] == 0:
+        return np.empty(0, dtype=np.float64)
+    return np.mean(first == second, axis=1)
+
+
+def estimated_counts(signatures: np.ndarray) -> np.ndarray:
+    """Distinct shingles estimated from (n, k) signatures alone, for rows stored without their
+    count: the minimum of m uniform 32-bit values is about 2**32 / (m + 1), so (k - 1) over the
+    sum of the k minima as fractions of 2**32 estimates m (relative error about 1 / sqrt(k))."""
+    fractions = (signatures.astype(np.float64) + 1.0) / 2.0**32
+    return np.maximum(1.0, (signatures.shape[1] - 1) / fractions.sum(axis=1))
+
+
+def containments(similarity: np.ndarray, first_count: np.ndarray,
+                 second_count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first in second, second in first): the share of each text's shingles found in the other
+    (Broder 1997), from their Jaccard similarity J and shingle counts a and b: the intersection
+    is J (a + b) / (1 + J). Republication adds a lede and boilerplate to a story: Jaccard falls
+    with every added word, the containment of the story in the copy does not."""
+    first = np.asarray(first_count, dtype=np.float64)
+    second = np.asarray(second_count, dtype=np.float64)
+    shared = similarity * (first + second) / (1.0 + similarity)
+    return np.minimum(1.0, shared / np.maximum(first, 1.0)), np.minimum(1.0, shared / np.maximum(second, 1.0))
 
 
 def implied_threshold(bands: int, rows: int) -> float:

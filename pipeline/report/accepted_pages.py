@@ -186,9 +186,12 @@ def split_tables(rows: pl.LazyFrame, stats: dict[str, Any]) -> SplitTables:
                  .with_columns(pl.col("accepted_pages").cast(pl.Int64))
                  .sort(_split_rank(), pl.col("accepted_pages"), "language", descending=[False, True, False]))
     sites = {name: split["sites"] for name, split in stats.get("dataset", {}).get("splits", {}).items()}
+    cross = stats.get("dataset", {}).get("cross_split", {}).get("rejected", {})
     hosts = (pages.group_by("split").agg(pl.len().cast(pl.Int64).alias("accepted_pages"),
                                          pl.col("host").drop_nulls().n_unique().cast(pl.Int64).alias("hosts"))
-             .with_columns(pl.col("split").replace_strict(sites, default=0, return_dtype=pl.Int64).alias("sites"))
+             .with_columns(pl.col("split").replace_strict(sites, default=0, return_dtype=pl.Int64).alias("sites"),
+                           pl.col("split").replace_strict(cross, default=0, return_dtype=pl.Int64)
+                           .alias("cross_split_rejected"))
              .sort(_split_rank()))
     return SplitTables(languages, hosts)
 

@@ -137,7 +137,21 @@ def _splits_text(dataset: dict[str, Any]) -> str:
     lines = [f"Split by {dataset['split_by'].replace('_', ' ')}: each site goes to one split by a stable hash "
              f"of its name, so no site is in two splits.", "", "| split | pages | sites |", "|---|---|---|"]
     lines += [f"| {name} | {split['pages']} | {split['sites']} |" for name, split in dataset["splits"].items()]
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + _cross_split_text(dataset.get("cross_split"))
+
+
+def _cross_split_text(cross: dict[str, Any] | None) -> str:
+    """What the decontamination of validation and test against train did."""
+    if not cross or cross.get("min_containment") is None:
+        return ("Validation and test are not decontaminated against train (`dataset.cross_split_min_containment: "
+                "null`): a story republished on sites of two splits may be in both.")
+    removed = cross["rejected"]
+    return (f"**Decontaminated against train.** Near duplicates are kept once over all splits (`dup.near`). Beyond "
+            f"that, a validation or test page is removed (`dataset.cross_split`, naming the train page in "
+            f"`signals.cross_split_train_id`) when at least {cross['min_containment']:g} of its word 5-grams are in "
+            f"one kept train page (containment estimated from MinHash signatures over the candidate pairs of the "
+            f"near-duplicate pass). Removed: {removed.get('validation', 0)} validation and {removed.get('test', 0)} "
+            f"test pages; train is never reduced by this rule.")
 
 
 def _cells_table(dataset: dict[str, Any]) -> str:

@@ -120,18 +120,21 @@ def figure_html(section: Section) -> str:
 
 
 def splits_html(splits: SplitTables) -> list[str]:
-    head = "<tr><th>split</th><th>accepted pages</th><th>hosts</th><th>sites</th></tr>\n"
+    head = ("<tr><th>split</th><th>accepted pages</th><th>hosts</th><th>sites</th>"
+            "<th>removed: shares a story with train</th></tr>\n")
     body = "".join(f"<tr><td>{html.escape(split)}</td>{number_cell(pages, f'{split}_pages')}"
-                   f"{number_cell(hosts, f'{split}_hosts')}{number_cell(sites, f'{split}_sites')}</tr>\n"
-                   for split, pages, hosts, sites in splits.hosts.select("split", "accepted_pages", "hosts", "sites")
-                   .iter_rows())
+                   f"{number_cell(hosts, f'{split}_hosts')}{number_cell(sites, f'{split}_sites')}"
+                   f"{number_cell(cross, f'{split}_cross_split')}</tr>\n"
+                   for split, pages, hosts, sites, cross in splits.hosts.select(
+                       "split", "accepted_pages", "hosts", "sites", "cross_split_rejected").iter_rows())
     languages = "<tr><th>split</th><th>language</th><th>accepted pages</th></tr>\n" + "".join(
         f"<tr><td>{html.escape(split)}</td><td>{html.escape(language)}</td>"
         f"{number_cell(pages, f'{split}_{language}')}</tr>\n"
         for split, language, pages in splits.languages.iter_rows())
     return ["<h2>Detector dataset: splits</h2>",
             "<p>Pages, hosts and sites (the unit of dataset.split_by, registered domains by default) with "
-            "accepted pages, per split. A site is in one split only.</p>", f"<table>\n{head}{body}</table>",
+            "accepted pages, per split. A site is in one split only. Validation and test pages that share a "
+            "story with a kept train page are removed (dataset.cross_split).</p>", f"<table>\n{head}{body}</table>",
             "<h3>Languages per split</h3>", f"<table>\n{languages}</table>"]
 
 

@@ -30,18 +30,18 @@ def site_unit(params: Params) -> str:
 def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:
     """`frame` with `split`, `era`, `era_date` and `era_date_source` (filters/corpus/dataset.py)."""
     columns = era_columns(era_cutoff(params))
-    splitter = _splitter(params)
-    if splitter is None:
+    page_split = splitter(params)
+    if page_split is None:
         split = pl.lit(None, dtype=pl.String)
     else:
         # A page without a site goes by its content hash (the same text lands in one split), else its id.
         key = pl.coalesce(pl.col("signals").struct.field("content_hash"), "id").alias("key")
-        split = pl.struct("host", key).map_elements(lambda row: splitter(row["host"], row["key"]),
+        split = pl.struct("host", key).map_elements(lambda row: page_split(row["host"], row["key"]),
                                                     return_dtype=pl.String)
     return frame.with_columns(split.alias("split"), *columns)
 
 
-def _splitter(params: Params) -> Callable[[str | None, str | None], str | None] | None:
+def splitter(params: Params) -> Callable[[str | None, str | None], str | None] | None:
     """host, key -> split: by the page's site, or by `key` (its content hash, else its id) when it
     has no site (no host)."""
     dataset = params.dataset
@@ -74,6 +74,7 @@ class DatasetCounts:
         self.sources: Counter[str] = Counter()
         self.sites: dict[str, set[str]] = {}
         self.unit = site_unit(params)
+        self.cross_split: Counter[str] = Counter()  # pages rejected by dataset.cross_split, per split
 
     def add(self, accepted: pl.DataFrame) -> None:
         if accepted.is_empty():
@@ -87,6 +88,11 @@ class DatasetCounts:
             site = site_of(host, self.unit)
             if site is not None:
                 self.sites.setdefault(name, set()).add(site)
+
+    def add_cross_split(self, rows: pl.DataFrame) -> None:
+        """Count the rows `dataset.cross_split` rejects, per split."""
+        rejected = rows.filter(pl.col("reasons").list.contains("dataset.cross_split"))
+        self.cross_split.update(rejected["split"].fill_null("none").to_list())
 
     def to_stats(self) -> dict[str, Any]:
         """stats.json["dataset"]: what the dataset card reports."""
@@ -105,5 +111,8 @@ class DatasetCounts:
             splits[name] = {"pages": sum(cells.values()), "sites": len(self.sites.get(name, ())),
                             "era": dict(sorted(by_era.items())), "language": dict(sorted(by_language.items())),
                             "era_language": dict(sorted(by_era_language.items()))}
+        threshold = dataset.cross_split_min_containment if dataset.split_by is not None else None
+        cross_split = {"min_containment": threshold, "shingles": "word 5-grams (MinHash estimate)",
+                       "rejected": {name: self.cross_split.get(name, 0) for name in SPLITS}}
         return {"split_by": dataset.split_by, "site_unit": self.unit, "era_cutoff": dataset.era_cutoff,
-                "splits": splits, "era_date_source": dict(sorted(self.sources.items()))}
+                "splits": splits, "era_date_source": dict(sorted(self.sources.items())), "cross_split": cross_split}

@@ -27,24 +27,33 @@ rows in reading order); unknown capture times last. Each pass runs over hash par
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from filters.corpus.cdc import ChunkHashes, chunk_hashes, duplicated_fraction, mark_seen
 from filters.corpus.dataset import sample_key, site_of
-from filters.corpus.dedup import hamming, simhash_block_keys
+from filters.corpus.dedup import hamming
 from filters.corpus.keepers import GROUPS, NODES, closest_earlier, keep_first, near_clusters
-from filters.corpus.minhash import band_keys, signature_array
+from filters.corpus.near import (
+    CROSS,
+    EDGES,
+    SKETCHES,
+    bucket_pairs,
+    cross_split_matches,
+    near_edges,
+    near_keys,
+    verify,
+    with_sketch,
+)
 from filters.page.url_rules import normalize_url
 from filters.rules import reasons
 from pipeline.io.records import DOCUMENT_TYPES, synthetic_id
 from pipeline.params import CdcParams, NearParams, Params
 from pipeline.run.executors import Executor
-from pipeline.stages.dataset import site_unit
+from pipeline.stages.dataset import site_unit, splitter
 from pipeline.stages.partitions import (
     PartitionTask,
     PassDirectory,
@@ -61,21 +70,20 @@ from pipeline.store.storage import column_batches, readable_copy
 
 # Rows of texts the CDC pass reads at once.
 TEXT_BATCH_ROWS = 1000
-EDGES = {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64, "b_date": pl.Int64, "similarity": pl.Float64,
-         "distance": pl.Int32}
 NEAR = {"node": pl.UInt64, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
-        "near_duplicate_similarity": pl.Float64}
+        "near_duplicate_similarity": pl.Float64, "near_duplicate_containment": pl.Float64}
 IDS = {"node": pl.UInt64, "new_id": pl.String, "record_duplicate": pl.Boolean, "candidate": pl.Boolean}
 SITES = {"node": pl.UInt64, "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
 SIGNALS = {"file": pl.UInt32, "row": pl.UInt32, "cdc_duplicated_fraction": pl.Float64, "exact_duplicate": pl.Boolean,
            "url_duplicate": pl.Boolean, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
-           "near_duplicate_similarity": pl.Float64, "new_id": pl.String, "record_duplicate": pl.Boolean,
-           "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
+           "near_duplicate_similarity": pl.Float64, "near_duplicate_containment": pl.Float64,
+           "cross_split_containment": pl.Float64, "cross_split_train_id": pl.String, "new_id": pl.String,
+           "record_duplicate": pl.Boolean, "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
 LOSERS = "losers.parquet"
 # the candidates that are re-read records (dup.record): no other pass sees them
 REPEATS = "repeats.parquet"
-# pass directories that a task of another pass reads or writes
-PAIRS_PASS, IDS_PASS = "near-pairs", "ids"
+# pass directories that a task of another pass reads or writes (the sketches have no task of their own)
+PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS, IDS_PASS = "near-pairs", "near-verify", "sketches", "ids"
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,14 @@ class DedupSettings:
     cdc: CdcParams
     near: NearParams
     seed: int = 0
+    # dataset.cross_split_min_containment: pairs are verified down to this containment too
+    cross_split: float | None = None
+
+    @property
+    def floor(self) -> float:
+        """The lowest containment a verified pair needs for either rule."""
+        thresholds = [self.near.min_containment] if self.near.method == "minhash" else []
+        return min([*thresholds, *([self.cross_split] if self.cross_split is not None else [])], default=1.0)
 
 
 class Passes:
@@ -98,9 +114,11 @@ class Passes:
         self.params = params
         partitions = dedup.partitions
         self.directories = {name: PassDirectory(root, name, partitions)
-                            for name in ("url", "exact", "cdc", "near", PAIRS_PASS, IDS_PASS, "sites")}
+                            for name in ("url", "exact", "cdc", "near", PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS,
+                                         IDS_PASS, "sites")}
         self.url, self.exact, self.cdc, self.near = (self.directories[name] for name in ("url", "exact", "cdc", "near"))
-        self.pairs, self.ids, self.sites = (self.directories[name] for name in (PAIRS_PASS, IDS_PASS, "sites"))
+        self.pairs, self.verified, self.sketches, self.ids, self.sites = (
+            self.directories[name] for name in (PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS, IDS_PASS, "sites"))
         self.root = root
         self.reused = prepare(root, partitions, identity)
         # candidates with a text (a content hash) but no MinHash signature: not compared
@@ -110,7 +128,7 @@ class Passes:
     def add(self, file_index: int, compact: pl.DataFrame, ids: pl.DataFrame) -> None:
         """Write one extract file's candidates (`compact_columns`) and the ids of all its rows
         (`id_columns`) into the partitions."""
-        if self.params.select.dedup.near.method == "minhash" and not compact.is_empty():
+        if uses_minhash(self.params) and not compact.is_empty():
             self.unsigned += compact.filter(pl.col("content_hash").is_not_null() & pl.col("minhash").is_null()).height
         if self.reused:
             return
@@ -133,9 +151,12 @@ class Passes:
                                    .drop_nulls("key"), pl.col("key"))
         self.cdc.write_fragments(file_index, rows.select(pl.col("host").fill_null(""), "date", "node"),
                                  pl.col("host"))
-        near = near_keys(rows, self.params.select.dedup.near)
+        near_params = self.params.select.dedup.near
+        near = near_keys(rows, replace(near_params, method="minhash") if uses_minhash(self.params) else near_params)
         if near is not None:
             self.near.write_fragments(file_index, near, pl.col("bucket"))
+        if uses_minhash(self.params):
+            self.sketches.write_fragments(file_index, sketch_rows(compact, self.params, file_index), pl.col("node"))
 
     def warnings(self) -> list[str]:
         """What stats.json should say about the passes."""
@@ -150,8 +171,9 @@ class Passes:
         """Decide every partition that has no result yet; returns how many tasks ran."""
         fragments_complete(self.root)
         dedup = self.params.select.dedup
-        settings = DedupSettings(tuple(files), tuple(sources) if sources is not None else None, dedup.cdc, dedup.near,
-                                 self.params.dataset.seed)
+        near = replace(dedup.near, method="minhash") if uses_minhash(self.params) else dedup.near
+        settings = DedupSettings(tuple(files), tuple(sources) if sources is not None else None, dedup.cdc, near,
+                                 self.params.dataset.seed, cross_split_threshold(self.params))
 
         def tasks(fn: Any, todo: list[Any]) -> list[Any]:
             return executor.map(fn, todo, "dedup") if executor is not None else [fn(task) for task in todo]
@@ -186,15 +208,21 @@ class Passes:
         limit = dedup.cdc.max_duplicated_fraction
         over = pl.Series([], dtype=pl.UInt64) if limit is None else \
             self.cdc.read_results({"node": pl.UInt64, "fraction": pl.Float64}, pl.col("fraction") > limit)["node"]
-        edges = self.near.read_results(EDGES) if dedup.near.method == "simhash" else self.pairs.read_results(EDGES)
+        verified = self.verified.read_results(EDGES)
+        edges = self.near.read_results(EDGES) if dedup.near.method == "simhash" else near_edges(verified, dedup.near)
         enabled = self.enabled()
         groups = {"url": self.url.read_results(GROUPS), "exact": self.exact.read_results(GROUPS),
                   "near": near_clusters(edges) if dedup.near.method else pl.DataFrame(schema=GROUPS)}
         found = keep_first(groups, over, {kind for kind in groups if f"dup.{kind}" in enabled})
         near = found["near"].join(closest_earlier(edges), on="node", how="left").select(
-            "node", pl.lit(True).alias("near_duplicate"), "near_duplicate_distance", "near_duplicate_similarity")
+            "node", pl.lit(True).alias("near_duplicate"), "near_duplicate_distance", "near_duplicate_similarity",
+            "near_duplicate_containment")
+        decided = [found[kind]["node"] for kind in groups if f"dup.{kind}" in enabled]
+        losers = pl.concat([*decided, over, pl.Series([], dtype=pl.UInt64)]).unique()
+        threshold = cross_split_threshold(self.params)
+        cross = pl.DataFrame(schema=CROSS) if threshold is None else cross_split_matches(verified, losers, threshold)
         return Duplicates(self.cdc, self.ids, self.sites, found["url"]["node"], found["exact"]["node"], over,
-                          near.cast(NEAR))  # type: ignore[arg-type]  # polars accepts data type classes
+                          near.cast(NEAR), cross)  # type: ignore[arg-type]  # polars accepts data type classes
 
     def losers(self) -> pl.DataFrame:
         """The candidates an enabled dup.* rule rejects (node), from the passes' results."""
@@ -203,7 +231,8 @@ class Passes:
         parts = [found.url if "dup.url" in enabled else None, found.exact if "dup.exact" in enabled else None,
                  found.near["node"] if "dup.near" in enabled else None,
                  self.ids.read_results(IDS, pl.col("record_duplicate"))["node"] if "dup.record" in enabled else None,
-                 found.cdc_over if "dup.cdc" in enabled else None]
+                 found.cdc_over if "dup.cdc" in enabled else None,
+                 found.cross["node"] if cross_split_threshold(self.params) is not None else None]
         nodes = [part for part in parts if part is not None]
         return pl.DataFrame({"node": pl.concat(nodes).unique().sort() if nodes else pl.Series([], dtype=pl.UInt64)},
                             schema=NODES)
@@ -221,7 +250,8 @@ class Duplicates:
     url: pl.Series
     exact: pl.Series
     cdc_over: pl.Series  # nodes whose CDC fraction is over the limit (empty without one)
-    near: pl.DataFrame  # node, near_duplicate, near_duplicate_distance, near_duplicate_similarity
+    near: pl.DataFrame  # node, near_duplicate, near_duplicate_distance, near_duplicate_similarity, containment
+    cross: pl.DataFrame  # node, cross_split_containment, cross_split_train_id (filters.corpus.near.CROSS)
 
     def for_file(self, file_index: int) -> pl.DataFrame:
         """The duplication and balance signals of one extract file's rows (SIGNALS, one row per
@@ -234,41 +264,14 @@ class Duplicates:
             pl.col("node").is_in(self.exact.implode()).alias("exact_duplicate"),
             pl.col("node").is_in(self.url.implode()).alias("url_duplicate"),
             pl.col("near_duplicate").fill_null(False),
-            "near_duplicate_distance", "near_duplicate_similarity")
+            "near_duplicate_distance", "near_duplicate_similarity", "near_duplicate_containment") \
+            .join(self.cross.filter(in_file), on="node", how="left")
         repeats = self.ids.read_results(IDS, in_file).drop("candidate")
         balance = self.sites.read_results(SITES, in_file)
         return candidates.join(repeats, on="node", how="full", coalesce=True) \
             .join(balance, on="node", how="left").select(
                 file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row"),
                 pl.all().exclude("node")).sort("row").cast(SIGNALS)  # type: ignore[arg-type]  # polars: type classes
-
-
-def near_keys(rows: pl.DataFrame, near: NearParams) -> pl.DataFrame | None:
-    """(bucket, date, node, value) rows of the near pass: one per LSH band of a MinHash
-    signature, or one per pigeonhole block of a simhash (with the simhash as `value`)."""
-    if near.method == "minhash":
-        have = rows.filter(pl.col("minhash").is_not_null())
-        if have.is_empty():
-            return None
-        keys = band_keys(signature_array(have["minhash"].to_list()), near.bands, near.rows)
-        return pl.DataFrame({
-            "bucket": keys.reshape(-1),
-            "date": np.repeat(have["date"].to_numpy(), near.bands),
-            "node": np.repeat(have["node"].to_numpy(), near.bands),
-        }).with_columns(pl.lit(None, dtype=pl.Int64).alias("value"))
-    if near.method == "simhash" and near.max_hamming_distance is not None:
-        have = rows.filter(pl.col("simhash64").is_not_null())
-        if have.is_empty():
-            return None
-        keys = simhash_block_keys(have["simhash64"].to_numpy(), near.max_hamming_distance)
-        blocks = keys.shape[1]
-        return pl.DataFrame({
-            "bucket": keys.T.reshape(-1),
-            "date": np.tile(have["date"].to_numpy(), blocks),
-            "node": np.tile(have["node"].to_numpy(), blocks),
-            "value": np.tile(have["simhash64"].to_numpy(), blocks),
-        })
-    return None
 
 
 def read_candidates(task: PartitionTask, schema: dict[str, Any]) -> pl.DataFrame:
@@ -343,40 +346,65 @@ def near_bucket_task(task: PartitionTask) -> None:
                              dtype=pl.Int32)
         limit = near.max_hamming_distance if near.max_hamming_distance is not None else -1
         edges = pairs.with_columns(distance.alias("distance")).filter(pl.col("distance") <= limit) \
-            .unique(["a", "b"]).select("a", "b", "a_date", "b_date", pl.lit(None, dtype=pl.Float64).alias("similarity"),
-                                       "distance").sort("a", "b")
-        task.directory.write_result(task.partition, edges)
+            .unique(["a", "b"]).select("a", "b", "a_date", "b_date", "distance").sort("a", "b")
+        task.directory.write_result(task.partition, pl.concat([pl.DataFrame(schema=EDGES), edges], how="diagonal"))
         return
+    # a pair goes to the partition of its earlier page, where that page's sketch is (`near_pair_task`)
     pair_directory = PassDirectory(task.directory.root, PAIRS_PASS, task.directory.partitions)
-    pair_directory.write_fragments(task.partition, pairs.select("a", "b", "a_date", "b_date"),
-                                   pl.struct("a", "b"))
+    pair_directory.write_fragments(task.partition, pairs.select("a", "b", "a_date", "b_date"), pl.col("a"))
     task.directory.write_result(task.partition, pl.DataFrame({"pairs": [pairs.height]}))
 
 
-def bucket_pairs(shared: pl.DataFrame, limit: int) -> pl.DataFrame:
-    """(a, b, a_date, b_date, a_value, b_value): within each bucket (rows sorted by bucket, date,
-    node), each member with each of the first `limit` members before it."""
-    numbered = shared.with_columns(pl.int_range(pl.len()).over("bucket").alias("position"))
-    earlier = numbered.filter(pl.col("position") < limit).select(
-        "bucket", pl.col("position").alias("a_position"), pl.col("node").alias("a"), pl.col("date").alias("a_date"),
-        pl.col("value").alias("a_value"))
-    return numbered.join(earlier, on="bucket").filter(pl.col("a_position") < pl.col("position")).select(
-        "a", pl.col("node").alias("b"), "a_date", pl.col("date").alias("b_date"), "a_value",
-        pl.col("value").alias("b_value"))
-
-
 def near_pair_task(task: PartitionTask) -> None:
-    """MinHash pairs of one pair partition: those that share `min_shared_bands` bands are edges,
-    with the similarity the shared share implies, (shared / bands) ** (1 / rows)."""
+    """MinHash pairs of one partition of earlier pages (a): those that share `min_shared_bands`
+    bands are candidates; each gets page a's sketch (the sketches of this partition's nodes) and
+    goes to the partition of its later page (b) for `near_verify_task`."""
     near: NearParams = task.settings.near
     pairs = task.directory.read_fragments(task.partition, {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64,
                                                            "b_date": pl.Int64})
-    counted = pairs.group_by("a", "b", "a_date", "b_date").agg(pl.len().alias("shared"))
-    edges = counted.filter(pl.col("shared") >= near.min_shared_bands).select(
-        "a", "b", "a_date", "b_date",
-        ((pl.col("shared") / near.bands) ** (1 / near.rows)).alias("similarity"),
-        pl.lit(None, dtype=pl.Int32).alias("distance")).sort("a", "b")
-    task.directory.write_result(task.partition, edges)
+    candidates = pairs.group_by("a", "b", "a_date", "b_date").agg(pl.len().alias("shared")).filter(
+        pl.col("shared") >= near.min_shared_bands).drop("shared").sort("a", "b")
+    sketches = PassDirectory(task.directory.root, SKETCHES_PASS, task.directory.partitions)
+    verify_directory = PassDirectory(task.directory.root, VERIFY_PASS, task.directory.partitions)
+    verify_directory.write_fragments(task.partition, with_sketch(
+        candidates, sketches.read_fragments(task.partition, SKETCHES), "a"), pl.col("b"))
+    task.directory.write_result(task.partition, pl.DataFrame({"candidates": [candidates.height]}))
+
+
+def near_verify_task(task: PartitionTask) -> None:
+    """MinHash candidates of one partition of later pages (b), with page a's sketch: page b's
+    sketch joined, each pair's similarity and containments estimated from the whole signatures,
+    and the pairs at the lowest threshold of dup.near and dataset.cross_split kept as edges."""
+    settings: DedupSettings = task.settings
+    pairs = task.directory.read_fragments(task.partition, {})
+    sketches = PassDirectory(task.directory.root, SKETCHES_PASS, task.directory.partitions)
+    both = with_sketch(pairs, sketches.read_fragments(task.partition, SKETCHES), "b") if pairs.height else pairs
+    task.directory.write_result(task.partition, verify(both, settings.floor))
+
+
+def uses_minhash(params: Params) -> bool:
+    """Whether the near pass pairs pages by MinHash: for dup.near, or for dataset.cross_split
+    when dup.near is off."""
+    method = params.select.dedup.near.method
+    return method == "minhash" or (method is None and cross_split_threshold(params) is not None)
+
+
+def cross_split_threshold(params: Params) -> float | None:
+    """dataset.cross_split's containment threshold; None when it is off or there are no splits."""
+    dataset = params.dataset
+    return dataset.cross_split_min_containment if dataset.split_by is not None else None
+
+
+def sketch_rows(compact: pl.DataFrame, params: Params, file_index: int) -> pl.DataFrame:
+    """The sketches of one file's candidates with a signature (`SKETCHES`): what verifying a pair
+    reads of each page, with the split it will be written to (`pipeline.stages.dataset.splitter`)."""
+    have = compact.filter(pl.col("minhash").is_not_null())
+    split = splitter(params)
+    splits = [split(host, key) if split is not None else None
+              for host, key in have.select("host", pl.coalesce("content_hash", "id")).iter_rows()]
+    shingles = pl.col("minhash_shingles") if "minhash_shingles" in have.columns else pl.lit(None)
+    return have.select(node(file_index), "minhash", shingles.cast(pl.Int64).alias("shingles"),
+                       pl.Series("split", splits, dtype=pl.String), "id")
 
 
 def id_repeats_task(task: PartitionTask) -> None:
@@ -433,6 +461,7 @@ def compact_columns(frame: pl.LazyFrame, file_index: int) -> pl.LazyFrame:
     """The few columns the global passes need (keys, hashes, order; never the text), for
     candidates only: rows another rule rejected take no part in de-duplication."""
     signals = pl.col("signals")
+    columns = {field.name for field in frame.collect_schema()["signals"].fields}  # type: ignore[attr-defined]
     return frame.filter(pl.col("reasons").list.len() == 0).select(
         pl.lit(file_index, dtype=pl.UInt32).alias("file"),
         pl.col("row"),
@@ -441,7 +470,13 @@ def compact_columns(frame: pl.LazyFrame, file_index: int) -> pl.LazyFrame:
         signals.struct.field("content_hash").alias("content_hash"),
         signals.struct.field("simhash64").alias("simhash64"),
         signals.struct.field("minhash").alias("minhash"),
+        _field(signals, "minhash_shingles", columns),
     )
+
+
+def _field(signals: pl.Expr, name: str, present: set[str]) -> pl.Expr:
+    """A signal that work directories extracted by an older version lack (null there)."""
+    return (signals.struct.field(name) if name in present else pl.lit(None, dtype=pl.Int32)).alias(name)
 
 
 @dataclass(frozen=True)
@@ -464,6 +499,8 @@ ROUNDS: tuple[tuple[tuple[Pass, ...], str | None], ...] = (
       Pass("exact", groups_task, reads=(REPEATS,)),
       Pass("cdc", cdc_task, reads=(REPEATS, "the candidates' texts in the extract files")),
       Pass("near", near_bucket_task, reads=(REPEATS,), writes=(f"{PAIRS_PASS} fragments",))), None),
-    ((Pass(PAIRS_PASS, near_pair_task),), LOSERS),
+    ((Pass(PAIRS_PASS, near_pair_task, reads=(f"{SKETCHES_PASS} fragments",),
+           writes=(f"{VERIFY_PASS} fragments",)),), None),
+    ((Pass(VERIFY_PASS, near_verify_task, reads=(f"{SKETCHES_PASS} fragments",)),), LOSERS),
     ((Pass("sites", site_task, reads=(LOSERS, f"{IDS_PASS} results")),), None),
 )

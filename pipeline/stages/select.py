@@ -305,6 +305,7 @@ class _Counts:
         self.first_reason.update(codes.list.first().drop_nulls().to_list())
         self.rows_per_file.update(frame["source_file"].to_list())
         self.dataset.add(frame.filter(pl.col("kept")))
+        self.dataset.add_cross_split(frame)
         if "signals" in frame.columns:
             detected = (frame.select(pl.col("signals").struct.field("text_language").alias("language"), "kept")
                         .drop_nulls("language"))

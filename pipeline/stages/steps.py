@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from filters.corpus.dedup import content_hash, simhash64, to_int64
-from filters.corpus.minhash import signature as minhash_signature
+from filters.corpus.minhash import sketch
 from filters.extract.cascade import CascadeResult, run_cascade
 from filters.extract.cleanup import remove_cookie_overlays
 from filters.metadata.fields import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
@@ -228,8 +228,9 @@ def text_filters(record: Record) -> None:
 
 def minhash(record: Record) -> None:
     settings = record.params.extract.minhash
-    record.signals["minhash"] = minhash_signature(record.row["text"], settings.permutations,  # type: ignore[arg-type]
-                                                  settings.shingle_words)
+    signature, shingles = sketch(record.row["text"], settings.permutations,  # type: ignore[arg-type]
+                                 settings.shingle_words)
+    record.signals.update(minhash=signature, minhash_shingles=shingles if signature is not None else None)
 
 
 def _has_text(record: Record) -> bool:

@@ -70,9 +70,13 @@ def test_every_duplicate_names_an_earlier_kept_page_and_every_free_page_is_kept(
 
 def test_clusters_join_pages_through_shared_neighbours_and_name_the_closest_earlier_one():
     edges = pl.DataFrame({"a": [1, 2, 7], "b": [2, 3, 8], "a_date": [0, 0, 5], "b_date": [0, 1, 5],
-                          "similarity": [0.9, 0.8, 0.95], "distance": [None, None, None]},
+                          "similarity": [0.9, 0.8, 0.95], "distance": [None, None, None],
+                          "a_in_b": [0.95, 0.7, 0.97], "b_in_a": [0.92, 0.9, 0.99]},
                          schema_overrides={"a": pl.UInt64, "b": pl.UInt64, "distance": pl.Int32})
     clusters = near_clusters(edges)
     assert dict(clusters.select("node", "group").iter_rows()) == {1: 1, 2: 1, 3: 1, 7: 7, 8: 7}
     assert dict(closest_earlier(edges).select("node", "near_duplicate_similarity").iter_rows()) == \
         {2: 0.9, 3: 0.8, 8: 0.95}
+    # the containment of the shorter text in the longer: the larger direction
+    assert dict(closest_earlier(edges).select("node", "near_duplicate_containment").iter_rows()) == \
+        {2: 0.95, 3: 0.9, 8: 0.99}

@@ -303,7 +303,7 @@ def _hosts_in_three_splits() -> list[str]:
     raise AssertionError("no hosts for all three splits")
 
 
-@pytest.mark.parametrize("method", ["minhash", "simhash"])
+@pytest.mark.parametrize("method", ["minhash", "simhash", None])
 def test_a_story_syndicated_on_three_sites_is_never_in_two_splits(tmp_path, method):
     from conftest import prose
 
@@ -314,7 +314,8 @@ def test_a_story_syndicated_on_three_sites_is_never_in_two_splits(tmp_path, meth
     records += [(f"https://{hosts[0]}/news/other-{n}", article_html(f"Other story {n}", paragraphs=10),
                  {"warc_date": "2024-03-05T08:00:00Z"}) for n in range(2)]
     write_warc(tmp_path / "s.warc.gz", records)
-    (tmp_path / "p.yaml").write_text(json.dumps({"select": {"dedup": {"near": {"method": method}}}}))
+    off = {"cross_split_min_containment": None} if method == "simhash" else {}
+    (tmp_path / "p.yaml").write_text(json.dumps({"select": {"dedup": {"near": {"method": method}}}, "dataset": off}))
     assert cli("run", tmp_path / "s.warc.gz", "--out", tmp_path / "out", "--params", tmp_path / "p.yaml") == 0
     rows = pl.concat([pl.read_parquet(tmp_path / "out" / part) for part in ("accepted", "rejected")])
     story = rows.filter(pl.col("url").str.ends_with("/valley-flood"))
@@ -324,7 +325,17 @@ def test_a_story_syndicated_on_three_sites_is_never_in_two_splits(tmp_path, meth
         # the first site to run it keeps it; the copies are near duplicates, whatever their split
         assert kept["url"].to_list() == [f"https://{hosts[0]}/news/valley-flood"]
         assert all("dup.near" in reasons for reasons in story.filter(~pl.col("kept"))["reasons"])
-        assert story.filter(~pl.col("kept"))["signals"].struct.field("near_duplicate_similarity").min() > 0.68
+        assert story.filter(~pl.col("kept"))["signals"].struct.field("near_duplicate_containment").min() >= 0.7
+    elif method is None:
+        # no dup.near: the train copy is kept, the validation and test copies share its story
+        assert kept["split"].to_list() == ["train"]
+        rejected = story.filter(~pl.col("kept"))
+        assert rejected["reasons"].to_list() == [["dataset.cross_split"]] * 2
+        assert set(rejected["split"]) == {"validation", "test"}
+        assert set(rejected["signals"].struct.field("cross_split_train_id")) == {kept["id"].item()}
+        stats = json.loads((tmp_path / "out" / "stats.json").read_text())
+        assert stats["dataset"]["cross_split"]["rejected"] == {"train": 0, "validation": 1, "test": 1}
     else:
-        # simhash at distance 3 misses edited copies: the story leaks into several splits
+        # simhash at distance 3 misses edited copies, and the cross-split rule is off with it: the story
+        # leaks into several splits
         assert kept.height == 3 and kept["split"].n_unique() == 3
