@@ -29,7 +29,7 @@ from filters.page.page_signals import PageParams
 from filters.page.page_type import SelectPageParams
 from filters.page.url_rules import UrlParams, compile_patterns
 from filters.text.blocks import BlockParams
-from filters.text.c4 import C4Params
+from filters.text.c4 import C4Params, C4ReadingParams
 from filters.text.gopher import GopherParams
 from filters.text.language_id import LangParams
 from filters.text.quality import QualityParams
@@ -70,6 +70,7 @@ class ExtractParams:
     page: PageParams = field(default_factory=PageParams)
     cascade: CascadeParams = field(default_factory=CascadeParams)
     minhash: MinhashParams = field(default_factory=MinhashParams)
+    c4: C4ReadingParams = field(default_factory=C4ReadingParams)
     # Wall-clock budget for one record (decode, parse, score, extract): error.timeout past it.
     page_time_budget_seconds: float | None = 10.0
     # Rows buffered before a row group is written; bounds the extract stage's memory per file.

@@ -7,9 +7,10 @@ period, exclamation mark, question mark, or end quotation mark)"); reference imp
 TensorFlow Datasets `c4_utils` (`_END_MARKS = (".", "?", "!", '"')`, tested on the stripped line)
 and Dolma's `c4_v1` tagger (`python/dolma/taggers/c4.py`, `lines_with_no_ending_punctuation`).
 
-As docs/filters.md says, the rule is applied as *line removal* before the Gopher rules
-run: `nopunc_clean` returns the kept lines for `filters.text.gopher`, while the stored text stays as
-extracted. Its document-level form ("≥ 50 % of lines lack end punctuation", `c4.nopunc_lines`,
+The rule is *line removal*, and what it removes is measured, not written: `nopunc_clean`
+returns the kept lines and the signals of the removal (`c4_*`); the dataset's `text` stays as
+extracted, and Gopher and every other text filter judge that text (docs/filters.md, "Which text is
+judged"). Its document-level form ("≥ 50 % of lines lack end punctuation", `c4.nopunc_lines`,
 off by default) needs no signal of its own: it is `c4_removed_line_fraction` compared with 0.5 by
 the decision table.
 
@@ -35,7 +36,8 @@ Our readings where C4 is ASCII-only and our corpus is not:
   text in the lines a browser shows; a hard wrap (`<br>`, `<pre>`, a mail archive, a CMS that made
   each wrapped line a paragraph) cut every sentence of a page into unterminated lines.
 * A line of several sentences whose tail does not end one is a paragraph run together, not a
-  menu: from `RUN_TOGETHER_MIN_SENTENCES` sentence ends on (a terminal mark, closers looked
+  menu (a reading of ours, `run_together`; `presets/seed.yaml` turns it off and removes such lines
+  whole, as the seed's C4 does): from `RUN_TOGETHER_MIN_SENTENCES` sentence ends on (a terminal mark, closers looked
   through, then a space; `。` `！` `？` need no space), only the tail after the last one is removed
   (`Sentence one. Sentence two. #travel #sea` keeps its sentences). When an extractor falls back
   to a page's whole text as one block (trafilatura's baseline), C4 read a 3,000-word article as
@@ -130,11 +132,11 @@ def run_together_sentences(line: str) -> str:
     return line[:ends[-1]] if len(ends) >= RUN_TOGETHER_MIN_SENTENCES else ""
 
 
-def nopunc_clean(text: str) -> tuple[str, dict[str, float | int]]:
+def nopunc_clean(text: str, run_together: bool = True) -> tuple[str, dict[str, float | int]]:
     """Remove the lines that do not end in terminal punctuation (C4 NoPunc as line removal).
 
-    Returns the kept lines (of a line run together, its sentences: `run_together_sentences`) joined with
-    "\\n" (the text the Gopher rules see) and the signals:
+    Returns the kept lines (with `run_together`, of a line run together its sentences:
+    `run_together_sentences`; without, such a line goes whole) joined with "\\n", and the signals:
     * `c4_line_count`: non-blank lines in `text`, hard-wrapped ones joined (`sentence_lines`);
     * `c4_removed_line_fraction`: lines that do not end a sentence / non-blank lines (0.0 for a
       text without lines). The document rule, "more than half of lines not ending with . ? ! \\"",
@@ -152,7 +154,7 @@ def nopunc_clean(text: str) -> tuple[str, dict[str, float | int]]:
             kept.append(line)
             continue
         unterminated += 1
-        if sentences := run_together_sentences(line):
+        if run_together and (sentences := run_together_sentences(line)):
             kept.append(sentences)
     removed_fraction = unterminated / len(all_lines) if all_lines else 0.0
     total_words = sum(map(word_count, all_lines))
@@ -174,8 +176,8 @@ SIGNALS: tuple[Signal, ...] = (
 RULES: tuple[Rule, ...] = (
     Rule("c4.nopunc_lines", "too many lines without terminal punctuation (C4 document rule; off by default)",
          "c4_removed_line_fraction", ">=", "select", params_key="select.c4.max_nopunc_line_fraction"),
-    Rule("c4.removed_words", "C4 NoPunc line removal took most of the text's words (lines without terminal "
-         "punctuation: menus, lists, hashtag or caption lines); Gopher then measures the text as extracted",
+    Rule("c4.removed_words", "C4 NoPunc line removal would take most of the text's words (lines without terminal "
+         "punctuation: menus, lists, hashtag or caption lines)",
          "c4_removed_word_fraction", ">", "select", params_key="select.c4.max_removed_word_fraction"),
 )
 
@@ -187,3 +189,11 @@ class C4Params:
     max_nopunc_line_fraction: float | None = None
     # c4.removed_words above this share of the words in removed lines (docs/filters.md, "Text filters").
     max_removed_word_fraction: float | None = 0.8
+
+
+# How the extract stage reads lines for the C4 signals (`extract.c4` in params.yaml).
+@dataclass(frozen=True)
+class C4ReadingParams:
+    # A line of two or more sentences whose tail does not end one loses only that tail (true), or
+    # goes whole, as in the seed's C4 (false; presets/seed.yaml).
+    run_together: bool = True

@@ -8,9 +8,10 @@ length, `fraction_of_characters_in_most_common_{2,3,4}grams`, `..._duplicate_{5.
 for the "token or token sequence repeated > 100 times" rule, Dolma's `tokenizer_repetitions_v2r2`
 tagger (`doc_max_score_repetition`).
 
-The signals are computed on the C4-cleaned text (`filters.text.c4.nopunc_clean`, see
-docs/filters.md); thresholds live in `pipeline/params.py` (`GopherParams`, with the published
-values and where each comes from) and are compared by the decision table, never here.
+The signals are computed on the text as it is written to the dataset's `text` column, as Gopher
+in Dolma and datatrove judge the document (C4's line removal feeds only C4's own signals;
+docs/filters.md, "Which text is judged"); thresholds live in `GopherParams` below, with the
+published values and where each comes from, and are compared by the decision table, never here.
 
 Units and readings:
 * Words are whitespace-separated tokens (`str.split()`), as in Gopher and Dolma, except that each
@@ -60,8 +61,7 @@ WORD_PUNCTUATION = string.punctuation + "“”‘’«»‹›„‚…–—¿
 # The em dash `—` is left out: it opens dialogue lines in many languages.
 BULLETS = ("•", "●", "○", "◦", "▪", "▫", "■", "□", "‣", "⁃", "∙", "►", "▶", "➢", "➤", "✓", "✔", "-", "*", "+", "–")
 ELLIPSES = ("...", "…")
-# Gopher's lower bound on document length: statistics of fewer words say nothing about a page
-# (the default of `min_words`; the extract stage measures a text C4 left shorter than this as extracted).
+# Gopher's lower bound on document length: statistics of fewer words say nothing about a page.
 MIN_MEASURED_WORDS = 50
 TOP_NGRAM_SIZES = (2, 3, 4)              # Gopher: "for each n in {2, 3, 4} ... most frequently-occurring n-gram"
 DUP_NGRAM_SIZES = (5, 6, 7, 8, 9, 10)    # Gopher: "for each n in {5, ..., 10} ... all duplicate n-grams"
@@ -70,7 +70,7 @@ _ALPHA = re.compile(r"[^\W\d_]")         # one Unicode letter
 
 
 def gopher_signals(text: str) -> dict[str, float | int | None]:
-    """All Gopher quality and repetition signals of `text` (the C4-cleaned text), one flat dict."""
+    """All Gopher quality and repetition signals of `text` (the text written), one flat dict."""
     text_words = words(text)
     word_lengths = list(map(len, text_words))
     unspaced = unspaced_fraction(text_words) >= UNSPACED_TEXT_FRACTION
@@ -296,8 +296,7 @@ class GopherParams:
 
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
 SIGNALS: tuple[Signal, ...] = (
-    Signal("gopher_measured_uncleaned", pa.bool_(), "C4 kept < 50 of >= 50 words: Gopher measured the raw text"),
-    Signal("gopher_word_count", pa.int32(), "whitespace words of the C4-cleaned text"),
+    Signal("gopher_word_count", pa.int32(), "whitespace words of the text"),
     Signal("gopher_median_word_length", pa.float64(), "median word length in characters"),
     Signal("gopher_symbol_word_ratio", pa.float64(), "('#' + ellipses) per word"),
     Signal("gopher_alpha_word_fraction", pa.float64(), "share of words with an alphabetic character"),

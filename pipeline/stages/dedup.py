@@ -12,9 +12,9 @@ rows in reading order); unknown capture times last. Each pass runs over hash par
 2. **URL** (normalised URL or normalised canonical URL) and **exact** (content hash) groups,
    **CDC** fractions (Rabin fingerprints, Manber 1994: per host, in the global order, the share
    of a candidate's text bytes in chunks already seen on earlier candidates of that host; the
-   only pass that reads texts) and **near**-duplicate pairs (MinHash LSH bands sharing at least
-   `min_shared_bands` buckets, or simhashes within the Hamming distance), joined into clusters by
-   union-find.
+   only pass that reads texts) and **near**-duplicate pairs (`pipeline/stages/near.py`: MinHash
+   LSH candidates verified by the containment of the shorter text in the longer, or simhashes
+   within the Hamming distance), joined into clusters by union-find.
 3. **One keeper** (`keep_first`, in the driver over the pages that take part in a group): in the
    global order, a candidate is kept unless its CDC fraction is over the limit or it shares a URL
    key, a content hash or a near cluster with an earlier **kept** page; those rules then reject
@@ -22,6 +22,10 @@ rows in reading order); unknown capture times last. Each pass runs over hash par
    and `dup.near` points at a kept page, and a story is lost only when every copy fails a
    non-duplicate rule (or CDC). A cluster's pages are all decided before splits are assigned, so
    a syndicated story cannot reach two splits (docs/dataset.md).
+4. **Cross-split overlap** (`dataset.cross_split`): of the verified MinHash pairs, a validation or
+   test page that no duplicate rule rejects and whose text is contained at the threshold in a
+   train page that no duplicate rule rejects names that page (`filters.corpus.near`); it is then
+   a loser for the per-site balance too. Train pages never lose here.
 """
 
 from __future__ import annotations
@@ -35,26 +39,33 @@ import polars as pl
 
 from filters.corpus.cdc import ChunkHashes, chunk_hashes, duplicated_fraction, mark_seen
 from filters.corpus.dataset import sample_key, site_of
-from filters.corpus.dedup import hamming
 from filters.corpus.keepers import GROUPS, NODES, closest_earlier, keep_first, near_clusters
 from filters.corpus.near import (
     CROSS,
     EDGES,
-    SKETCHES,
-    bucket_pairs,
     cross_split_matches,
     near_edges,
     near_keys,
-    verify,
-    with_sketch,
 )
 from filters.page.url_rules import normalize_url
 from filters.rules import reasons
 from pipeline.io.records import DOCUMENT_TYPES, synthetic_id
 from pipeline.params import CdcParams, NearParams, Params
 from pipeline.run.executors import Executor
-from pipeline.stages.dataset import site_unit, splitter
+from pipeline.stages.dataset import site_unit
+from pipeline.stages.near import (
+    PAIRS_PASS,
+    SKETCHES_PASS,
+    VERIFY_PASS,
+    cross_split_threshold,
+    near_bucket_task,
+    near_pair_task,
+    near_verify_task,
+    sketch_rows,
+    uses_minhash,
+)
 from pipeline.stages.partitions import (
+    REPEATS,
     PartitionTask,
     PassDirectory,
     date_key,
@@ -62,6 +73,7 @@ from pipeline.stages.partitions import (
     fragments_complete,
     node,
     prepare,
+    read_candidates,
     row_of,
     run_partitions,
     write_whole,
@@ -80,10 +92,8 @@ SIGNALS = {"file": pl.UInt32, "row": pl.UInt32, "cdc_duplicated_fraction": pl.Fl
            "cross_split_containment": pl.Float64, "cross_split_train_id": pl.String, "new_id": pl.String,
            "record_duplicate": pl.Boolean, "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
 LOSERS = "losers.parquet"
-# the candidates that are re-read records (dup.record): no other pass sees them
-REPEATS = "repeats.parquet"
-# pass directories that a task of another pass reads or writes (the sketches have no task of their own)
-PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS, IDS_PASS = "near-pairs", "near-verify", "sketches", "ids"
+# pass directories that a task of another pass reads or writes
+IDS_PASS = "ids"
 
 
 @dataclass(frozen=True)
@@ -274,13 +284,6 @@ class Duplicates:
                 pl.all().exclude("node")).sort("row").cast(SIGNALS)  # type: ignore[arg-type]  # polars: type classes
 
 
-def read_candidates(task: PartitionTask, schema: dict[str, Any]) -> pl.DataFrame:
-    """One partition's key rows, less the re-read records (`REPEATS`, written after the id pass)."""
-    rows = task.directory.read_fragments(task.partition, schema)
-    repeats = pl.read_parquet(Path(task.directory.root) / REPEATS)["node"]
-    return rows.filter(~pl.col("node").is_in(repeats.implode())) if repeats.len() else rows
-
-
 def groups_task(task: PartitionTask) -> None:
     """URL and exact passes: the members (node, date, group) of every key that two or more
     candidates share. A group is named by the partition and the key's rank in it."""
@@ -329,82 +332,6 @@ def _chunked_pages(members: pl.DataFrame, files: list[tuple[str, ...]], cdc: Cdc
             for member, text in zip(texts["node"], texts["text"], strict=True):
                 pages[member] = chunk_hashes(text or "", cdc.algorithm, fastcdc_avg=cdc.fastcdc_avg_bytes)
     return pages
-
-
-def near_bucket_task(task: PartitionTask) -> None:
-    """Near pass, one partition of buckets: the pairs that share a bucket. Each member is paired
-    with the first `max_pairs_per_member` members before it (all pairs in a small bucket).
-    MinHash pairs go to the pair partitions, to be counted over bands; simhash pairs are verified
-    here by their Hamming distance."""
-    settings: DedupSettings = task.settings
-    near = settings.near
-    rows = read_candidates(task, {"bucket": pl.UInt64, "date": pl.Int64, "node": pl.UInt64, "value": pl.Int64})
-    shared = rows.filter(pl.len().over("bucket") > 1).sort("bucket", "date", "node")
-    pairs = bucket_pairs(shared, near.max_pairs_per_member)
-    if near.method == "simhash":
-        distance = pl.Series([hamming(a, b) for a, b in zip(pairs["a_value"], pairs["b_value"], strict=True)],
-                             dtype=pl.Int32)
-        limit = near.max_hamming_distance if near.max_hamming_distance is not None else -1
-        edges = pairs.with_columns(distance.alias("distance")).filter(pl.col("distance") <= limit) \
-            .unique(["a", "b"]).select("a", "b", "a_date", "b_date", "distance").sort("a", "b")
-        task.directory.write_result(task.partition, pl.concat([pl.DataFrame(schema=EDGES), edges], how="diagonal"))
-        return
-    # a pair goes to the partition of its earlier page, where that page's sketch is (`near_pair_task`)
-    pair_directory = PassDirectory(task.directory.root, PAIRS_PASS, task.directory.partitions)
-    pair_directory.write_fragments(task.partition, pairs.select("a", "b", "a_date", "b_date"), pl.col("a"))
-    task.directory.write_result(task.partition, pl.DataFrame({"pairs": [pairs.height]}))
-
-
-def near_pair_task(task: PartitionTask) -> None:
-    """MinHash pairs of one partition of earlier pages (a): those that share `min_shared_bands`
-    bands are candidates; each gets page a's sketch (the sketches of this partition's nodes) and
-    goes to the partition of its later page (b) for `near_verify_task`."""
-    near: NearParams = task.settings.near
-    pairs = task.directory.read_fragments(task.partition, {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64,
-                                                           "b_date": pl.Int64})
-    candidates = pairs.group_by("a", "b", "a_date", "b_date").agg(pl.len().alias("shared")).filter(
-        pl.col("shared") >= near.min_shared_bands).drop("shared").sort("a", "b")
-    sketches = PassDirectory(task.directory.root, SKETCHES_PASS, task.directory.partitions)
-    verify_directory = PassDirectory(task.directory.root, VERIFY_PASS, task.directory.partitions)
-    verify_directory.write_fragments(task.partition, with_sketch(
-        candidates, sketches.read_fragments(task.partition, SKETCHES), "a"), pl.col("b"))
-    task.directory.write_result(task.partition, pl.DataFrame({"candidates": [candidates.height]}))
-
-
-def near_verify_task(task: PartitionTask) -> None:
-    """MinHash candidates of one partition of later pages (b), with page a's sketch: page b's
-    sketch joined, each pair's similarity and containments estimated from the whole signatures,
-    and the pairs at the lowest threshold of dup.near and dataset.cross_split kept as edges."""
-    settings: DedupSettings = task.settings
-    pairs = task.directory.read_fragments(task.partition, {})
-    sketches = PassDirectory(task.directory.root, SKETCHES_PASS, task.directory.partitions)
-    both = with_sketch(pairs, sketches.read_fragments(task.partition, SKETCHES), "b") if pairs.height else pairs
-    task.directory.write_result(task.partition, verify(both, settings.floor))
-
-
-def uses_minhash(params: Params) -> bool:
-    """Whether the near pass pairs pages by MinHash: for dup.near, or for dataset.cross_split
-    when dup.near is off."""
-    method = params.select.dedup.near.method
-    return method == "minhash" or (method is None and cross_split_threshold(params) is not None)
-
-
-def cross_split_threshold(params: Params) -> float | None:
-    """dataset.cross_split's containment threshold; None when it is off or there are no splits."""
-    dataset = params.dataset
-    return dataset.cross_split_min_containment if dataset.split_by is not None else None
-
-
-def sketch_rows(compact: pl.DataFrame, params: Params, file_index: int) -> pl.DataFrame:
-    """The sketches of one file's candidates with a signature (`SKETCHES`): what verifying a pair
-    reads of each page, with the split it will be written to (`pipeline.stages.dataset.splitter`)."""
-    have = compact.filter(pl.col("minhash").is_not_null())
-    split = splitter(params)
-    splits = [split(host, key) if split is not None else None
-              for host, key in have.select("host", pl.coalesce("content_hash", "id")).iter_rows()]
-    shingles = pl.col("minhash_shingles") if "minhash_shingles" in have.columns else pl.lit(None)
-    return have.select(node(file_index), "minhash", shingles.cast(pl.Int64).alias("shingles"),
-                       pl.Series("split", splits, dtype=pl.String), "id")
 
 
 def id_repeats_task(task: PartitionTask) -> None:

@@ -35,6 +35,9 @@ from pipeline.store.writers import atomic_write_text, staged_file
 NODE_ROW_BITS = 32
 DATE_UNKNOWN = 2**63 - 1
 MARKER = "partitions.json"
+# The candidates that are re-read records (dup.record), written by the driver after the id pass:
+# no later pass sees them (`read_candidates`).
+REPEATS = "repeats.parquet"
 
 
 def node(file_index: int) -> pl.Expr:
@@ -183,3 +186,10 @@ class PartitionTask:
     directory: PassDirectory
     partition: int
     settings: Any
+
+
+def read_candidates(task: PartitionTask, schema: dict[str, Any]) -> pl.DataFrame:
+    """One partition's key rows, less the re-read records (`REPEATS`, written after the id pass)."""
+    rows = task.directory.read_fragments(task.partition, schema)
+    repeats = pl.read_parquet(Path(task.directory.root) / REPEATS)["node"]
+    return rows.filter(~pl.col("node").is_in(repeats.implode())) if repeats.len() else rows

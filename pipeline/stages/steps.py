@@ -37,10 +37,10 @@ from filters.rules import reasons
 from filters.rules.signals import check_signal_names
 from filters.text.blocks import block_signals
 from filters.text.c4 import nopunc_clean
-from filters.text.gopher import MIN_MEASURED_WORDS, gopher_signals
+from filters.text.gopher import gopher_signals
 from filters.text.language_id import language_signals
 from filters.text.quality import quality_signals
-from filters.text.tokens import token_count, word_count
+from filters.text.tokens import token_count
 from pipeline.io.decode import Decoded, decode_html
 from pipeline.io.records import RawRecord, synthetic_id
 from pipeline.params import Params
@@ -221,7 +221,7 @@ def extract(record: Record) -> None:
 def text_filters(record: Record) -> None:
     row, decoded, result = record.row, record.decoded, record.extraction
     assert decoded is not None and result is not None and row["text"]
-    record.signals.update(text_signals(row["text"]))
+    record.signals.update(text_signals(row["text"], record.params.extract.c4.run_together))
     record.signals.update(quality_signals(result.blocks, len(decoded.data), row["title"], row["author"],
                                           row["published"]))
 
@@ -281,27 +281,22 @@ def extraction_gated(row: Row, params: Params) -> bool:
     return fires(row, params, reasons.PRE_EXTRACTION_GROUPS)
 
 
-def text_signals(text: str) -> dict[str, Any]:
-    """The text filters' signals, computed once per extracted page; thresholds are select-stage rules.
+def text_signals(text: str, c4_run_together: bool = True) -> dict[str, Any]:
+    """The text filters' signals, computed once per extracted page on `text`, the text written to
+    the dataset (docs/filters.md, "Which text is judged"); thresholds are select-stage rules.
 
-    C4 NoPunc removes lines first and Gopher sees the cleaned text (docs/filters.md); the
-    stored `text` stays as extracted. When the removal leaves fewer than Gopher's minimum of
-    words (`MIN_MEASURED_WORDS`, 50) of a text that has more, the Gopher statistics of that
-    remainder would blame the page for what C4 did (a 700-word article whose paragraphs end in
-    hashtags got `gopher.word_count` and `gopher.median_word_length`): Gopher then measures the
-    text as extracted (`gopher_measured_uncleaned`), so its reasons describe the page
-    (`gopher.symbol_ratio` for the hashtags), and `c4.removed_words` names the removal. Gopher's
-    required words are English, so that signal is left null for text identified as another
-    language (the allow-list decides).
+    Every signal reads `text` itself: length, language, Gopher (the document as it is, as Dolma and
+    datatrove judge it) and the keys of de-duplication. C4 NoPunc's line removal feeds only its own
+    signals (`c4_*`: how much of the text it would remove), with `c4_run_together` its reading of a
+    paragraph whose sentences end in a tail (`filters.text.c4`). Gopher's required words are
+    English, so that signal is left null for text identified as another language (the allow-list
+    decides).
     """
     signals: dict[str, Any] = {"token_count": token_count(text), "content_hash": content_hash(text),
                                "simhash64": to_int64(simhash64(text)) if text.split() else None}
     signals.update(language_signals(text))
-    cleaned, c4 = nopunc_clean(text)
-    signals.update(c4)
-    uncleaned = c4["c4_kept_word_count"] < MIN_MEASURED_WORDS <= word_count(text)
-    signals["gopher_measured_uncleaned"] = uncleaned
-    signals.update(gopher_signals(text if uncleaned else cleaned))
+    signals.update(nopunc_clean(text, c4_run_together)[1])
+    signals.update(gopher_signals(text))
     if signals["text_language"] != "en":
         signals["gopher_stop_word_count"] = None
     return signals

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from conftest import prose
 from filters.extract.cascade import run_cascade
 from filters.parse.html import parse_html
@@ -47,16 +49,33 @@ def hashtag_captions() -> str:
                        for i, paragraph in enumerate(prose("hashtags", 20, 2)))
 
 
-def test_paragraphs_that_end_in_hashtags_keep_their_sentences():
-    """C4 removes only the unterminated tail of a line of several sentences: the hashtags go, the
-    prose stays and is measured."""
+def forty_hashtags() -> str:
+    """Seven paragraphs of prose, each ending in forty hashtags (280 in all)."""
+    tags = [f"#{word}" for word in "travel coast sea light walking nature village bread food uk".split()] * 4
+    return "\n\n".join(f"{paragraph} {' '.join(tags)}" for paragraph in prose("hashtags", 7, 4))
+
+
+@pytest.mark.parametrize("run_together", [True, False])
+def test_paragraphs_that_end_in_forty_hashtags_are_judged_with_them(run_together):
+    """The rules judge the text that is written: the hashtags C4 would cut are in `text`, so
+    Gopher counts them, under the defaults and under the seed's whole-line C4 alike."""
+    text = forty_hashtags()
+    assert text.count("#") == 280
+    signals = steps.text_signals(text, c4_run_together=run_together)
+    assert signals["gopher_word_count"] == len(text.split())
+    assert signals["gopher_symbol_word_ratio"] == pytest.approx(280 / len(text.split()))
+    assert "gopher.symbol_ratio" in select_reasons(signals)
+
+
+def test_c4_reads_a_paragraph_with_a_hashtag_tail_by_its_sentences_unless_told_not_to():
     text = hashtag_article()
-    signals = steps.text_signals(text)
     hashtags = sum(len(TAGS[i % len(TAGS)].split()) for i in range(20))
-    assert signals["c4_kept_word_count"] == len(text.split()) - hashtags
-    assert signals["c4_removed_line_fraction"] == 1.0  # C4's document rule still sees 20 unterminated lines
-    assert signals["gopher_measured_uncleaned"] is False
-    assert not [code for code in select_reasons(signals) if code.startswith(("c4.", "gopher."))]
+    sentences = steps.text_signals(text)
+    assert sentences["c4_kept_word_count"] == len(text.split()) - hashtags
+    assert sentences["c4_removed_line_fraction"] == 1.0  # C4's document rule still sees 20 unterminated lines
+    whole = steps.text_signals(text, c4_run_together=False)  # the seed: every unterminated line goes whole
+    assert whole["c4_kept_word_count"] == 0 and whole["c4_removed_word_fraction"] == 1.0
+    assert "c4.removed_words" in select_reasons(whole) and "c4.removed_words" not in select_reasons(sentences)
 
 
 def test_c4_emptied_page_is_blamed_on_the_removal_and_the_hashtags_not_on_its_length():
@@ -64,25 +83,22 @@ def test_c4_emptied_page_is_blamed_on_the_removal_and_the_hashtags_not_on_its_le
     assert 600 <= len(text.split()) <= 800
     signals = steps.text_signals(text)
     assert signals["c4_removed_word_fraction"] == 1.0 and signals["c4_kept_word_count"] == 0
-    assert signals["gopher_measured_uncleaned"] is True
     assert signals["gopher_word_count"] == len(text.split())
     found = select_reasons(signals)
     assert "c4.removed_words" in found and "gopher.symbol_ratio" in found
     assert "gopher.word_count" not in found and "gopher.median_word_length" not in found
 
 
-def test_ordinary_article_is_measured_on_the_c4_cleaned_text():
+def test_ordinary_article_is_measured_as_written():
     text = "Harbour mornings\n\n" + "\n\n".join(prose("harbour mornings", 8))
     signals = steps.text_signals(text)
-    assert signals["gopher_measured_uncleaned"] is False
-    assert signals["gopher_word_count"] == len(text.split()) - 2  # the heading went
+    assert signals["gopher_word_count"] == len(text.split())  # the heading is in the text, and counted
     assert 0 < signals["c4_removed_word_fraction"] < 0.02
     assert not [code for code in select_reasons(signals) if code.startswith(("c4.", "gopher."))]
 
 
 def test_short_page_keeps_its_length_reasons():
     signals = steps.text_signals("Opening hours\n\nThe library is open from nine until five on weekdays.")
-    assert signals["gopher_measured_uncleaned"] is False  # the text itself has fewer than 50 words
     assert "gopher.word_count" in select_reasons(signals)
 
 
