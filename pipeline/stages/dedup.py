@@ -37,7 +37,7 @@ from typing import Any
 
 import polars as pl
 
-from filters.corpus.cdc import ChunkHashes, chunk_hashes, duplicated_fraction, mark_seen
+from filters.corpus.cdc import chunk_hashes, duplicated_fraction, mark_seen
 from filters.corpus.dataset import sample_key, site_of
 from filters.corpus.keepers import GROUPS, NODES, closest_earlier, keep_first, near_clusters
 from filters.corpus.near import (
@@ -76,12 +76,11 @@ from pipeline.stages.partitions import (
     read_candidates,
     row_of,
     run_partitions,
+    texts_of,
     write_whole,
 )
-from pipeline.store.storage import column_batches, readable_copy
+from pipeline.store.storage import readable_copy
 
-# Rows of texts the CDC pass reads at once.
-TEXT_BATCH_ROWS = 1000
 NEAR = {"node": pl.UInt64, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
         "near_duplicate_similarity": pl.Float64, "near_duplicate_containment": pl.Float64}
 IDS = {"node": pl.UInt64, "new_id": pl.String, "record_duplicate": pl.Boolean, "candidate": pl.Boolean}
@@ -108,6 +107,16 @@ class DedupSettings:
     seed: int = 0
     # dataset.cross_split_min_containment: pairs are verified down to this containment too
     cross_split: float | None = None
+    # extract.minhash.shingle_words: the n-grams whose containment is verified
+    shingle_words: int = 5
+
+    def readable_files(self) -> list[tuple[str, ...]]:
+        """The extract files of each unit, as a task can read them (the driver's local copies, or
+        copies of their sources where the task cannot see the driver's)."""
+        if self.sources is None:
+            return list(self.files)
+        return [tuple(readable_copy(*pair) for pair in zip(unit, sources, strict=True))
+                for unit, sources in zip(self.files, self.sources, strict=True)]
 
     @property
     def floor(self) -> float:
@@ -183,7 +192,8 @@ class Passes:
         dedup = self.params.select.dedup
         near = replace(dedup.near, method="minhash") if uses_minhash(self.params) else dedup.near
         settings = DedupSettings(tuple(files), tuple(sources) if sources is not None else None, dedup.cdc, near,
-                                 self.params.dataset.seed, cross_split_threshold(self.params))
+                                 self.params.dataset.seed, cross_split_threshold(self.params),
+                                 self.params.extract.minhash.shingle_words)
 
         def tasks(fn: Any, todo: list[Any]) -> list[Any]:
             return executor.map(fn, todo, "dedup") if executor is not None else [fn(task) for task in todo]
@@ -298,10 +308,9 @@ def cdc_task(task: PartitionTask) -> None:
     """One partition of hosts: texts chunked, then each host's candidates in the global order."""
     settings: DedupSettings = task.settings
     members = read_candidates(task, {"host": pl.String, "date": pl.Int64, "node": pl.UInt64})
-    files = list(settings.files) if settings.sources is None else \
-        [tuple(readable_copy(*pair) for pair in zip(unit, sources, strict=True))
-         for unit, sources in zip(settings.files, settings.sources, strict=True)]
-    pages = _chunked_pages(members, files, settings.cdc)
+    cdc = settings.cdc
+    pages = {member: chunk_hashes(text or "", cdc.algorithm, fastcdc_avg=cdc.fastcdc_avg_bytes)
+             for member, text in texts_of(members["node"], settings.readable_files())}
     nodes, fractions = [], []
     for _host, group in members.sort("date", "node").group_by("host", maintain_order=True):
         seen: set[int] = set()
@@ -312,26 +321,6 @@ def cdc_task(task: PartitionTask) -> None:
             mark_seen(seen, hashes)
     task.directory.write_result(task.partition, pl.DataFrame(
         {"node": nodes, "fraction": fractions}, schema={"node": pl.UInt64, "fraction": pl.Float64}).sort("node"))
-
-
-def _chunked_pages(members: pl.DataFrame, files: list[tuple[str, ...]], cdc: CdcParams) -> dict[int, ChunkHashes]:
-    """node -> chunk hashes of that candidate's text.
-
-    The texts are read a batch of rows at a time and dropped once chunked, so the pass holds the
-    hashes (16 bytes per chunk of about 96 text bytes), never all the candidates' texts.
-    """
-    pages: dict[int, ChunkHashes] = {}
-    located = members.select("node", file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row"))
-    for (file_index,), rows in located.group_by("file", maintain_order=True):
-        wanted = rows.select("row", "node").lazy()
-        start = 0
-        for batch in column_batches(files[int(file_index)], ["text"], TEXT_BATCH_ROWS):
-            texts = batch.lazy().with_row_index("row", offset=start).with_columns(pl.col("row").cast(pl.UInt32)) \
-                .join(wanted, on="row").collect()
-            start += batch.height
-            for member, text in zip(texts["node"], texts["text"], strict=True):
-                pages[member] = chunk_hashes(text or "", cdc.algorithm, fastcdc_avg=cdc.fastcdc_avg_bytes)
-    return pages
 
 
 def id_repeats_task(task: PartitionTask) -> None:

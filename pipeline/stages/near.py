@@ -10,9 +10,11 @@ Rounds (`pipeline.stages.dedup.ROUNDS`), each one task per partition:
    takes page a's sketch (signature, shingle count, split, id; the **sketches** fragments, written
    by the driver by node, so a partition's sketches are those of its pages) and goes to the
    partition of its later page (b).
-3. **near-verify** (by b): page b's sketch joined, each pair's Jaccard similarity and containments
-   estimated from the whole signatures; the pairs at the lowest threshold of `dup.near` and
-   `dataset.cross_split` are the edges the driver reads.
+3. **near-verify** (by b): page b's sketch joined, each pair's containments estimated from the
+   whole signatures; the pairs whose estimate is near the lowest threshold of `dup.near` and
+   `dataset.cross_split` are read (their two texts, from the extract files, a batch of rows at a
+   time) and measured on their exact n-gram sets. Those at the threshold are the edges the
+   driver reads.
 
 No task holds more than its partition's pairs and sketches.
 """
@@ -22,10 +24,11 @@ from __future__ import annotations
 import polars as pl
 
 from filters.corpus.dedup import NearParams, hamming
-from filters.corpus.near import EDGES, SKETCHES, bucket_pairs, verify, with_sketch
+from filters.corpus.minhash import shingle_values
+from filters.corpus.near import EDGES, ESTIMATE_MARGIN, SKETCHES, bucket_pairs, estimate, exact, with_sketch
 from pipeline.params import Params
 from pipeline.stages.dataset import splitter
-from pipeline.stages.partitions import PartitionTask, PassDirectory, node, read_candidates
+from pipeline.stages.partitions import PartitionTask, PassDirectory, node, read_candidates, texts_of
 
 # pass directories that a task of another pass reads or writes (the sketches have no task of their own)
 PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS = "near-pairs", "near-verify", "sketches"
@@ -73,13 +76,18 @@ def near_pair_task(task: PartitionTask) -> None:
 
 def near_verify_task(task: PartitionTask) -> None:
     """MinHash candidates of one partition of later pages (b), with page a's sketch: page b's
-    sketch joined, each pair's similarity and containments estimated from the whole signatures,
-    and the pairs at the lowest threshold of dup.near and dataset.cross_split kept as edges."""
+    sketch joined, each pair's containments estimated from the signatures, and the pairs within
+    `ESTIMATE_MARGIN` of the lowest threshold of dup.near and dataset.cross_split measured on their
+    texts' exact n-gram sets; those at that threshold are the edges."""
     settings = task.settings  # pipeline.stages.dedup.DedupSettings
     pairs = task.directory.read_fragments(task.partition, {})
     sketches = PassDirectory(task.directory.root, SKETCHES_PASS, task.directory.partitions)
     both = with_sketch(pairs, sketches.read_fragments(task.partition, SKETCHES), "b") if pairs.height else pairs
-    task.directory.write_result(task.partition, verify(both, settings.floor))
+    likely = estimate(both, settings.floor - ESTIMATE_MARGIN) if both.height else pl.DataFrame(schema=EDGES)
+    members = pl.concat([likely["a"], likely["b"]])
+    shingles = {member: shingle_values(text or "", settings.shingle_words)
+                for member, text in texts_of(members, settings.readable_files())}
+    task.directory.write_result(task.partition, exact(likely, shingles, settings.floor))
 
 
 def uses_minhash(params: Params) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from typing import Any
 import polars as pl
 
 from pipeline.run.executors import TaskFailure, TasksFailed
+from pipeline.store.storage import column_batches
 from pipeline.store.writers import atomic_write_text, staged_file
 
 NODE_ROW_BITS = 32
@@ -38,6 +39,8 @@ MARKER = "partitions.json"
 # The candidates that are re-read records (dup.record), written by the driver after the id pass:
 # no later pass sees them (`read_candidates`).
 REPEATS = "repeats.parquet"
+# Rows of texts a pass reads at once (`texts_of`).
+TEXT_BATCH_ROWS = 1000
 
 
 def node(file_index: int) -> pl.Expr:
@@ -193,3 +196,19 @@ def read_candidates(task: PartitionTask, schema: dict[str, Any]) -> pl.DataFrame
     rows = task.directory.read_fragments(task.partition, schema)
     repeats = pl.read_parquet(Path(task.directory.root) / REPEATS)["node"]
     return rows.filter(~pl.col("node").is_in(repeats.implode())) if repeats.len() else rows
+
+
+def texts_of(nodes: pl.Series, files: list[tuple[str, ...]]) -> Iterator[tuple[int, str | None]]:
+    """(node, text) of each of `nodes`, read from the extract files (`files[file]`, the unit of
+    the node's file) a batch of `TEXT_BATCH_ROWS` rows at a time: a pass that reads texts holds one
+    batch of them, not the partition's."""
+    located = pl.DataFrame({"node": nodes}, schema={"node": pl.UInt64}).unique().sort("node").select(
+        "node", file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row"))
+    for (file_index,), rows in located.group_by("file", maintain_order=True):
+        wanted = rows.select("row", "node").lazy()
+        start = 0
+        for batch in column_batches(files[int(file_index)], ["text"], TEXT_BATCH_ROWS):
+            texts = batch.lazy().with_row_index("row", offset=start).with_columns(pl.col("row").cast(pl.UInt32)) \
+                .join(wanted, on="row").collect()
+            start += batch.height
+            yield from zip(texts["node"], texts["text"], strict=True)

@@ -8,7 +8,9 @@ import random
 import time
 
 import pytest
+import yaml
 
+from conftest import SEED_PARAMS
 from filters.rules.reasons import RULES_BY_CODE
 from filters.text.c4 import nopunc_clean
 from filters.text.gopher import gopher_signals
@@ -34,7 +36,10 @@ def test_defaults_are_the_published_gopher_values() -> None:
     assert (gopher.min_median_word_length, gopher.max_median_word_length) == (3, 10)
     assert (gopher.max_symbol_word_ratio, gopher.min_alpha_word_fraction, gopher.min_stop_words) == (0.10, 0.80, 2)
     assert (gopher.max_bullet_line_fraction, gopher.max_ellipsis_line_fraction) == (0.90, 0.30)
-    assert (gopher.max_dup_line_fraction, gopher.max_dup_line_char_fraction) == (0.30, 0.30)
+    # the line-count rule is Gopher's 0.30 in the seed's preset, off by default (docs/filters.md)
+    assert (gopher.max_dup_line_fraction, gopher.max_dup_line_char_fraction) == (None, 0.30)
+    seed = params_from_dict(yaml.safe_load(SEED_PARAMS.read_text()))
+    assert seed.select.gopher.max_dup_line_fraction == 0.30
     assert [getattr(gopher, f"max_top_{n}gram_char_fraction") for n in (2, 3, 4)] == [0.20, 0.18, 0.16]
     assert [getattr(gopher, f"max_dup_{n}gram_char_fraction") for n in range(5, 11)] == [
         0.15, 0.14, 0.13, 0.12, 0.11, 0.10]
@@ -178,7 +183,9 @@ def test_dup_line_fraction_and_char_fraction_over_0_30(repeats: int, violates: b
     signals = gopher_signals(text)
     assert signals["gopher_dup_line_fraction"] == pytest.approx(repeats / 10)
     assert signals["gopher_dup_line_char_fraction"] == pytest.approx(repeats / 10)
-    assert violates_rule("dup_lines", signals["gopher_dup_line_fraction"]) is violates
+    seed = params_from_dict(yaml.safe_load(SEED_PARAMS.read_text()))  # the line-count rule: the seed's only
+    assert violates_rule("dup_lines", signals["gopher_dup_line_fraction"], seed) is violates
+    assert not violates_rule("dup_lines", signals["gopher_dup_line_fraction"])
     assert violates_rule("dup_line_chars", signals["gopher_dup_line_char_fraction"]) is violates
 
 

@@ -273,7 +273,7 @@ def test_params_reject_unknown_cdc_algorithm():
 def test_slices_of_rows_give_the_same_output_as_whole_files(tmp_path, monkeypatch):
     """The write pass and the CDC pass read a file a few rows at a time (memory flat over large
     inputs): any slice size gives the same rows, reasons and stats."""
-    from pipeline.stages import dedup, select
+    from pipeline.stages import partitions, select
 
     assert cli("extract", ROOT / "data" / "sample", "--out", tmp_path / "work") == 0
 
@@ -288,7 +288,7 @@ def test_slices_of_rows_give_the_same_output_as_whole_files(tmp_path, monkeypatc
     assert whole_stats["by_reason"].get("dup.cdc", 0) > 0
     for rows_at_once in (1, 3):
         monkeypatch.setattr(select, "SLICE_ROWS", rows_at_once)
-        monkeypatch.setattr(dedup, "TEXT_BATCH_ROWS", rows_at_once)
+        monkeypatch.setattr(partitions, "TEXT_BATCH_ROWS", rows_at_once)
         rows, stats = outcome(f"slices{rows_at_once}")
         assert stats == whole_stats
         assert rows.equals(whole_rows)
