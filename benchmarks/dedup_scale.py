@@ -7,7 +7,8 @@ No texts and no extraction: the script generates, one extract file at a time, th
 select's rule pass hands to the de-duplication passes (`compact_columns` and `id_columns`), with
 duplicates of every kind planted at known rates (URL 3 %, canonical 10 %, content hash 4 %,
 repeated ids 1 %, near-duplicate MinHash signatures 5 %, 10 % of their values changed), and a
-`text` column of a few words per page for the CDC pass. It then runs what select runs, in the
+`text` column of 30 words per page for the CDC pass and the near pass's exact check (a planted
+near duplicate has one word changed). It then runs what select runs, in the
 same order: `Passes.add` per file, the partition tasks on `--workers` processes, `decide`, and
 `for_file` per file as the write pass reads them.
 
@@ -38,6 +39,7 @@ from pipeline.stages.dedup import Passes  # noqa: E402
 
 BASE_US = 1_700_000_000 * 1_000_000
 PERMUTATIONS = 128
+TEXT_WORDS = 30
 
 
 def peak_mib() -> float:
@@ -83,12 +85,17 @@ def synthetic_file(index: int, start: int, rows: int, seed: int) -> tuple[pl.Dat
         "content_hash": [f"{n:016x}" for n in planted(0.04)],
         "simhash64": rng.integers(-2**63, 2**63 - 1, rows, dtype=np.int64),
         "minhash": pl.Series(signatures(story, rng, story != number), dtype=pl.Binary),
+        "minhash_shingles": pl.Series([TEXT_WORDS - 4] * rows, dtype=pl.Int32),
     }).with_columns(pl.when(pl.Series(rng.random(rows) < 0.05)).then(None).otherwise(pl.col("warc_date"))
                     .alias("warc_date"))
     ids = compact.select("row", "id", "warc_date", pl.lit("response").alias("record_type"),
                          pl.lit(f"f{index}.warc.gz").alias("source_file"),
                          (pl.col("row").cast(pl.Int64) * 1000).alias("source_offset"))
-    texts = pl.DataFrame({"text": [f"page {n} on host {h}" for n, h in zip(number, host, strict=True)]})
+    # A page's text: its story's TEXT_WORDS words, one of them changed on a planted near duplicate, so
+    # that the near pass's exact check finds what the signatures planted (containment about 0.8).
+    texts = pl.DataFrame({"text": [" ".join(f"x{n}" if copy and k == n % TEXT_WORDS else f"s{s}w{k}"
+                                            for k in range(TEXT_WORDS))
+                                   for n, s, copy in zip(number, story, story != number, strict=True)]})
     return compact, ids, texts
 
 

@@ -402,7 +402,7 @@ class SelectPageParams:
     min_product_score: int | None = None  # 5 in presets/seed.yaml; the page-type model decides product pages
     # page.not_article: the page-type model's probability of the kept types (`keep_types`) below
     # this; null: the model is not run in select (docs/filters.md, "Page types").
-    min_article_probability: float | None = 0.87
+    min_article_probability: float | None = 0.88
     # page.several_posts above this many whole posts on one page (`structure_post_count`,
     # filters/page/page_structure.py): a page of several posts is a listing (docs/filters.md, "Pages of
     # several posts"); null: off (set it so when `keep_types` keeps listings).

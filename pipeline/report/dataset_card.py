@@ -61,6 +61,7 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         f"{code_version()} from {len(stats['files'])} input file(s): {stats['accepted']} accepted "
         f"of {stats['records_in']} records. Rejected records, each with every reason, are in "
         f"`rejected/`; the report with figures and example pages per reason is `report/index.html`.",
+        "## The text\n\n" + _text_text(params),
         "## Splits\n\n" + _splits_text(dataset),
         "## Pages per split, era and language\n\n" + _cells_table(dataset),
         "## Era\n\n" + _era_text(dataset),
@@ -73,6 +74,20 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         "## Known limits\n\n" + "\n".join(f"- {limit}" for limit in KNOWN_LIMITS),
     ]
     return "\n\n".join(parts) + "\n"
+
+
+def _text_text(params: Params) -> str:
+    """What the `text` column holds, and what was judged."""
+    near = params.select.dedup.near
+    dedup = (f"kept once: a page whose shorter text has at least {near.min_containment:g} of its word 5-grams in an "
+             f"earlier kept page is rejected (`dup.near`)" if near.method == "minhash" else
+             "found by simhash" if near.method == "simhash" else "not looked for (`select.dedup.near.method: null`)")
+    return ("`text` is the page's main text as the extraction returned it (trafilatura or readability-lxml, the "
+            "JSON-LD `articleBody`, or a DOM fallback; paragraphs separated by a blank line), with its headings, "
+            "list items, table cells and captions. Nothing is removed from it afterwards, and every rule judged "
+            "exactly this text: length, language, Gopher's quality and repetition rules, the content hash and "
+            "the MinHash signature. C4's NoPunc line removal is measured (`signals.c4_*`: the share of lines and "
+            f"words that do not end a sentence) but not applied. Republished copies of a story were {dedup}.")
 
 
 def _model_text(params: Params) -> str:

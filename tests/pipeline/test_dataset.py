@@ -335,6 +335,9 @@ def test_a_story_syndicated_on_three_sites_is_never_in_two_splits(tmp_path, meth
         assert set(rejected["signals"].struct.field("cross_split_train_id")) == {kept["id"].item()}
         stats = json.loads((tmp_path / "out" / "stats.json").read_text())
         assert stats["dataset"]["cross_split"]["rejected"] == {"train": 0, "validation": 1, "test": 1}
+        card = (tmp_path / "out" / "README.md").read_text()
+        assert "Removed: 1 validation and 1 test pages" in card and "at least 0.5 of its word 5-grams" in card
+        assert "Nothing is removed from it afterwards" in card
     else:
         # simhash at distance 3 misses edited copies, and the cross-split rule is off with it: the story
         # leaks into several splits
