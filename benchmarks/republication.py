@@ -23,7 +23,9 @@ syndication and scraper sites make them:
 * inside the story, as paragraphs that extractors keep (they dropped the blocks above in almost
   every copy): the site's newsletter pitch after the first third of the body paragraphs, a
   "Related: headline" line after the middle one, and a credit line (the site's copyright and
-  address) after the last one. Every page of a site shares this template text;
+  address) after the last one. Every page of a site shares this template text; with `--teasers N`,
+  N paragraphs of "more from the site" after it too (a headline and 1-3 sentences of another
+  article each): a harder set, whose copies add more text;
 * about 2 % of the words of the body paragraphs replaced by words of the lede's article;
 * the site's own URL `https://SITE/YYYY/MM/SLUG` (slug from the original path), its own
   `rel=canonical`, `og:url`, `twitter:url` and `og:site_name` (a scraper's CMS writes its own: a
@@ -526,7 +528,8 @@ def inline_related(site: Site, rng: random.Random) -> Any:
     return paragraph
 
 
-def make_copy(html: str, story: Candidate, source: Candidate, site: Site, url: str, rng: random.Random) -> str:
+def make_copy(html: str, story: Candidate, source: Candidate, site: Site, url: str, rng: random.Random,
+              teasers: int = 0) -> str:
     """The original page as the site republishes it (see the module docstring)."""
     tree = parse_html(html)
     paragraphs = body_paragraphs(tree, story.text)
@@ -540,6 +543,8 @@ def make_copy(html: str, story: Candidate, source: Candidate, site: Site, url: s
     last.addnext(newsletter(site))
     last.addnext(related(site, rng))
     last.addnext(element("p", f"{site.copyright} {site.address}", **{"class": "credit"}))
+    for _ in range(teasers):  # "more from the site": a headline and a standfirst of another story each
+        last.addnext(element("p", f"{rng.choice(site.headlines)}. {lede(source, rng)}", **{"class": "teaser"}))
     body = tree.find("body")
     if body is None:
         body = tree
@@ -603,7 +608,7 @@ def unique_url(site: Site, date: datetime, slug: str, key: str, used: set[str]) 
 
 
 def make_story(key: str, candidate: Candidate, chosen: list[Candidate], pool: list[Candidate],
-               rng: random.Random, used: set[str]) -> Story:
+               rng: random.Random, used: set[str], teasers: int = 0) -> Story:
     """The story's original page (its raw record) and its two copies on two sites."""
     raw = raw_record(candidate)
     html, date, url = parse_record(raw)
@@ -613,7 +618,7 @@ def make_story(key: str, candidate: Candidate, chosen: list[Candidate], pool: li
         copy_url = unique_url(site, copy_date, path_slug(url), key, used)
         source = lede_source(candidate, chosen, pool, rng)
         story.pages.append(Page(copy_url, "copy", site.domain, copy_date.strftime("%Y-%m-%dT%H:%M:%SZ"),
-                                make_copy(html, candidate, source, site, copy_url, rng)))
+                                make_copy(html, candidate, source, site, copy_url, rng, teasers)))
     story.pages[1:] = sorted(story.pages[1:], key=lambda page: (page.warc_date, page.url))
     return story
 
@@ -640,7 +645,7 @@ def write_warc(path: Path, stories: list[Story]) -> None:
                     write_copy(writer, page)
 
 
-def build(out: Path, count: int, seed: int) -> int:
+def build(out: Path, count: int, seed: int, teasers: int = 0) -> int:
     """Draw the stories, write DIR/republication.warc.gz and DIR/stories.json, print the numbers."""
     rng = random.Random(seed)
     cache: dict[str, bool] = {}
@@ -649,7 +654,7 @@ def build(out: Path, count: int, seed: int) -> int:
     chosen = [c for corpus in CORPUS_NAMES for c in draw(pools[corpus], quotas[corpus], rng, cache)]
     pool = [c for corpus in CORPUS_NAMES for c in pools[corpus]]
     used: set[str] = set()
-    stories = [make_story(f"s{index:03d}", c, chosen, pool, rng, used) for index, c in enumerate(chosen)]
+    stories = [make_story(f"s{index:03d}", c, chosen, pool, rng, used, teasers) for index, c in enumerate(chosen)]
     out.mkdir(parents=True, exist_ok=True)
     write_warc(out / "republication.warc.gz", stories)
     index = {story.key: {"corpus": story.candidate.corpus, "language": story.candidate.language,
@@ -925,6 +930,9 @@ def parser() -> argparse.ArgumentParser:
     make.add_argument("--out", type=Path, required=True)
     make.add_argument("--stories", type=int, default=180)
     make.add_argument("--seed", type=int, default=43)
+    make.add_argument("--teasers", type=int, default=0,
+                      help="paragraphs of other stories (a headline and 1-3 sentences each) added inside each copy: "
+                           "a harder set, with more added text")
     judge = commands.add_parser("measure", help="copies caught, stories kept twice or lost, in a run over the WARC")
     judge.add_argument("run_dir", type=Path)
     judge.add_argument("--stories", type=Path, required=True)
@@ -942,7 +950,7 @@ def main() -> int:
         if missing:
             print(f"skipped: {CORPORA} lacks {', '.join(missing)} (the shared corpora)", file=sys.stderr)
             return 2
-        return build(args.out, args.stories, args.seed)
+        return build(args.out, args.stories, args.seed, args.teasers)
     if args.command == "measure":
         return measure(args.run_dir, args.stories, args.json)
     return run_false_merges(args.run_dirs, args.json)
