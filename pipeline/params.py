@@ -136,7 +136,7 @@ class DatasetParams:
     host_min: int | None = None  # dataset.host_min: sites with fewer accepted pages lose them all
     host_cap: int | None = None  # dataset.host_cap: at most this many accepted pages per site
     # dataset.cross_split: a validation or test page with this share of its word 5-grams in a kept
-    # train page is rejected (MinHash containment; docs/dataset.md). null: off.
+    # train page is rejected (containment of MinHash LSH candidates; docs/dataset.md). null: off.
     cross_split_min_containment: float | None = 0.5
     seed: int = 0  # salts the split hash and the per-site sample
 

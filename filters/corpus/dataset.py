@@ -39,7 +39,7 @@ SIGNALS: tuple[Signal, ...] = (
            "(lowest hash of dataset.seed and id first)"),
     Signal("cross_split_containment", pa.float64(), "validation or test page: the largest share of its word "
            "5-grams found in one kept train page, where that share reaches the lowest threshold the near pass "
-           "verifies (MinHash estimate; null: none)"),
+           "verifies (exact 5-gram sets of the MinHash LSH candidates; null: none)"),
     Signal("cross_split_train_id", pa.string(), "the id of that train page (null: none)"),
 )
 

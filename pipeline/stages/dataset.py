@@ -112,7 +112,7 @@ class DatasetCounts:
                             "era": dict(sorted(by_era.items())), "language": dict(sorted(by_language.items())),
                             "era_language": dict(sorted(by_era_language.items()))}
         threshold = dataset.cross_split_min_containment if dataset.split_by is not None else None
-        cross_split = {"min_containment": threshold, "shingles": "word 5-grams (MinHash estimate)",
+        cross_split = {"min_containment": threshold, "shingles": "word 5-grams (exact, of MinHash LSH candidates)",
                        "rejected": {name: self.cross_split.get(name, 0) for name in SPLITS}}
         return {"split_by": dataset.split_by, "site_unit": self.unit, "era_cutoff": dataset.era_cutoff,
                 "splits": splits, "era_date_source": dict(sorted(self.sources.items())), "cross_split": cross_split}
