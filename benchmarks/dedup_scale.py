@@ -119,7 +119,7 @@ def main() -> int:
     for index, rows in enumerate(counts):
         tick = time.perf_counter()
         compact, ids, texts = synthetic_file(index, sum(counts[:index]), rows, args.seed)
-        texts.write_parquet(files[index])
+        texts.write_parquet(files[index], row_group_size=1000)  # as the extract stage writes them
         generate += time.perf_counter() - tick
         passes.add(index, compact, ids)
         del compact, ids, texts

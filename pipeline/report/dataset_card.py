@@ -165,8 +165,8 @@ def _cross_split_text(cross: dict[str, Any] | None) -> str:
             f"that, a validation or test page is removed (`dataset.cross_split`, naming the train page in "
             f"`signals.cross_split_train_id`) when at least {cross['min_containment']:g} of its word 5-grams are in "
             f"one kept train page (measured on the exact 5-gram sets of the candidate pairs that the near-duplicate "
-            f"pass finds by MinHash LSH). Removed: {removed.get('validation', 0)} validation and {removed.get('test', 0)} "
-            f"test pages; train is never reduced by this rule.")
+            f"pass finds by MinHash LSH). Removed: {removed.get('validation', 0)} validation and "
+            f"{removed.get('test', 0)} test pages; train is never reduced by this rule.")
 
 
 def _cells_table(dataset: dict[str, Any]) -> str:

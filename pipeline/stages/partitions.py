@@ -30,7 +30,7 @@ from typing import Any
 import polars as pl
 
 from pipeline.run.executors import TaskFailure, TasksFailed
-from pipeline.store.storage import column_batches
+from pipeline.store.storage import row_groups_with
 from pipeline.store.writers import atomic_write_text, staged_file
 
 NODE_ROW_BITS = 32
@@ -200,15 +200,15 @@ def read_candidates(task: PartitionTask, schema: dict[str, Any]) -> pl.DataFrame
 
 def texts_of(nodes: pl.Series, files: list[tuple[str, ...]]) -> Iterator[tuple[int, str | None]]:
     """(node, text) of each of `nodes`, read from the extract files (`files[file]`, the unit of
-    the node's file) a batch of `TEXT_BATCH_ROWS` rows at a time: a pass that reads texts holds one
-    batch of them, not the partition's."""
+    the node's file) a row group at a time (`TEXT_BATCH_ROWS` rows at a time at a URL), only the
+    parts that hold one of them: a pass that reads texts holds one part of a file, not the
+    partition's texts."""
     located = pl.DataFrame({"node": nodes}, schema={"node": pl.UInt64}).unique().sort("node").select(
         "node", file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row"))
     for (file_index,), rows in located.group_by("file", maintain_order=True):
         wanted = rows.select("row", "node").lazy()
-        start = 0
-        for batch in column_batches(files[int(file_index)], ["text"], TEXT_BATCH_ROWS):
+        for start, batch in row_groups_with(files[int(file_index)], ["text"], TEXT_BATCH_ROWS,
+                                            rows["row"].sort().to_list()):
             texts = batch.lazy().with_row_index("row", offset=start).with_columns(pl.col("row").cast(pl.UInt32)) \
                 .join(wanted, on="row").collect()
-            start += batch.height
             yield from zip(texts["node"], texts["text"], strict=True)

@@ -19,6 +19,7 @@ URL is used.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import os
@@ -386,6 +387,38 @@ def readable_copy(local: str, source: str) -> str:
     """`local` when this process sees it (the driver's downloaded copy), else `source` (its URL:
     a task on another node)."""
     return local if os.path.exists(local) else source
+
+
+def row_groups_with(paths: str | Sequence[str], columns: Sequence[str], rows: int,
+                    wanted: Sequence[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+    """(first row, frame): `columns` of the parts of a Parquet file, or of several read as one
+    (`paths` in order, rows numbered through), that hold one of the `wanted` rows (sorted), in
+    order. Local files are read a row group at a time, and only the row groups that hold a wanted
+    row (the extract stage writes groups of `extract.rows_per_row_group` rows); a file at a URL is
+    read through in frames of `rows` rows, and the frames without a wanted row are skipped."""
+    import polars as pl
+
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    if any(is_url(path) for path in paths):
+        for index, frame in enumerate(column_batches(paths, columns, rows)):
+            start = index * rows
+            if _any_between(wanted, start, start + frame.height):
+                yield start, frame
+        return
+    offset = 0
+    for path in paths:
+        parquet = pq.ParquetFile(path)
+        for group in range(parquet.num_row_groups):
+            size = parquet.metadata.row_group(group).num_rows
+            if _any_between(wanted, offset, offset + size):
+                yield offset, pl.from_arrow(parquet.read_row_group(group, columns=list(columns)))  # type: ignore[misc]
+            offset += size
+
+
+def _any_between(sorted_values: Sequence[int], low: int, high: int) -> bool:
+    """Whether a value of `sorted_values` is in [low, high)."""
+    index = bisect.bisect_left(sorted_values, low)
+    return index < len(sorted_values) and sorted_values[index] < high
 
 
 def column_batches(paths: str | Sequence[str], columns: Sequence[str], rows: int) -> Iterator[pl.DataFrame]:
