@@ -3,7 +3,7 @@ features, extraction or rules before the shipped model is retrained.
 
     pipeline extract ../shared/corpora/wcxb-dev.warc.gz ../shared/corpora/trafilatura-eval.warc.gz \
         ../shared/corpora/product-pages.warc.gz --out WORK --extract-all --params presets/train-page-model.yaml
-    python benchmarks/language_cv.py WORK [--params presets/train-page-model.yaml]
+    python benchmarks/language_cv.py WORK [--params presets/train-page-model.yaml] [--seed 7]
 
 The work directory must be extracted with the pre-extraction gate off (the preset turns it off,
 as `pipeline train` does): a page the gate turns away keeps only that reason, so the other rules
@@ -50,7 +50,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("work", help="a work directory of `pipeline extract --extract-all` over the three corpora")
     parser.add_argument("--params", default=str(ROOT / "presets" / "train-page-model.yaml"))
+    parser.add_argument("--seed", type=int, default=train.BOOSTER_PARAMS["seed"],
+                        help="LightGBM's seed (pipeline train ships 7): the spread over seeds is the noise of a change")
     args = parser.parse_args()
+    train.BOOSTER_PARAMS["seed"] = args.seed
     overrides = yaml.safe_load(Path(args.params).read_text(encoding="utf-8")) or {}
     overrides.setdefault("select", {}).setdefault("page", {})["min_article_probability"] = None  # the model's rule off
     load_params(Path(args.params))  # a clear error for a bad file, before the work

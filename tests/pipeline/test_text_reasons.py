@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import polars as pl
 import pytest
+import yaml
 
-from conftest import prose
+from conftest import ARTICLE, SEED_PARAMS, cli, prose, write_warc
 from filters.extract.cascade import run_cascade
 from filters.parse.html import parse_html
 from filters.parse.parsed import Page
@@ -65,6 +67,26 @@ def test_paragraphs_that_end_in_forty_hashtags_are_judged_with_them(run_together
     assert signals["gopher_word_count"] == len(text.split())
     assert signals["gopher_symbol_word_ratio"] == pytest.approx(280 / len(text.split()))
     assert "gopher.symbol_ratio" in select_reasons(signals)
+
+
+@pytest.mark.parametrize("preset", [None, SEED_PARAMS])
+def test_a_page_of_hashtag_tailed_paragraphs_is_not_kept_with_its_hashtags(tmp_path, preset):
+    """The whole pipeline, defaults and the seed's preset: the page is rejected, and Gopher's
+    symbol ratio is among the reasons (the `text` it would have written holds the hashtags)."""
+    params = []
+    if preset:  # the seed's rules, less its article-score gate (a hand-written page scores too low)
+        seed = yaml.safe_load(preset.read_text())
+        seed["extract"]["gate"]["article_score_min"] = None
+        (tmp_path / "seed.yaml").write_text(yaml.safe_dump(seed))
+        params = ["--params", tmp_path / "seed.yaml"]
+    body = "".join(f"<p>{paragraph}</p>" for paragraph in forty_hashtags().split("\n\n"))
+    write_warc(tmp_path / "tags.warc.gz", [("https://blog.example/coast-walk", ARTICLE.format(
+        title="A coast walk", paragraphs=body).encode(), {})])
+    args = ["run", tmp_path / "tags.warc.gz", "--out", tmp_path / "out", "--extract-all"]
+    assert cli(*args, *params) == 0
+    rows = pl.read_parquet(tmp_path / "out" / "rejected")
+    assert rows.height == 1 and "gopher.symbol_ratio" in rows["reasons"][0]
+    assert rows["text"][0].count("#") == 280
 
 
 def test_c4_reads_a_paragraph_with_a_hashtag_tail_by_its_sentences_unless_told_not_to():
