@@ -12,7 +12,7 @@ Rounds (`pipeline.stages.dedup.ROUNDS`), each one task per partition:
    partition of its later page (b).
 3. **near-verify** (by b): page b's sketch joined, each pair's containments estimated from the
    whole signatures; the pairs whose estimate is near the lowest threshold of `dup.near` and
-   `dataset.cross_split` are read (their two texts, from the extract files, a batch of rows at a
+   `dataset.cross_split` are read (their two texts, from the extract files, a row group at a
    time) and measured on their exact n-gram sets. Those at the threshold are the edges the
    driver reads.
 
