@@ -400,10 +400,11 @@ def row_groups_with(paths: str | Sequence[str], columns: Sequence[str], rows: in
 
     paths = [paths] if isinstance(paths, str) else list(paths)
     if any(is_url(path) for path in paths):
-        for index, frame in enumerate(column_batches(paths, columns, rows)):
-            start = index * rows
+        start = 0  # a file's last frame may be short: count the rows, not the frames
+        for frame in column_batches(paths, columns, rows):
             if _any_between(wanted, start, start + frame.height):
                 yield start, frame
+            start += frame.height
         return
     offset = 0
     for path in paths:

@@ -379,3 +379,30 @@ def test_candidates_without_a_signature_are_named_in_the_warnings(tmp_path):
                      {"files": []})
     simhash.add(0, frame, ids)
     assert simhash.warnings() == []
+
+
+@pytest.mark.parametrize("where", ["local", "url"])
+def test_texts_of_finds_each_page_across_files_and_row_groups(tmp_path, where):
+    """The CDC and near passes read a unit of several extract files as one, rows numbered through:
+    files of 7 and 5 rows, in row groups of 3 (local) or frames of 3 (at a URL), where each file's
+    last group is short."""
+    import fsspec
+
+    from pipeline.stages import partitions
+
+    sizes = (7, 5)
+    paths = []
+    for index, size in enumerate(sizes):
+        frame = pl.DataFrame({"text": [f"file {index} row {row}" for row in range(size)]})
+        if where == "local":
+            path = str(tmp_path / f"f{index}.parquet")
+            frame.write_parquet(path, row_group_size=3)
+        else:
+            path = f"memory://texts-{tmp_path.name}/f{index}.parquet"
+            with fsspec.open(path, "wb") as stream:
+                frame.write_parquet(stream, row_group_size=3)
+        paths.append(path)
+    rows = [0, 6, 7, 8, 11]  # the unit's rows: file 0's first and last, file 1's first, second and last
+    found = dict(partitions.texts_of(pl.Series(rows, dtype=pl.UInt64), [tuple(paths)]))
+    assert found == {0: "file 0 row 0", 6: "file 0 row 6", 7: "file 1 row 0", 8: "file 1 row 1",
+                     11: "file 1 row 4"}
