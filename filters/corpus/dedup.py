@@ -139,11 +139,10 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("near_duplicate", pa.bool_(), "an earlier page of the same near-duplicate cluster is kept"),
     Signal("near_duplicate_distance", pa.int32(), "simhash: Hamming distance to the closest earlier page of the "
            "cluster (null: none)"),
-    Signal("near_duplicate_similarity", pa.float64(), "MinHash: Jaccard similarity to the closest earlier page of "
-           "the cluster, estimated from their signatures (null: none)"),
+    Signal("near_duplicate_similarity", pa.float64(), "MinHash: Jaccard similarity of the word n-gram sets to the "
+           "closest earlier page of the cluster, measured on the two texts (null: none)"),
     Signal("near_duplicate_containment", pa.float64(), "MinHash: the share of the shorter text's word n-grams found "
-           "in the other, for the closest earlier page of the cluster, estimated from the signatures and shingle "
-           "counts (null: none)"),
+           "in the other, for the closest earlier page of the cluster, measured on the two texts (null: none)"),
 )
 RULES: tuple[Rule, ...] = (
     Rule("dup.cdc", "more than half of the text's bytes are in Rabin-CDC chunks already seen on earlier pages of the "
@@ -176,7 +175,8 @@ class NearParams:
     rows: int = 2
     min_shared_bands: int = 1
     # MinHash decision: a candidate pair is a near duplicate when this share of the shorter text's
-    # n-grams is in the other (containment, estimated from the full signatures and shingle counts).
+    # n-grams is in the other (containment: estimated from the signatures and shingle counts, then
+    # measured on the two texts where the estimate is near the threshold).
     min_containment: float = 0.7
     # Within one band bucket, each page is paired with at most this many pages before it.
     max_pairs_per_member: int = 16

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from filters.corpus.near import containment
+
 NODES = {"node": pl.UInt64}
 # one member of a duplicate group: the page (node), its place in the global order (date, then
 # node) and the group it belongs to
@@ -46,7 +48,7 @@ def closest_earlier(edges: pl.DataFrame) -> pl.DataFrame:
     longer) over its edges."""
     return edges.group_by("b").agg(pl.col("distance").min().alias("near_duplicate_distance"),
                                    pl.col("similarity").max().alias("near_duplicate_similarity"),
-                                   pl.max_horizontal("a_in_b", "b_in_a").max().alias("near_duplicate_containment")) \
+                                   containment().max().alias("near_duplicate_containment")) \
         .rename({"b": "node"})
 
 

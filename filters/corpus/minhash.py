@@ -119,8 +119,7 @@ def band_keys(signatures: np.ndarray, bands: int, rows: int) -> np.ndarray:
 
 def jaccard(a: bytes, b: bytes) -> float:
     """The signatures' estimate of the shingle sets' Jaccard similarity: the share of equal values."""
-    first, second = signature_array([a]), signature_array([b])
-    return float(np.mean(first == second))
+    return float(similarities(signature_array([a]), signature_array([b]))[0])
 
 
 def similarities(first: np.ndarray, second: np.ndarray) -> np.ndarray:

@@ -1,5 +1,5 @@
 """Near duplicates and cross-split overlap between pages, decided from MinHash signatures
-(docs/filters.md, "Near duplicates" and "Decontaminated splits").
+(docs/filters.md, "Near duplicates"; docs/dataset.md, "Detector dataset").
 
 Three steps, each a pure function over polars frames that `pipeline/stages/dedup.py` runs over
 partitions:
@@ -28,12 +28,13 @@ from filters.corpus.dedup import NearParams, simhash_block_keys
 from filters.corpus.minhash import band_keys, containments, estimated_counts, signature_array, similarities
 
 TRAIN = "train"
-# A verified pair: the earlier page a, the later b, their order keys, the Jaccard estimate, the
-# simhash distance (simhash edges), the containment of each text in the other, splits and ids.
+# A verified pair: the earlier page a, the later b, their order keys, the Jaccard similarity, the
+# simhash distance (simhash edges), the containment of each text in the other, splits and ids
+# (estimated from the signatures by `estimate`, measured on the texts by `exact`).
 EDGES = {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64, "b_date": pl.Int64, "similarity": pl.Float64,
          "distance": pl.Int32, "a_in_b": pl.Float64, "b_in_a": pl.Float64, "a_split": pl.String,
          "b_split": pl.String, "a_id": pl.String, "b_id": pl.String}
-# What a pair needs of each page to be verified (fragments of the signatures pass, by node).
+# What a pair needs of each page to be verified (fragments of the sketches pass, by node).
 SKETCHES = {"node": pl.UInt64, "minhash": pl.Binary, "shingles": pl.Int64, "split": pl.String, "id": pl.String}
 CROSS = {"node": pl.UInt64, "cross_split_containment": pl.Float64, "cross_split_train_id": pl.String}
 
@@ -106,7 +107,7 @@ def estimate(pairs: pl.DataFrame, floor: float) -> pl.DataFrame:
     verified = pairs.select("a", "b", "a_date", "b_date", "a_split", "b_split", "a_id", "b_id").with_columns(
         pl.Series("similarity", similarity), pl.lit(None, dtype=pl.Int32).alias("distance"),
         pl.Series("a_in_b", a_in_b), pl.Series("b_in_a", b_in_a))
-    return verified.filter(pl.max_horizontal("a_in_b", "b_in_a") >= floor).select(list(EDGES)).cast(
+    return verified.filter(containment() >= floor).select(list(EDGES)).cast(
         EDGES).sort("a", "b")  # type: ignore[arg-type]  # polars accepts data type classes
 
 
@@ -126,7 +127,7 @@ def exact(edges: pl.DataFrame, shingles: dict[int, np.ndarray], floor: float) ->
     measured = edges.with_columns(pl.Series("similarity", common / union),
                                   pl.Series("a_in_b", common / np.maximum(first_size, 1.0)),
                                   pl.Series("b_in_a", common / np.maximum(second_size, 1.0)))
-    return measured.filter(pl.max_horizontal("a_in_b", "b_in_a") >= floor)
+    return measured.filter(containment() >= floor)
 
 
 def _counts(stored: pl.Series, signatures: np.ndarray) -> np.ndarray:

@@ -79,8 +79,8 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
 def _text_text(params: Params) -> str:
     """What the `text` column holds, and what was judged."""
     near = params.select.dedup.near
-    dedup = (f"kept once: a page whose shorter text has at least {near.min_containment:g} of its word 5-grams in an "
-             f"earlier kept page is rejected (`dup.near`)" if near.method == "minhash" else
+    dedup = (f"kept once: a page that shares with an earlier kept page at least {near.min_containment:g} of the "
+             f"shorter text's word 5-grams is rejected (`dup.near`)" if near.method == "minhash" else
              "found by simhash" if near.method == "simhash" else "not looked for (`select.dedup.near.method: null`)")
     return ("`text` is the page's main text as the extraction returned it (trafilatura or readability-lxml, the "
             "JSON-LD `articleBody`, or a DOM fallback; paragraphs separated by a blank line), with its headings, "

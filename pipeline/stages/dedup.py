@@ -11,8 +11,8 @@ rows in reading order); unknown capture times last. Each pass runs over hash par
    A re-read record is never a candidate of the passes below.
 2. **URL** (normalised URL or normalised canonical URL) and **exact** (content hash) groups,
    **CDC** fractions (Rabin fingerprints, Manber 1994: per host, in the global order, the share
-   of a candidate's text bytes in chunks already seen on earlier candidates of that host; the
-   only pass that reads texts) and **near**-duplicate pairs (`pipeline/stages/near.py`: MinHash
+   of a candidate's text bytes in chunks already seen on earlier candidates of that host) and
+   **near**-duplicate pairs (`pipeline/stages/near.py`: MinHash
    LSH candidates verified by the containment of the shorter text in the longer, or simhashes
    within the Hamming distance), joined into clusters by union-find.
 3. **One keeper** (`keep_first`, in the driver over the pages that take part in a group): in the
@@ -138,6 +138,8 @@ class Passes:
         self.url, self.exact, self.cdc, self.near = (self.directories[name] for name in ("url", "exact", "cdc", "near"))
         self.pairs, self.verified, self.sketches, self.ids, self.sites = (
             self.directories[name] for name in (PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS, IDS_PASS, "sites"))
+        # what the near pass runs with: MinHash pairing whenever dup.near or dataset.cross_split needs it
+        self.pairing = replace(dedup.near, method="minhash") if uses_minhash(params) else dedup.near
         self.root = root
         self.reused = prepare(root, partitions, identity)
         # candidates with a text (a content hash) but no MinHash signature: not compared
@@ -147,7 +149,7 @@ class Passes:
     def add(self, file_index: int, compact: pl.DataFrame, ids: pl.DataFrame) -> None:
         """Write one extract file's candidates (`compact_columns`) and the ids of all its rows
         (`id_columns`) into the partitions."""
-        if uses_minhash(self.params) and not compact.is_empty():
+        if self.pairing.method == "minhash" and not compact.is_empty():
             self.unsigned += compact.filter(pl.col("content_hash").is_not_null() & pl.col("minhash").is_null()).height
         if self.reused:
             return
@@ -170,11 +172,10 @@ class Passes:
                                    .drop_nulls("key"), pl.col("key"))
         self.cdc.write_fragments(file_index, rows.select(pl.col("host").fill_null(""), "date", "node"),
                                  pl.col("host"))
-        near_params = self.params.select.dedup.near
-        near = near_keys(rows, replace(near_params, method="minhash") if uses_minhash(self.params) else near_params)
+        near = near_keys(rows, self.pairing)
         if near is not None:
             self.near.write_fragments(file_index, near, pl.col("bucket"))
-        if uses_minhash(self.params):
+        if self.pairing.method == "minhash":
             self.sketches.write_fragments(file_index, sketch_rows(compact, self.params, file_index), pl.col("node"))
 
     def warnings(self) -> list[str]:
@@ -183,15 +184,14 @@ class Passes:
             return []
         return [f"{self.unsigned} candidates with a text have no MinHash signature (extracted by an older version, or "
                 f"with extract.minhash.permutations null): near duplicates among them are not found; extract again "
-                f"or set select.dedup.near.method: simhash"]
+                f"or set select.dedup.near.method: simhash (with dataset.cross_split_min_containment: null)"]
 
     def run(self, files: list[tuple[str, ...]], executor: Executor | None,
             sources: list[tuple[str, ...]] | None) -> int:
         """Decide every partition that has no result yet; returns how many tasks ran."""
         fragments_complete(self.root)
         dedup = self.params.select.dedup
-        near = replace(dedup.near, method="minhash") if uses_minhash(self.params) else dedup.near
-        settings = DedupSettings(tuple(files), tuple(sources) if sources is not None else None, dedup.cdc, near,
+        settings = DedupSettings(tuple(files), tuple(sources) if sources is not None else None, dedup.cdc, self.pairing,
                                  self.params.dataset.seed, cross_split_threshold(self.params),
                                  self.params.extract.minhash.shingle_words)
 
