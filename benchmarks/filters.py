@@ -30,11 +30,11 @@ from filters.parse.html import parse_html_bytes  # noqa: E402
 from filters.parse.parsed import Page  # noqa: E402
 from filters.rules import reasons  # noqa: E402
 from filters.text.blocks import block_signals  # noqa: E402
+from filters.text.measure import text_signals  # noqa: E402
 from filters.text.quality import quality_signals  # noqa: E402
 from pipeline.io.decode import decode_html  # noqa: E402
 from pipeline.io.readers import FileReport, read_file  # noqa: E402
 from pipeline.params import Params, params_from_dict  # noqa: E402
-from pipeline.stages.steps import text_signals  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "trafilatura-eval.warc.gz"
 

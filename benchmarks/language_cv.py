@@ -17,7 +17,7 @@ threshold), and the whole
 pipeline's keep rates are printed at each select threshold: all articles, articles whose own text
 has at least 200 tokens (the labels' reference text, else the longest extraction candidate), the
 articles of each language group, the long non-English ones, and each other type, with the
-threshold `pipeline train` would choose marked `*` (`train_measures.best_threshold`). Nothing is
+threshold `pipeline train` would choose marked `*` (`measures.best_threshold`). Nothing is
 written but the select output in a temporary directory. Run a change and its baseline on work
 directories extracted by each version of the code.
 """
@@ -36,10 +36,11 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features  # noqa: E402
+from filters.page_model import measures, training  # noqa: E402
+from filters.page_model.features import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features  # noqa: E402
+from filters.page_model.text_model import stacked  # noqa: E402
 from pipeline.params import load_params  # noqa: E402
-from pipeline.stages import train, train_measures  # noqa: E402
-from pipeline.text_model import stacked  # noqa: E402
+from pipeline.stages import train  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 LABELS = (f"{CORPORA}/wcxb-dev.labels.json", f"{CORPORA}/trafilatura-eval.labels.json",
@@ -50,12 +51,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("work", help="a work directory of `pipeline extract --extract-all` over the three corpora")
     parser.add_argument("--params", default=str(ROOT / "presets" / "train-page-model.yaml"))
-    parser.add_argument("--seed", type=int, default=train.BOOSTER_PARAMS["seed"],
+    parser.add_argument("--seed", type=int, default=training.BOOSTER_PARAMS["seed"],
                         help="LightGBM's seed (pipeline train ships 7): the spread over seeds is the noise of a change")
     args = parser.parse_args()
-    train.BOOSTER_PARAMS["seed"] = args.seed
+    training.BOOSTER_PARAMS["seed"] = args.seed
     overrides = yaml.safe_load(Path(args.params).read_text(encoding="utf-8")) or {}
-    overrides.setdefault("select", {}).setdefault("page", {})["min_article_probability"] = None  # the model's rule off
+    overrides.setdefault("select", {}).setdefault("page", {})["use_page_model"] = False  # the model's rule off
     load_params(Path(args.params))  # a clear error for a bad file, before the work
     with tempfile.TemporaryDirectory(prefix="language-cv-") as scratch:
         params_file = Path(scratch) / "params.yaml"
@@ -70,23 +71,23 @@ def main() -> None:
     if gated:
         sys.exit(f"{args.work}: {gated} labelled pages were turned away by the pre-extraction gate, so no other "
                  "rule judged them; extract with the gate off (--params presets/train-page-model.yaml)")
-    keep = train.kept_by_other_rules(rows)
+    keep = training.kept_by_other_rules(rows)
     y = np.array([PAGE_TYPES.index(label) for label in labels])
-    folds = np.array([train.fold_of(row.get("host")) for row in rows])
-    page = train.out_of_fold(np.array([page_features(r, PAGE_FEATURES) for r in rows]), y, folds)[:, 0]
-    text = stacked(rows, y, folds, train.ARTICLE, len(PAGE_TYPES))  # the text model's feature, as in training
-    full = train.out_of_fold(np.array([page_features(r, FULL_FEATURES) for r in rows]), y, folds, text)[:, 0]
+    folds = np.array([training.fold_of(row.get("host")) for row in rows])
+    page = training.out_of_fold(np.array([page_features(r, PAGE_FEATURES) for r in rows]), y, folds)[:, 0]
+    text = stacked(rows, y, folds, training.ARTICLE, len(PAGE_TYPES))  # the text model's feature, as in training
+    full = training.out_of_fold(np.array([page_features(r, FULL_FEATURES) for r in rows]), y, folds, text)[:, 0]
     types = np.array(labels)
     article = types == "article"
-    gate = page >= train_measures.recall_threshold(page, article, train.PAGE_ARTICLE_RECALL)
-    groups = np.array([train_measures.language_group(row) for row in rows])
-    long = np.array([train.own_text_tokens(row, sources) >= train_measures.LONG_ARTICLE_TOKENS for row in rows])
+    gate = page >= measures.recall_threshold(page, article, training.PAGE_ARTICLE_RECALL)
+    groups = np.array([measures.language_group(row) for row in rows])
+    long = np.array([train.own_text_tokens(row, sources) >= measures.LONG_ARTICLE_TOKENS for row in rows])
     print(f"{len(rows)} labelled pages; {int(article.sum())} articles, {int((article & long).sum())} with >= "
-          f"{train_measures.LONG_ARTICLE_TOKENS} tokens of their own text; every rule but the model keeps "
+          f"{measures.LONG_ARTICLE_TOKENS} tokens of their own text; every rule but the model keeps "
           f"{keep[article & long].mean():.3f} of those")
-    chosen = train_measures.best_threshold(full, labels, keep & gate)  # what `pipeline train` would ship (marked *)
+    chosen = measures.best_threshold(full, labels, keep & gate)  # what `pipeline train` would ship (marked *)
     print("threshold | articles  long  long-not-en |   en     de   other | product  coll+list  service  forum  doc")
-    for threshold in sorted({*train_measures.TRADE_THRESHOLDS, chosen}):
+    for threshold in sorted({*measures.TRADE_THRESHOLDS, chosen}):
         kept = gate & keep & (full >= threshold)
 
         def rate(mask: np.ndarray, kept: np.ndarray = kept) -> str:

@@ -134,10 +134,10 @@ def main() -> int:
         timings = json.loads(stats_path.read_text())["timings"]
         # the extract stage's own steps (names without a dot; select's are "select.*"), summed over workers
         extract = sum(value["seconds"] for name, value in timings.items() if "." not in name and name != "select")
-        minhash = timings.get("minhash")
-        if extract and minhash:
-            print(f"in the run: signatures {minhash['seconds']:.2f} s over {minhash['calls']} pages; the extract "
-                  f"stage's steps {extract:.2f} s: {100 * minhash['seconds'] / extract:.2f} % of extract time")
+        keys = timings.get("dedup_keys")  # the content hash, the simhash and the MinHash signature
+        if extract and keys:
+            print(f"in the run: de-duplication keys {keys['seconds']:.2f} s over {keys['calls']} pages; the extract "
+                  f"stage's steps {extract:.2f} s: {100 * keys['seconds'] / extract:.2f} % of extract time")
             select = timings.get("select")
             if select:
                 print(f"select {select['seconds']:.2f} s: {100 * select['seconds'] / extract:.2f} % of extract time")

@@ -6,7 +6,7 @@ RUN_DIR is the output of `pipeline run` (its accepted and rejected shards: real 
 stored signal and text). Prints the model file's size and load time, and for the pre-extraction
 model (`page`, one page at a time, as extract calls it) and the select model (`full`, slices of
 1,000 rows, as select calls it) the milliseconds a page, features and trees apart, and of the
-features the select model's text model (`pipeline.text_model`: hashing the words, its weights).
+features the select model's text model (`filters.page_model.text_model`: hashing the words, its weights).
 Target: under 1 ms a page before extraction, under 3 ms in select (a page's extraction takes about
 40 ms), under 6 MB a file.
 """
@@ -23,8 +23,8 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from filters.page.page_type import PAGE_TYPES  # noqa: E402
-from pipeline.page_model import DEFAULT_MODEL, load_model  # noqa: E402
+from filters.page_model.features import PAGE_TYPES  # noqa: E402
+from filters.page_model.model import DEFAULT_MODEL, load_model  # noqa: E402
 from pipeline.stages.page_types import PARSED, ROW_FIELDS, SLICE_ROWS  # noqa: E402
 
 

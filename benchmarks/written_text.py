@@ -41,8 +41,8 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 
 from filters.corpus.minhash import sketch  # noqa: E402
 from filters.text.c4 import nopunc_clean  # noqa: E402
+from filters.text.measure import text_signals  # noqa: E402
 from filters.text.tokens import word_count, words  # noqa: E402
-from pipeline.stages.steps import text_signals  # noqa: E402
 
 C4_SIGNALS = ("c4_line_count", "c4_removed_line_fraction", "c4_removed_word_fraction", "c4_kept_word_count")
 

@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from filters.page.page_type import LANGUAGE_FEATURES, PAGE_TYPES, page_features
+from filters.page_model.features import LANGUAGE_FEATURES, PAGE_TYPES, page_features
 from filters.rules import reasons
 from filters.rules.signals import SIGNALS
 from filters.text.tokens import UNSPACED_TEXT_FRACTION, unspaced_fraction, words
@@ -52,12 +52,12 @@ def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tup
     timings = Timings()
     row: dict[str, Any] = dict(record_to_row_within_budget(raw, params, timings, extract_all))
     _add_page_type(row, params.select.page.model)
-    if params.select.page.min_article_probability is not None and row["page_type"] is not None:
+    if params.select.page.use_page_model and row["page_type"] is not None:
         kept = [PAGE_TYPES.index(name) for name in params.select.page.keep_types]
         row["signals"]["kept_type_probability"] = round(float(sum(row["page_type_probabilities"][i] for i in kept)), 6)
-    rules = reasons.applicable(reasons.rules_for("select"), bool(row["signals"].get("extraction_gated")))
-    values = {**row, **row["signals"]}
-    row["reasons"] = reasons.in_pipeline_order([*row["reasons"], *reasons.decide(rules, values, params)])
+    fired = reasons.decide(reasons.rules_for("select"), reasons.values_of(row), params,
+                           bool(row["signals"].get("extraction_gated")))
+    row["reasons"] = reasons.in_pipeline_order([*row["reasons"], *fired])
     row["kept"] = not row["reasons"]
     row["language_features"] = language_features(row)
     return row, timings
@@ -93,7 +93,7 @@ def language_features(row: dict[str, Any]) -> dict[str, Any]:
 def _add_page_type(row: dict[str, Any], model_path: str | None = None) -> None:
     """The page-type model's view of the row, whatever the params: its type, the probability of each
     type, and the features that moved the article probability most (tree contributions)."""
-    from pipeline.page_model import load_model
+    from filters.page_model.model import load_model
 
     row.update(page_type=None, article_probability=None, page_type_probabilities=None, page_type_features=None,
                text_model=None)

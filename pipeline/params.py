@@ -26,8 +26,8 @@ from filters.corpus.dedup import NearParams
 from filters.corpus.minhash import MAX_PERMUTATIONS, MinhashParams
 from filters.extract.cascade import POLICIES, CascadeParams
 from filters.page.page_signals import PageParams
-from filters.page.page_type import SelectPageParams
 from filters.page.url_rules import UrlParams, compile_patterns
+from filters.page_model.decision import GateParams, SelectPageParams, gate_threshold, select_threshold
 from filters.text.blocks import BlockParams
 from filters.text.c4 import C4Params, C4ReadingParams
 from filters.text.gopher import GopherParams
@@ -48,18 +48,6 @@ class ReadParams:
     # Share of U+FFFD and control characters after decoding above which a payload is binary
     # garbage rather than text (record.undecodable).
     max_undecodable_char_fraction: float | None = 0.05
-
-
-@dataclass(frozen=True)
-class GateParams:
-    # The article score (docs/filters.md): at least this -> treat as article and extract;
-    # below -> article.score.
-    article_score_min: int | None = None  # 35 in presets/seed.yaml
-    # article.page_model: the pre-extraction page-type model's article probability below this
-    # (URL and HTML signals only; docs/filters.md, "Page types"); null: that model is not run.
-    min_page_article_probability: float | None = 0.1307
-    # Its model file; null: the model shipped with the package.
-    model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -164,6 +152,17 @@ class Params:
 
     def to_dict(self) -> dict[str, Any]:
         return _plain(dataclasses.asdict(self))
+
+    def effective(self) -> Params:
+        """These params with the page-type model's null thresholds read from its model file: the
+        numbers that decide, as stats.json and the dataset card record them."""
+        gate, page = self.extract.gate, self.select.page
+        if gate.use_page_model:
+            gate = dataclasses.replace(gate, min_page_article_probability=gate_threshold(gate))
+        if page.use_page_model:
+            page = dataclasses.replace(page, min_article_probability=select_threshold(page))
+        return dataclasses.replace(self, extract=dataclasses.replace(self.extract, gate=gate),
+                                   select=dataclasses.replace(self.select, page=page))
 
 
 def params_from_dict(data: dict[str, Any] | None) -> Params:

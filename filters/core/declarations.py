@@ -69,7 +69,10 @@ class Rule:
     stage: Stage
     params_key: str | tuple[str, str] | None = None  # a pair for "outside": (low key, high key)
     constant: Any = None
-    enabled_key: str | None = None  # a boolean switch in params, for flag rules that are optional
+    enabled_key: str | None = None  # a boolean switch in params: the rule is off while it is false
+    # Where the params leave the threshold null: the threshold this gives from the params (a
+    # model's own, stored with it) instead of switching the rule off.
+    default_threshold: Callable[[Any], Any] | None = None
 
     @property
     def group(self) -> str:
@@ -92,7 +95,8 @@ class Rule:
         if isinstance(self.params_key, tuple):
             return tuple(params.get(key) for key in self.params_key)
         if self.params_key is not None:
-            return params.get(self.params_key)
+            value = params.get(self.params_key)
+            return self.default_threshold(params) if value is None and self.default_threshold else value
         return self.constant
 
     @property
@@ -125,6 +129,8 @@ class Rule:
         if self.op == "not_in":
             return f"{self.signal} not in {self.params_key} (empty: all allowed)"
         target = self.params_key if self.params_key is not None else repr(self.constant)
+        if self.default_threshold is not None:
+            target = f"{target} (null: the model's own; when {self.enabled_key})"
         return f"{self.signal} {self.op} {target}"
 
 

@@ -1,20 +1,17 @@
-"""Structural counts of a page, for the page-type model (`filters/page/page_type.py`).
+"""Structural counts of a page, for the page-type model (`filters/page_model/features.py`).
 
 An article is mostly running text under one headline; a shop, category grid, link list, forum
 thread, documentation page or marketing page shows itself in its furniture: how much of the text
 sits in links, how many forms, inputs, buttons, images, list items and headings it has, whether
 it marks itself up with `<article>` or `<time>`, and which schema.org types its JSON-LD declares.
-These are counts, not decisions: the model learns what they mean from labelled pages.
+These are counts, not decisions: the model learns what they mean from labelled pages. All come from one walk
+over the elements; link text is each link's `text_content` (nested links are rare and would count twice).
 
-All counts come from one walk over the elements; link text is measured with `text_content`
-of each link (nested links are rare and would only count twice).
-
-`structure_post_count` counts the whole posts a page holds (docs/filters.md, "Pages of several
-posts"): post containers (`<article>`, the hAtom class `hentry`, a schema.org posting or article
-item in microdata) that hold no other post container, are no comment (`comment` in their class or
-id), and carry at least `FULL_POST_WORDS` words in their paragraphs. A blog post with teasers of
-related posts counts 1 (teasers are a few lines); a blog archive month or a front page that prints
-its posts in full counts each of them.
+`structure_post_count` counts the whole posts a page holds (docs/filters.md, "Pages of several posts"): post
+containers (`<article>`, the hAtom class `hentry`, a schema.org posting or article item in microdata) that hold
+no other post container, are no comment (`comment` in their class or id), and carry at least `FULL_POST_WORDS`
+words in their paragraphs. A blog post with teasers of related posts counts 1 (teasers are a few lines); a blog
+archive month or a front page that prints its posts in full counts each of them.
 """
 
 from __future__ import annotations

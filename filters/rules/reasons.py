@@ -24,12 +24,14 @@ import polars as pl
 from filters.core.declarations import FLAG_OPS, GROUP_ORDER, PRE_EXTRACTION_GROUPS, Rule, Stage
 from filters.corpus import dataset, dedup
 from filters.extract import cascade
-from filters.page import article_score, page_signals, page_structure, page_type, product, url_rules
+from filters.page import article_score, page_signals, page_structure, product, url_rules
+from filters.page_model import decision as page_model
 from filters.parse import record
 from filters.text import blocks, c4, gopher, language_id, quality, tokens
 
 __all__ = ["FLAG_OPS", "GROUP_ORDER", "PRE_EXTRACTION_GROUPS", "RULES", "RULES_BY_CODE", "Rule", "Stage",
-           "applicable", "decide", "gated_expr", "in_pipeline_order", "markdown_table", "rules_for"]
+           "applicable", "decide", "decide_expr", "gated_expr", "in_pipeline_order", "markdown_table", "rules_for",
+           "values_of"]
 
 # In pipeline order (input -> record -> url -> article -> extract -> page -> lang -> length ->
 # block -> c4 -> gopher -> quality -> dup -> dataset): the order of `reasons` on every row.
@@ -37,12 +39,12 @@ RULES: tuple[Rule, ...] = (
     *record.RULES,
     *url_rules.RULES,
     *article_score.RULES,
-    *page_type.GATE_RULES,
+    *page_model.GATE_RULES,
     *cascade.RULES,
     *page_signals.RULES,
     # select stage: thresholds on stored signals, re-tunable without re-extracting
     *product.RULES,
-    *page_type.SELECT_RULES,
+    *page_model.SELECT_RULES,
     *page_structure.RULES,
     *language_id.RULES,
     *tokens.RULES,
@@ -76,9 +78,27 @@ def gated_expr() -> pl.Expr:
     return pl.col("signals").struct.field("extraction_gated").fill_null(False)
 
 
-def decide(rules: Iterable[Rule], values: Mapping[str, Any], params: Any) -> list[str]:
-    """Reason codes of the rules that fire on `values` (signals and columns by name)."""
-    return [r.code for r in rules if r.fires(values.get(r.signal), params)]
+def decide(rules: Iterable[Rule], values: Mapping[str, Any], params: Any, gated: bool = False) -> list[str]:
+    """Reason codes of the rules that fire on one row's `values` (signals and columns by name,
+    `values_of`); on a `gated` row only the pre-extraction rules apply. The one evaluator of rules
+    for a row (extract, explain); `decide_expr` is the same over a frame (select)."""
+    return [r.code for r in applicable(rules, gated) if r.fires(values.get(r.signal), params)]
+
+
+def decide_expr(rules: Iterable[Rule], params: Any, columns: Iterable[str] = (), gate: bool = True) -> pl.Expr | None:
+    """`decide` over a frame: a list column of the codes that fire on each row (a signal is a
+    column when named in `columns`, else a field of `signals`); with `gate`, only the
+    pre-extraction rules fire on a row with `extraction_gated`. None: no rule is on."""
+    names = tuple(columns)
+    not_gated = ~gated_expr()
+    fired = [pl.when(r.expr(params, names) if not gate or r.applies_to_gated else r.expr(params, names) & not_gated)
+             .then(pl.lit(r.code)) for r in rules if r.enabled(params)]
+    return pl.concat_list(fired).list.drop_nulls() if fired else None
+
+
+def values_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row's columns and signals by name, as `decide` reads them."""
+    return {**row, **row["signals"]}
 
 
 def in_pipeline_order(codes: Iterable[str]) -> list[str]:

@@ -15,7 +15,8 @@ from filters.core.declarations import Signal
 from filters.corpus import dataset, dedup
 from filters.extract import cascade
 from filters.metadata import fields
-from filters.page import article_score, page_signals, page_structure, page_type, product, url_rules
+from filters.page import article_score, page_signals, page_structure, product, url_rules
+from filters.page_model import decision as page_model
 from filters.parse import record
 from filters.text import blocks, c4, gopher, language_id, quality, tokens
 
@@ -31,7 +32,7 @@ SIGNALS: tuple[Signal, ...] = (
     *page_signals.SIGNALS,
     *product.SIGNALS,
     *page_structure.SIGNALS,
-    *page_type.GATE_SIGNALS,
+    *page_model.GATE_SIGNALS,
     *cascade.SIGNALS,
     *blocks.SIGNALS,
     *tokens.SIGNALS,
@@ -40,7 +41,7 @@ SIGNALS: tuple[Signal, ...] = (
     *language_id.SIGNALS,
     *quality.SIGNALS,
     *dedup.SIGNALS,
-    *page_type.SELECT_SIGNALS,
+    *page_model.SELECT_SIGNALS,
     *dataset.SIGNALS,
     *fields.SIGNALS,
     *page_signals.WALL_SIGNALS,

@@ -92,16 +92,17 @@ def _text_text(params: Params) -> str:
 
 def _model_text(params: Params) -> str:
     """Which page-type model decided, in which version, with which thresholds (or that none did)."""
+    from filters.page_model.decision import gate_threshold, select_threshold
+
     uses = []
-    if params.extract.gate.min_page_article_probability is not None:
-        uses.append(("before extraction (`article.page_model`)", params.extract.gate.model,
-                     params.extract.gate.min_page_article_probability))
-    if params.select.page.min_article_probability is not None:
+    if (gate := gate_threshold(params.extract.gate)) is not None:
+        uses.append(("before extraction (`article.page_model`)", params.extract.gate.model, gate))
+    if (select := select_threshold(params.select.page)) is not None:
         uses.append((f"in select (`page.not_article`, kept types: {', '.join(params.select.page.keep_types)})",
-                     params.select.page.model, params.select.page.min_article_probability))
+                     params.select.page.model, select))
     if not uses:
         return "No page-type model was used: articles were told from other pages by the rules alone."
-    from pipeline.page_model import load_model
+    from filters.page_model.model import load_model
 
     lines = []
     for where, path, threshold in uses:
@@ -110,13 +111,13 @@ def _model_text(params: Params) -> str:
                      f"{sum(model.training.get('pages', {}).values())} labelled pages; threshold {threshold}. "
                      f"Training data: {model.training.get('attribution', 'see the model card')}.")
     lines.append("\nThe shipped model's card, with its training data, licences and cross-validated figures, is "
-                 "`pipeline/models/page_type.card.md` in corpus-filter.")
+                 "`filters/page_model/page_type.card.md` in corpus-filter.")
     return "\n".join(lines)
 
 
 def params_hash(params: Params) -> str:
     """SHA-256 (16 hex) of the params as JSON with sorted keys."""
-    return hashlib.sha256(json.dumps(params.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(params.effective().to_dict(), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def size_category(rows: int) -> str:
@@ -217,9 +218,9 @@ def _funnel_table(stats: dict[str, Any]) -> str:
 
 
 def _params_text(params: Params) -> str:
-    flat = _flatten(params.to_dict())
-    lines = [f"Params hash `{params_hash(params)}` (SHA-256 of the params as sorted JSON). `null` is a rule "
-             "switched off.", "", "| key | value |", "|---|---|"]
+    flat = _flatten(params.effective().to_dict())
+    lines = [f"Params hash `{params_hash(params)}` (SHA-256 of the params as sorted JSON, the page-type model's "
+             "thresholds read from its file). `null` is a rule switched off.", "", "| key | value |", "|---|---|"]
     lines += [f"| `{key}` | `{json.dumps(value)}` |" for key, value in flat.items()]
     return "\n".join(lines)
 

@@ -187,8 +187,8 @@ def warm_up(params: Params | None = None) -> None:
     load_language_model()
     load_dateparser()
     registered_domain("www.example.co.uk")
-    if params is not None and params.extract.gate.min_page_article_probability is not None:
-        from pipeline.page_model import load_model as load_page_model
+    if params is not None and params.extract.gate.use_page_model:
+        from filters.page_model.model import load_model as load_page_model
 
         load_page_model(params.extract.gate.model)
 

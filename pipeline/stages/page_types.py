@@ -1,5 +1,5 @@
-"""The page-type model in select: `page_type`, `article_probability` and the signal that
-`page.not_article` reads, for every HTML row of an extract file, from its stored signals.
+"""The page-type model in select (`filters.page_model.decision.type_columns`) over the rows of
+extract files: `page_type`, `article_probability` and the signal `page.not_article` reads.
 
 The model runs in select, not in extract, so a new model file, threshold or `keep_types` never
 re-extracts. Predictions are made one slice of rows at a time (memory stays flat) and joined to
@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import polars as pl
 
-from filters.page.page_type import PAGE_TYPES
-from pipeline.page_model import load_model
+from filters.page_model.decision import type_columns
+from filters.page_model.features import PAGE_TYPES
+from filters.page_model.model import load_model
 from pipeline.params import Params, ParamsError
 
-# What the model reads of a row (`filters.page.page_type.page_features`).
+# What the model reads of a row (`filters.page_model.features.page_features`).
 ROW_FIELDS = ("url", "title", "author", "published", "description", "article_score", "word_count", "text", "signals")
 COLUMNS = ("page_type", "article_probability", "kept_type_probability")
 SLICE_ROWS = 1_000
@@ -30,7 +30,7 @@ _SCHEMA = {"row": pl.UInt32, "page_type": pl.String, "article_probability": pl.F
 
 
 def model_enabled(params: Params) -> bool:
-    return params.select.page.min_article_probability is not None
+    return params.select.page.use_page_model
 
 
 def check_keep_types(params: Params) -> None:
@@ -47,7 +47,6 @@ def predictions(unit: Sequence[str], params: Params) -> pl.DataFrame:
         return pl.DataFrame(schema=_SCHEMA)
     check_keep_types(params)
     model = load_model(params.select.page.model)
-    kept = [PAGE_TYPES.index(name) for name in params.select.page.keep_types]
     frames = []
     scan = pl.scan_parquet(list(unit)).with_row_index("row")
     total = scan.select(pl.len()).collect().item()
@@ -56,12 +55,12 @@ def predictions(unit: Sequence[str], params: Params) -> pl.DataFrame:
         if part.is_empty():
             continue
         rows: list[dict[str, Any]] = part.to_dicts()
-        probabilities = model.full.probabilities(rows)
+        columns = type_columns(rows, model.full, params.select.page.keep_types)
         frames.append(pl.DataFrame({
             "row": part["row"],
-            "page_type": [PAGE_TYPES[int(i)] for i in probabilities.argmax(axis=1)],
-            "article_probability": np.round(probabilities[:, PAGE_TYPES.index("article")], 6),
-            "kept_type_probability": np.round(probabilities[:, kept].sum(axis=1), 6),
+            "page_type": columns.page_type,
+            "article_probability": columns.article_probability,
+            "kept_type_probability": columns.kept_type_probability,
         }, schema=_SCHEMA))
     return pl.concat(frames) if frames else pl.DataFrame(schema=_SCHEMA)
 

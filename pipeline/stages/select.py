@@ -124,7 +124,7 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     # The candidates depend on every select param and on the extract output, the per-site balance
     # on the dataset params: partitions written for other params or files are rebuilt. The
     # partitions are prepared first: preparing them empties `root`, where the predictions are kept.
-    chosen = params.to_dict()
+    chosen = params.effective().to_dict()  # a retrained model's thresholds are other params
     passes = Passes(root, params, {"files": [_identity(summary, path) for summary, path in zip(summaries, files,
                                                                                                  strict=True)],
                                    "select": chosen["select"], "dataset": chosen["dataset"]})
@@ -257,12 +257,9 @@ def attach_duplicates(frame: pl.LazyFrame, duplicates: pl.DataFrame, params: Par
     joined = frame.join(duplicates.drop("file").lazy(), on="row", how="left", maintain_order="left")
     joined = joined.with_columns(pl.col("signals").struct.with_fields([pl.col(n) for n in names]),
                                  pl.coalesce("new_id", "id").alias("id")).drop([*names, "new_id"])
-    dup_rules = [rule for rule in (*reasons.rules_for("dedup"), *reasons.rules_for("dataset"))
-                 if rule.enabled(params)]
-    fired = [pl.when(rule.expr(params)).then(pl.lit(rule.code)) for rule in dup_rules]
-    codes = pl.col("reasons")
-    if fired:
-        codes = pl.concat_list([codes, pl.concat_list(fired).list.drop_nulls()])
+    # every row, gated or not: a repeated record is dropped whichever copy was gated
+    fired = reasons.decide_expr((*reasons.rules_for("dedup"), *reasons.rules_for("dataset")), params, gate=False)
+    codes = pl.col("reasons") if fired is None else pl.concat_list([pl.col("reasons"), fired])
     return joined.with_columns(codes.alias("reasons")).with_columns(
         (pl.col("reasons").list.len() == 0).alias("kept")).drop("row")
 
@@ -273,13 +270,8 @@ def apply_rules(frame: pl.LazyFrame, rules: tuple[reasons.Rule, ...], params: Pa
     Pages the pre-extraction rules rejected (`extraction_gated`) keep only those reasons: with
     --extract-all their text exists for analysis, but must not change their reasons.
     """
-    columns = frame.collect_schema().names()
-    not_gated = ~reasons.gated_expr()
-    fired = [pl.when(rule.expr(params, columns) if rule.applies_to_gated else rule.expr(params, columns) & not_gated)
-             .then(pl.lit(rule.code)) for rule in rules if rule.enabled(params)]
-    codes = pl.col("reasons")
-    if fired:
-        codes = pl.concat_list([codes, pl.concat_list(fired).list.drop_nulls()])
+    fired = reasons.decide_expr(rules, params, frame.collect_schema().names())
+    codes = pl.col("reasons") if fired is None else pl.concat_list([pl.col("reasons"), fired])
     return frame.with_columns(codes.alias("reasons")).with_columns(
         (pl.col("reasons").list.len() == 0).alias("kept"))
 
@@ -355,7 +347,7 @@ class _Counts:
             "warnings": manifest.get("warnings", []),
             "dataset": self.dataset.to_stats(),
             "timings": timings,
-            "params": params.to_dict(),
+            "params": params.effective().to_dict(),  # the model's thresholds as they decided
         }
 
 

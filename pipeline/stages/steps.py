@@ -31,16 +31,14 @@ from filters.page.page_signals import classify, needs_js
 from filters.page.page_structure import structure_signals
 from filters.page.product import product_signals
 from filters.page.url_rules import normalize_url, url_signals
+from filters.page_model.decision import page_article_probability
 from filters.parse.html import host_of, parse_html_bytes, url_hint
 from filters.parse.parsed import Page
 from filters.rules import reasons
 from filters.rules.signals import check_signal_names
 from filters.text.blocks import block_signals
-from filters.text.c4 import nopunc_clean
-from filters.text.gopher import gopher_signals
-from filters.text.language_id import language_signals
+from filters.text.measure import text_signals
 from filters.text.quality import quality_signals
-from filters.text.tokens import token_count
 from pipeline.io.decode import Decoded, decode_html
 from pipeline.io.records import RawRecord, synthetic_id
 from pipeline.params import Params
@@ -193,7 +191,8 @@ def structure(record: Record) -> None:
 
 
 def page_model(record: Record) -> None:
-    record.signals["page_article_probability"] = page_article_probability(record.row, record.params)
+    gate = record.params.extract.gate
+    record.signals["page_article_probability"] = page_article_probability(record.row, gate.model)
 
 
 def gate(record: Record) -> bool:
@@ -226,10 +225,17 @@ def text_filters(record: Record) -> None:
                                           row["published"]))
 
 
-def minhash(record: Record) -> None:
+def dedup_keys(record: Record) -> None:
+    """The keys select's de-duplication compares: the content hash, the simhash and the MinHash
+    signature (with its shingle count) of the written text."""
+    text = record.row["text"]
+    assert text
+    record.signals["content_hash"] = content_hash(text)
+    record.signals["simhash64"] = to_int64(simhash64(text)) if text.split() else None
     settings = record.params.extract.minhash
-    signature, shingles = sketch(record.row["text"], settings.permutations,  # type: ignore[arg-type]
-                                 settings.shingle_words)
+    if settings.permutations is None:
+        return
+    signature, shingles = sketch(text, settings.permutations, settings.shingle_words)
     record.signals.update(minhash=signature, minhash_shingles=shingles if signature is not None else None)
 
 
@@ -249,57 +255,26 @@ STEPS: tuple[Step, ...] = (
     # reads them, so they are known before the gate decides.
     Step("product", product),
     Step("structure", structure),
-    Step("page_model", page_model, when=lambda r: r.params.extract.gate.min_page_article_probability is not None),
+    Step("page_model", page_model, when=lambda r: r.params.extract.gate.use_page_model),
     Step("gate", gate, required=True),
     Step("extract", extract, reason="error.extract"),
     Step("text_filters", text_filters, when=_has_text),
-    Step("minhash", minhash, when=lambda r: _has_text(r) and r.params.extract.minhash.permutations is not None),
+    Step("dedup_keys", dedup_keys, when=_has_text),
 )
 
 
 # ---- what the steps share ------------------------------------------------------------------------
 
-def page_article_probability(row: Row, params: Params) -> float:
-    """The pre-extraction page-type model's article probability for the row as computed so far
-    (URL, title, metadata, page, product and structure signals)."""
-    from pipeline.page_model import ARTICLE, load_model
-
-    model = load_model(params.extract.gate.model)
-    return round(float(model.page.probabilities([row])[0, ARTICLE]), 6)
-
-
 def extraction_gated(row: Row, params: Params) -> bool:
     """Whether the page is left unextracted: a rule of a pre-extraction group fires on the signals
     computed so far (record, URL, the article score where its rule is on, and the pre-extraction
-    page-type model: `article.page_model`, the model's article probability under
-    `extract.gate.min_page_article_probability`).
+    page-type model: `article.page_model`, the model's article probability under its gate threshold).
 
     Extraction (trafilatura and readability) is most of a page's time, so this is where clear
     non-articles are turned away, each with its reason code. With `--extract-all` gated pages are
     extracted too, and their reasons stay these (`reasons.applicable`).
     """
     return fires(row, params, reasons.PRE_EXTRACTION_GROUPS)
-
-
-def text_signals(text: str, c4_run_together: bool = True) -> dict[str, Any]:
-    """The text filters' signals, computed once per extracted page on `text`, the text written to
-    the dataset (docs/filters.md, "Which text is judged"); thresholds are select-stage rules.
-
-    Every signal reads `text` itself: length, language, Gopher (the document as it is, as Dolma and
-    datatrove judge it) and the keys of de-duplication. C4 NoPunc's line removal feeds only its own
-    signals (`c4_*`: how much of the text it would remove), with `c4_run_together` its reading of a
-    paragraph whose sentences end in a tail (`filters.text.c4`). Gopher's required words are
-    English, so that signal is left null for text identified as another language (the allow-list
-    decides).
-    """
-    signals: dict[str, Any] = {"token_count": token_count(text), "content_hash": content_hash(text),
-                               "simhash64": to_int64(simhash64(text)) if text.split() else None}
-    signals.update(language_signals(text))
-    signals.update(nopunc_clean(text, c4_run_together)[1])
-    signals.update(gopher_signals(text))
-    if signals["text_language"] != "en":
-        signals["gopher_stop_word_count"] = None
-    return signals
 
 
 def add_url_signals(row: Row, params: Params) -> None:
@@ -355,14 +330,11 @@ def base_row(raw: RawRecord) -> Row:
 def finish(row: Row, params: Params) -> Row:
     """Apply the extract-stage rules; a gated page keeps only its pre-extraction reasons."""
     check_signal_names(row["signals"])
-    rules = reasons.applicable(reasons.rules_for("extract"), bool(row["signals"].get("extraction_gated")))
-    row["reasons"] = reasons.in_pipeline_order([*row["reasons"], *reasons.decide(rules, _values(row), params)])
+    fired = reasons.decide(reasons.rules_for("extract"), reasons.values_of(row), params,
+                           bool(row["signals"].get("extraction_gated")))
+    row["reasons"] = reasons.in_pipeline_order([*row["reasons"], *fired])
     return row
 
 
 def fires(row: Row, params: Params, groups: tuple[str, ...]) -> bool:
-    return bool(reasons.decide(reasons.rules_for("extract", groups), _values(row), params))
-
-
-def _values(row: Row) -> dict[str, Any]:
-    return {**row, **row["signals"]}
+    return bool(reasons.decide(reasons.rules_for("extract", groups), reasons.values_of(row), params))

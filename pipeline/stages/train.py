@@ -6,7 +6,7 @@ A LABELS argument is either
   field (the WCXB labels format). The WARC it labels lies beside it: `NAME.labels.json` (or
   `NAME.json`) labels `NAME.warc.gz` (or `NAME.warc`);
 * `WARC=TYPE`: every HTML page of that WARC has that type (a crawl of shop pages, say).
-Types are those of `filters.page.page_type.PAGE_TYPES`. Pages the labels name but the WARC lacks, and
+Types are those of `filters.page_model.features.PAGE_TYPES`. Pages the labels name but the WARC lacks, and
 HTML pages of the WARC without a label, are counted and left out.
 
 The labelled WARCs are extracted with every page extracted (`--extract-all`), and select runs
@@ -18,12 +18,11 @@ and it is fitted again on all pages. Same inputs and params give a byte-identica
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,36 +30,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from filters.page.domains import registered_domain
-from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
+from filters.page_model.card import model_card
+from filters.page_model.features import PAGE_TYPES
+from filters.page_model.measures import LONG_ARTICLE_TOKENS
+from filters.page_model.training import kept_by_other_rules, train_model
 from filters.text.tokens import token_count
-from pipeline.page_model import model_document
-from pipeline.stages.train_card import model_card
-from pipeline.stages.train_measures import (
-    LONG_ARTICLE_TOKENS,
-    best_threshold,
-    confusion,
-    gate_trade,
-    keep_rates,
-    recall_threshold,
-    select_measures,
-)
-from pipeline.text_model import TEXT_FEATURE, Stacked, stacked
 
-FOLDS = 5
-ARTICLE = PAGE_TYPES.index("article")
-# LightGBM on a few thousand pages: one thread and `deterministic` make the trees the same on
-# every machine and run.
-BOOSTER_PARAMS: dict[str, Any] = {
-    "objective": "multiclass", "num_class": len(PAGE_TYPES), "learning_rate": 0.1, "num_leaves": 15,
-    "min_data_in_leaf": 10, "feature_fraction": 0.8, "lambda_l2": 1.0, "deterministic": True,
-    "num_threads": 1, "seed": 7, "verbose": -1, "force_col_wise": True,
-}
-# 150 rounds at 0.1 measured as 300 at 0.05 in cross-validation, in half the file (1.9 MB a model).
-ROUNDS = 150
-# The pre-extraction model only saves time: its threshold keeps this share of the training
-# articles in cross-validation.
-PAGE_ARTICLE_RECALL = 0.99
 LABEL_SUFFIXES = (".labels.json", ".json")
 WARC_SUFFIXES = (".warc.gz", ".warc")
 ATTRIBUTION = (
@@ -183,106 +158,14 @@ def labelled_rows(rows: Sequence[dict[str, Any]], sources: Sequence[LabelSource]
     return kept, labels, dict(left_out)
 
 
-# Reasons the keep rates look through: the article-score gate's (`article.*`), which the pre-extraction
-# model replaces, and de-duplication's (`dup.*`): a labelled page that repeats another labelled page (the
-# same record in two files, a copy under another URL) is in the dataset once, as the copy kept, and
-# counting the dropped copy as a page lost would count one page twice.
-LOOKED_THROUGH_REASONS = ("article.", "dup.")
-
-
-def kept_by_other_rules(rows: Sequence[dict[str, Any]]) -> np.ndarray:
-    """Whether each row has no reason but those of `LOOKED_THROUGH_REASONS`: what every other rule keeps."""
-    return np.array([not [code for code in row["reasons"] if not code.startswith(LOOKED_THROUGH_REASONS)]
-                     for row in rows], dtype=bool)
-
-
 def without_model(params: Any) -> Any:
     """`params` with the page-type model's own rules off (`article.page_model` before extraction,
     `page.not_article` in select): training must not be decided by the model it replaces."""
     from dataclasses import replace
 
-    gate = replace(params.extract.gate, min_page_article_probability=None)
-    page = replace(params.select.page, min_article_probability=None)
+    gate = replace(params.extract.gate, use_page_model=False)
+    page = replace(params.select.page, use_page_model=False)
     return replace(params, extract=replace(params.extract, gate=gate), select=replace(params.select, page=page))
-
-
-def fold_of(host: str | None) -> int:
-    """The cross-validation fold of a page: by its registered domain, so one site is one fold."""
-    site = registered_domain(host or "") or host or ""
-    return int(hashlib.sha256(site.encode("utf-8")).hexdigest()[:8], 16) % FOLDS
-
-
-def fit(matrix: np.ndarray, labels: np.ndarray) -> Any:
-    import lightgbm
-
-    return lightgbm.train(BOOSTER_PARAMS, lightgbm.Dataset(matrix, labels), num_boost_round=ROUNDS)
-
-
-def out_of_fold(matrix: np.ndarray, labels: np.ndarray, folds: np.ndarray, text: Stacked | None = None) -> np.ndarray:
-    """Each page's class probabilities from the model fitted without its fold; with `text`, the text
-    model's article probability is the last column, on both sides from text models that never saw
-    the held-out fold (`pipeline.text_model.stacked`)."""
-    probabilities = np.zeros((len(labels), len(PAGE_TYPES)))
-    for fold in range(FOLDS):
-        held_out = folds == fold
-        if held_out.all() or not held_out.any():
-            continue
-        training, testing = matrix[~held_out], matrix[held_out]
-        if text is not None:
-            # a fold the text model could not be fitted without (`fits_without`): its feature is missing
-            inner, held = text.per_fold.get(fold, (np.full(len(training), np.nan), np.full(len(testing), np.nan)))
-            training, testing = np.column_stack([training, inner]), np.column_stack([testing, held])
-        booster = fit(training, labels[~held_out])
-        probabilities[held_out] = booster.predict(testing, num_threads=1)
-    return probabilities
-
-
-def train_model(rows: Sequence[dict[str, Any]], labels: Sequence[str], other_rules_keep: np.ndarray,
-                describe: dict[str, Any], progress: Callable[[str], None] = lambda _: None,
-                long_text: np.ndarray | None = None) -> tuple[str, dict]:
-    """(model file text, training summary) from labelled rows in a fixed order."""
-    y = np.array([PAGE_TYPES.index(label) for label in labels])
-    folds = np.array([fold_of(row.get("host")) for row in rows])
-    is_article = y == ARTICLE
-    parts: dict[str, dict[str, Any]] = {}
-    summary: dict[str, Any] = {**describe, "pages": dict(sorted(Counter(labels).items())), "folds": FOLDS,
-                               "rounds": ROUNDS, "booster_params": BOOSTER_PARAMS,
-                               "page_article_recall": PAGE_ARTICLE_RECALL, "long_article_tokens": LONG_ARTICLE_TOKENS}
-    without_gate = other_rules_keep
-    out_of_fold_article: dict[str, np.ndarray] = {}
-    for name, features in (("page", PAGE_FEATURES), ("full", FULL_FEATURES)):
-        progress(f"{name} model: cross-validation")
-        matrix = np.array([page_features(row, features) for row in rows], dtype=np.float64)
-        text = None
-        if name == "full":
-            progress("text model: cross-validation")
-            text = stacked(rows, y, folds, ARTICLE, len(PAGE_TYPES))
-        oof = out_of_fold(matrix, y, folds, text)
-        out_of_fold_article[name] = oof[:, ARTICLE]
-        if name == "page":
-            threshold = recall_threshold(oof[:, ARTICLE], is_article, PAGE_ARTICLE_RECALL)
-            rates = keep_rates(oof[:, ARTICLE], labels, threshold)
-            # the pipeline: what the pre-extraction model turns away never reaches select
-            other_rules_keep = other_rules_keep & (oof[:, ARTICLE] >= threshold)
-        else:
-            threshold = best_threshold(oof[:, ARTICLE], labels, other_rules_keep)
-            rates = keep_rates(oof[:, ARTICLE], labels, threshold, other_rules_keep)
-            summary.update(select_measures(rows, oof[:, ARTICLE], labels, threshold, other_rules_keep, long_text))
-        summary[f"{name}_threshold"] = threshold
-        summary[f"{name}_keep_rates"] = rates
-        summary[f"{name}_confusion"] = confusion(oof, labels)
-        summary[f"{name}_accuracy"] = round(float((oof.argmax(axis=1) == y).mean()), 4)
-        progress(f"{name} model: fitting on all {len(y)} pages")
-        if text is not None:  # the final trees read each page's text feature out of fold
-            matrix, features = np.column_stack([matrix, text.feature]), (*features, TEXT_FEATURE)
-        booster = fit(matrix, y)
-        parts[name] = {"features": list(features), "booster": booster.model_to_string(),
-                       "min_article_probability": threshold}
-        if text is not None:
-            parts[name]["text"] = text.model.to_document()
-    summary["gate_trade"] = gate_trade(out_of_fold_article["page"], out_of_fold_article["full"], labels, without_gate,
-                                       parts["full"]["min_article_probability"])
-    return model_document(parts["page"], parts["full"], summary), summary
 
 
 def scratch_directory() -> tempfile.TemporaryDirectory[str]:

@@ -222,8 +222,8 @@ def _balance_run(tmp_path: Path, params: str, name: str) -> pl.DataFrame:
         records += [("https://one.example.com/2024/05/page", _page("One orchard"), {})]
         write_warc(source, records)
     # hand-written pages are too thin for a model of real pages: the balance rules are tested alone
-    model_off = "extract:\n  gate:\n    min_page_article_probability: null\n" \
-                "select:\n  page:\n    min_article_probability: null\n"
+    model_off = "extract:\n  gate:\n    use_page_model: false\n" \
+                "select:\n  page:\n    use_page_model: false\n"
     (tmp_path / f"{name}.yaml").write_text(params + model_off)
     out = tmp_path / name
     assert cli("run", source, "--out", out, "--params", tmp_path / f"{name}.yaml") == 0

@@ -10,8 +10,8 @@ import polars as pl
 import pytest
 
 from conftest import cli
+from filters.page_model.model import DEFAULT_MODEL, load_model
 from filters.rules import reasons
-from pipeline.page_model import DEFAULT_MODEL, load_model
 from pipeline.params import Params, load_params, params_from_dict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,9 +23,27 @@ def test_not_article_fires_below_the_threshold_only():
     params = params_from_dict({"select": {"page": {"min_article_probability": 0.4}}})
     assert rule.fires(0.39, params) and not rule.fires(0.4, params) and not rule.fires(0.9, params)
     assert not rule.fires(None, params)
-    off = params_from_dict({"select": {"page": {"min_article_probability": None}}})
-    assert not rule.fires(0.0, off)  # off without a threshold
-    assert Params().select.page.min_article_probability is not None  # on by default
+    off = params_from_dict({"select": {"page": {"use_page_model": False, "min_article_probability": 0.4}}})
+    assert not rule.fires(0.0, off)  # switched off, whatever the threshold
+    assert Params().select.page.use_page_model  # on by default
+
+
+def test_a_null_threshold_is_the_model_files_own(tmp_path: Path):
+    model = load_model(None)
+    own = params_from_dict({"select": {"page": {"min_article_probability": None}}})
+    select = reasons.RULES_BY_CODE["page.not_article"]
+    below, above = model.full.min_article_probability - 1e-6, model.full.min_article_probability
+    assert select.fires(below, own) and not select.fires(above, own)
+    gate = reasons.RULES_BY_CODE["article.page_model"]
+    assert gate.fires(model.page.min_article_probability - 1e-6, Params())
+    assert not gate.fires(model.page.min_article_probability, Params())
+    # another model file: its own thresholds, not the shipped one's
+    document = json.loads(DEFAULT_MODEL.read_text(encoding="utf-8"))
+    document["full"]["min_article_probability"] = 0.25
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(document), encoding="utf-8")
+    theirs = params_from_dict({"select": {"page": {"model": str(other)}}})
+    assert select.fires(0.249, theirs) and not select.fires(0.25, theirs)
 
 
 def test_page_model_gate_fires_below_the_threshold_only():
@@ -110,8 +128,7 @@ def test_the_seed_preset_is_the_seed_and_the_default_keeps_the_sample_pages_it_k
     # the manifest's decisions under the seed preset: tests/pipeline/test_sample_run.py
     preset = load_params(ROOT / "presets" / "seed.yaml")
     assert preset.extract.gate.article_score_min == 35
-    assert preset.select.page.min_article_probability is None
-    assert preset.extract.gate.min_page_article_probability is None
+    assert not preset.select.page.use_page_model and not preset.extract.gate.use_page_model
     assert preset.select.block.min_large_block_char_fraction == 0.75
     assert cli("run", SAMPLE, "--out", tmp_path / "default") in (0, 1)
     default = rows_of(tmp_path / "default")
@@ -138,11 +155,14 @@ def test_the_dataset_card_names_the_model_when_it_decides(tmp_path: Path):
     assert "No page-type model was used" in (tmp_path / "d" / "README.md").read_text(encoding="utf-8")
 
 
-def test_default_thresholds_are_the_shipped_models_cross_validated_ones():
-    # retraining the shipped model means updating params.yaml (and Params) from its card
-    model = load_model(None)
+def test_each_threshold_is_stored_once_in_the_model_file():
+    # params and presets leave the model's thresholds to the model file (null: the model's own)
     defaults = Params()
-    assert defaults.extract.gate.min_page_article_probability == model.page.min_article_probability
-    assert defaults.select.page.min_article_probability == model.full.min_article_probability
+    assert defaults.extract.gate.min_page_article_probability is None
+    assert defaults.select.page.min_article_probability is None
+    for preset in sorted((ROOT / "presets").glob("*.yaml")):
+        params = load_params(preset)
+        assert params.extract.gate.min_page_article_probability is None, preset.name
+        assert params.select.page.min_article_probability is None, preset.name
     preset = load_params(ROOT / "presets" / "page-model.yaml")
     assert preset.extract.gate == defaults.extract.gate and preset.select.page == defaults.select.page

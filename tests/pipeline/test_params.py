@@ -1,6 +1,7 @@
 from pathlib import Path
 
 import pytest
+import yaml
 
 from pipeline.params import Params, ParamsError, load_params, params_from_dict
 
@@ -61,6 +62,21 @@ def test_repository_params_yaml_matches_defaults():
     """params.yaml at the repository root spells out the built-in defaults (CONTRACT: same values)."""
     path = Path(__file__).resolve().parents[2] / "params.yaml"
     assert load_params(path) == Params()
+    # and names every key: a default is written once in code, and params.yaml shows it, never changes it
+    written = leaf_keys(yaml.safe_load(path.read_text(encoding="utf-8")))
+    assert written == leaf_keys(Params().to_dict())
+
+
+def leaf_keys(tree: dict, prefix: str = "") -> set[str]:
+    keys = set()
+    for name, value in tree.items():
+        key = f"{prefix}{name}"
+        keys |= leaf_keys(value, f"{key}.") if isinstance(value, dict) else {key}
+    return keys
+
+
+def test_the_key_lister_sees_a_missing_key():
+    assert leaf_keys({"a": {"b": 1, "c": {"d": None}}, "e": []}) == {"a.b", "a.c.d", "e"}
 
 
 @pytest.mark.parametrize("pattern, message", [

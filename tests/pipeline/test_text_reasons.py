@@ -14,11 +14,11 @@ from filters.extract.cascade import run_cascade
 from filters.parse.html import parse_html
 from filters.parse.parsed import Page
 from filters.rules import reasons
+from filters.text import measure
 from filters.text.blocks import block_signals
 from pipeline.io.readers import RawRecord
 from pipeline.params import Params
 from pipeline.stages import extract as stage
-from pipeline.stages import steps
 
 SENTENCES = (
     "We left the harbour before dawn and followed the coast road north past the old salt pans",
@@ -63,7 +63,7 @@ def test_paragraphs_that_end_in_forty_hashtags_are_judged_with_them(run_together
     Gopher counts them, under the defaults and under the seed's whole-line C4 alike."""
     text = forty_hashtags()
     assert text.count("#") == 280
-    signals = steps.text_signals(text, c4_run_together=run_together)
+    signals = measure.text_signals(text, c4_run_together=run_together)
     assert signals["gopher_word_count"] == len(text.split())
     assert signals["gopher_symbol_word_ratio"] == pytest.approx(280 / len(text.split()))
     assert "gopher.symbol_ratio" in select_reasons(signals)
@@ -92,10 +92,10 @@ def test_a_page_of_hashtag_tailed_paragraphs_is_not_kept_with_its_hashtags(tmp_p
 def test_c4_reads_a_paragraph_with_a_hashtag_tail_by_its_sentences_unless_told_not_to():
     text = hashtag_article()
     hashtags = sum(len(TAGS[i % len(TAGS)].split()) for i in range(20))
-    sentences = steps.text_signals(text)
+    sentences = measure.text_signals(text)
     assert sentences["c4_kept_word_count"] == len(text.split()) - hashtags
     assert sentences["c4_removed_line_fraction"] == 1.0  # C4's document rule still sees 20 unterminated lines
-    whole = steps.text_signals(text, c4_run_together=False)  # the seed: every unterminated line goes whole
+    whole = measure.text_signals(text, c4_run_together=False)  # the seed: every unterminated line goes whole
     assert whole["c4_kept_word_count"] == 0 and whole["c4_removed_word_fraction"] == 1.0
     assert "c4.removed_words" in select_reasons(whole) and "c4.removed_words" not in select_reasons(sentences)
 
@@ -103,7 +103,7 @@ def test_c4_reads_a_paragraph_with_a_hashtag_tail_by_its_sentences_unless_told_n
 def test_c4_emptied_page_is_blamed_on_the_removal_and_the_hashtags_not_on_its_length():
     text = hashtag_captions()
     assert 600 <= len(text.split()) <= 800
-    signals = steps.text_signals(text)
+    signals = measure.text_signals(text)
     assert signals["c4_removed_word_fraction"] == 1.0 and signals["c4_kept_word_count"] == 0
     assert signals["gopher_word_count"] == len(text.split())
     found = select_reasons(signals)
@@ -113,14 +113,14 @@ def test_c4_emptied_page_is_blamed_on_the_removal_and_the_hashtags_not_on_its_le
 
 def test_ordinary_article_is_measured_as_written():
     text = "Harbour mornings\n\n" + "\n\n".join(prose("harbour mornings", 8))
-    signals = steps.text_signals(text)
+    signals = measure.text_signals(text)
     assert signals["gopher_word_count"] == len(text.split())  # the heading is in the text, and counted
     assert 0 < signals["c4_removed_word_fraction"] < 0.02
     assert not [code for code in select_reasons(signals) if code.startswith(("c4.", "gopher."))]
 
 
 def test_short_page_keeps_its_length_reasons():
-    signals = steps.text_signals("Opening hours\n\nThe library is open from nine until five on weekdays.")
+    signals = measure.text_signals("Opening hours\n\nThe library is open from nine until five on weekdays.")
     assert "gopher.word_count" in select_reasons(signals)
 
 

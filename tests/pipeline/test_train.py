@@ -1,4 +1,5 @@
-"""`pipeline train` and the page-type model file (pipeline/stages/train.py, pipeline/page_model.py)."""
+"""`pipeline train` and the page-type model's fitting, measures, card and file (pipeline/stages/train.py,
+filters/page_model/training.py, measures.py, card.py, model.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ import numpy as np
 import pytest
 
 from conftest import article_html, cli, write_warc
-from pipeline.page_model import ModelError, load_model
-from pipeline.stages import train, train_card
-from pipeline.stages import train_measures as measures
-from pipeline.text_model import TEXT_FEATURE
+from filters.page_model import card as train_card
+from filters.page_model import measures, training
+from filters.page_model.model import ModelError, load_model
+from filters.page_model.text_model import TEXT_FEATURE
+from pipeline.stages import train
 
 SHOP = ("<html><head><title>Kettle 1.7 l | Shop</title></head><body><nav><a href='/'>Home</a></nav>"
         "<h1>Kettle 1.7 l</h1><p>€ 39.99</p><form action='/cart/add'><input name='quantity' value='1'>"
@@ -79,13 +81,13 @@ def test_read_labels_accepts_both_forms(tmp_path: Path):
 
 
 def test_folds_keep_a_site_together():
-    assert train.fold_of("www.example.co.uk") == train.fold_of("shop.example.co.uk")
-    assert {train.fold_of(f"site{i}.example{i}.org") for i in range(200)} == set(range(train.FOLDS))
+    assert training.fold_of("www.example.co.uk") == training.fold_of("shop.example.co.uk")
+    assert {training.fold_of(f"site{i}.example{i}.org") for i in range(200)} == set(range(training.FOLDS))
 
 
 def test_a_fold_without_a_text_model_reads_the_text_feature_as_missing(monkeypatch):
     # fold 1's complement holds one type, so `stacked` fits no text model without it (no per_fold entry)
-    from pipeline.text_model import Stacked
+    from filters.page_model.text_model import Stacked
 
     labels = np.array([0, 0, 6, 6, 0, 0])
     folds = np.array([0, 0, 0, 0, 1, 1])
@@ -101,8 +103,8 @@ def test_a_fold_without_a_text_model_reads_the_text_feature_as_missing(monkeypat
             seen[self.fold + 10] = matrix[:, -1]
             return np.zeros((len(matrix), 7))
 
-    monkeypatch.setattr(train, "fit", lambda matrix, labels: Booster(matrix))
-    train.out_of_fold(np.zeros((6, 2)), labels, folds, text)
+    monkeypatch.setattr(training, "fit", lambda matrix, labels: Booster(matrix))
+    training.out_of_fold(np.zeros((6, 2)), labels, folds, text)
     assert np.array_equal(seen[0], [0.7, 0.7]) and np.array_equal(seen[10], [0.3] * 4)
     assert np.isnan(seen[1]).all() and np.isnan(seen[11]).all()
 
@@ -160,7 +162,7 @@ def test_keep_rates_look_through_the_gate_and_the_copies_dedup_dropped():
     keep rates count it as the other rules keep it; any other reason is a page lost."""
     rows = [{"reasons": []}, {"reasons": ["article.low_score"]}, {"reasons": ["dup.exact", "dup.url"]},
             {"reasons": ["dup.near", "gopher.dup_5gram"]}, {"reasons": ["c4.removed_words"]}]
-    assert train.kept_by_other_rules(rows).tolist() == [True, True, True, False, False]
+    assert training.kept_by_other_rules(rows).tolist() == [True, True, True, False, False]
 
 
 def test_the_model_loads_without_the_network(tmp_path: Path, monkeypatch):
@@ -187,10 +189,12 @@ def test_training_turns_the_models_own_rules_off():
     from pipeline.params import Params
 
     defaults = Params()
-    assert defaults.select.page.min_article_probability is not None  # on by default
+    assert defaults.select.page.use_page_model and defaults.extract.gate.use_page_model  # on by default
     off = train.without_model(defaults)
-    assert off.select.page.min_article_probability is None
-    assert off.extract.gate.min_page_article_probability is None
+    assert not off.select.page.use_page_model and not off.extract.gate.use_page_model
+    from filters.rules import reasons
+    assert not reasons.RULES_BY_CODE["page.not_article"].fires(0.0, off)
+    assert not reasons.RULES_BY_CODE["article.page_model"].fires(0.0, off)
     assert off.select.page.keep_types == defaults.select.page.keep_types and off.select.length == defaults.select.length
 
 

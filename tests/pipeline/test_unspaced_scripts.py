@@ -12,10 +12,10 @@ import pytest
 
 from conftest import cli, write_warc
 from filters.rules import reasons
+from filters.text import measure
 from filters.text.gopher import gopher_signals
 from filters.text.tokens import CJK_CHARS, token_count, unspaced_fraction, word_count, words
 from pipeline.params import Params
-from pipeline.stages import steps
 
 JA_PARAGRAPHS = (
     "気象庁によりますと、発達した低気圧の影響で、北日本を中心に二十七日の夜にかけて非常に強い風が吹き、"
@@ -108,7 +108,7 @@ def test_word_statistics_of_an_unspaced_article_pass_gopher(paragraphs):
     assert signals["gopher_median_word_length"] is None  # a character is not a word: no length rule
     assert signals["gopher_alpha_word_fraction"] > 0.8
     assert signals["gopher_dup_5gram_char_fraction"] <= 0.15
-    decided = reasons.decide(reasons.rules_for("select"), steps.text_signals(text), Params())
+    decided = reasons.decide(reasons.rules_for("select"), measure.text_signals(text), Params())
     found = [code for code in decided if code.startswith(("gopher.", "c4.", "length."))]
     assert found == []
 
@@ -172,7 +172,7 @@ def test_real_chinese_and_japanese_pages_are_measured_in_characters(shared_corpo
         if unspaced_fraction(words(text)) < 0.5:
             continue  # mostly Latin text around a few CJK names
         measured += 1
-        signals = steps.text_signals(text)
+        signals = measure.text_signals(text)
         found = reasons.decide(reasons.rules_for("select"), signals, Params())
         assert signals["gopher_median_word_length"] is None, url
         assert "gopher.median_word_length" not in found, url

@@ -1,15 +1,13 @@
-"""The page-type model file: gradient-boosted trees (LightGBM) over `filters.page.page_type` features.
+"""The page-type model file: reading, writing and predicting with it.
 
-The file is JSON, read without pickle (a model file is input, and unpickling runs code): the
-class names, and for each of the two models (`page`: before extraction, `full`: in select) its
-feature names, LightGBM's own text dump of the trees (`Booster.model_to_string`, loaded with
-`Booster(model_str=...)`) and its threshold. The `full` model's last feature may be the text
-model's article probability (`pipeline.text_model`), whose weights it then carries as `text`.
-`training` records what it was fitted on and how it measured in cross-validation; the model card
-(`pipeline train` writes it beside the file) is the same facts for people.
-
-A model is loaded once per process (`load_model`, cached by path) and predicts many rows at once
-(select) or one row (extract).
+The file is JSON, read without pickle (a model file is input, and unpickling runs code): the class
+names, and for each of the two models (`page`: before extraction, `full`: in select) its feature
+names, LightGBM's text dump of its trees (`Booster.model_to_string`, loaded with
+`Booster(model_str=...)`) and the threshold it was trained with (`min_article_probability`, the
+one stored value of each threshold). The `full` model may read the text model's article
+probability (`filters.page_model.text_model`), whose weights it then carries as `text`.
+`training` is what it was fitted on and how it measured; the card beside the file says the same
+for people. A model is loaded once per process (`load_model`, cached by path).
 """
 
 from __future__ import annotations
@@ -23,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
-from pipeline.text_model import TEXT_FEATURE, TextModel
+from filters.page_model.features import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
+from filters.page_model.text_model import TEXT_FEATURE, TextModel
 
 MODEL_FORMAT = "corpus-filter/page-type-model/1"
 # Shipped with the package: trained by `pipeline train` on the labelled pages (see its card).
-DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "page_type.json"
+DEFAULT_MODEL = Path(__file__).resolve().parent / "page_type.json"
 ARTICLE = PAGE_TYPES.index("article")
 
 
@@ -93,10 +91,9 @@ def model_document(page: dict[str, Any], full: dict[str, Any], training: dict[st
 
 
 @functools.lru_cache(maxsize=4)
-def load_model(path: str | None = None) -> PageTypeModel:
-    """The model at `path` (default: the one shipped with the package), loaded once per process."""
-    import lightgbm  # imported here: only processes that use the model pay for it
-
+def read_document(path: str | None = None) -> dict[str, Any]:
+    """The model file at `path` (default: the one shipped with the package) as JSON, checked to be
+    a page-type model; read once per process (callers must not change it)."""
     where = Path(path) if path else DEFAULT_MODEL
     try:
         document = json.loads(where.read_text(encoding="utf-8"))
@@ -106,6 +103,27 @@ def load_model(path: str | None = None) -> PageTypeModel:
         raise ModelError(f"{where} is not a page-type model (format {MODEL_FORMAT!r} expected)")
     if tuple(document.get("classes") or ()) != PAGE_TYPES:
         raise ModelError(f"{where}: classes {document.get('classes')} differ from {list(PAGE_TYPES)}")
+    return document
+
+
+def stored_thresholds(path: str | None = None) -> tuple[float, float]:
+    """(gate, select) thresholds stored in the model file: the `page` and the `full` model's
+    `min_article_probability`."""
+    document = read_document(path)
+    try:
+        return (float(document["page"]["min_article_probability"]),
+                float(document["full"]["min_article_probability"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"{path or DEFAULT_MODEL}: no stored threshold ({exc})") from None
+
+
+@functools.lru_cache(maxsize=4)
+def load_model(path: str | None = None) -> PageTypeModel:
+    """The model at `path` (default: the one shipped with the package), loaded once per process."""
+    import lightgbm  # imported here: only processes that use the model pay for it
+
+    where = Path(path) if path else DEFAULT_MODEL
+    document = read_document(path)
     stages = {}
     for name, known in (("page", PAGE_FEATURES), ("full", (*FULL_FEATURES, TEXT_FEATURE))):
         part = document.get(name) or {}

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from sklearn.linear_model import SGDClassifier
 
-from pipeline import text_model
-from pipeline.page_model import DEFAULT_MODEL, ModelError, load_model
-from pipeline.text_model import (
+from filters.page_model import text_model
+from filters.page_model.model import DEFAULT_MODEL, ModelError, load_model
+from filters.page_model.text_model import (
     TEXT_FEATURE,
     TextModel,
     fit_text_model,
@@ -142,9 +142,9 @@ def test_on_real_pages_of_sites_it_never_saw_it_tells_articles_from_the_rest(sha
     every other type low, though no page's own site was seen."""
     from urllib.parse import urlsplit
 
-    from filters.page.page_type import PAGE_TYPES
+    from filters.page_model.features import PAGE_TYPES
+    from filters.page_model.training import fold_of
     from filters.text.language_id import text_language
-    from pipeline.stages.train import fold_of
 
     labels = json.loads((shared_corpora / "wcxb-dev.labels.json").read_text(encoding="utf-8"))
     rows = [{"title": "", "text": value.get("main_content") or "",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from filters.page.page_type import PAGE_TYPES
+from filters.page_model.features import PAGE_TYPES
 
 
 def _rate(value: float | None) -> str:

@@ -1,10 +1,10 @@
-"""Features of the page-type model (filters/page/page_type.py)."""
+"""Features of the page-type model (filters/page_model/features.py)."""
 
 from __future__ import annotations
 
 import math
 
-from filters.page.page_type import FULL_FEATURES, PAGE_FEATURES, TEXT_SHAPE_CHARS, page_features
+from filters.page_model.features import FULL_FEATURES, PAGE_FEATURES, TEXT_SHAPE_CHARS, page_features
 
 
 def features(row: dict, names: tuple[str, ...] = FULL_FEATURES) -> dict[str, float]:
@@ -103,7 +103,7 @@ def test_the_model_reads_registered_signals_known_before_their_stage():
     """The feature lists name signals by hand: each must be registered (a renamed signal would
     otherwise become a feature that is always missing), the page model's must be known before
     extraction, and none may be decided in select."""
-    from filters.page.page_type import PAGE_SIGNALS, TEXT_SIGNALS
+    from filters.page_model.features import PAGE_SIGNALS, TEXT_SIGNALS
     from filters.rules.signals import SIGNALS, SIGNALS_BY_NAME
 
     assert [name for name in (*PAGE_SIGNALS, *TEXT_SIGNALS) if name not in SIGNALS_BY_NAME] == []

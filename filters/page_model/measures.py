@@ -1,7 +1,7 @@
 """What `pipeline train` measures on out-of-fold probabilities: keep rates per type and per
 language group, the select threshold within the non-article ceilings, the trade at other select
 thresholds and other gate recalls, and the confusion matrix; the figures of the model card
-(`pipeline/stages/train_card.py`) and of `benchmarks/language_cv.py`."""
+(`filters/page_model/card.py`) and of `benchmarks/language_cv.py`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from filters.page.page_type import PAGE_TYPES
+from filters.page_model.features import PAGE_TYPES
 
 # The card's gate trade table (docs/benchmarks.md, "The gate"): what other recalls would extract and keep.
 GATE_TRADE_RECALLS = (0.95, 0.97, 0.98, 0.985, 0.99, 0.995, 1.0)
