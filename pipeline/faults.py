@@ -1,20 +1,15 @@
 """Fault injection for tests: the one place where a test reaches into a running pipeline.
 
-A few named points on the production paths call `crash_point(NAME)` or `fail_point(NAME)`. Outside
-the tests nothing is set and a point costs one environment lookup. The tests set, in the
-environment of the process under test (spawned workers and Ray tasks inherit it;
-`pipeline/run/ray_executor.py` forwards it):
-
-* `PIPELINE_TEST_KILL_AT=NAME[:N]`: SIGKILL the process the Nth time it reaches NAME
-  (`tests/pipeline/test_crash.py`); with `PIPELINE_TEST_KILL_ONCE=PATH` only the process that
-  creates PATH (a retried task then runs to the end);
-* `PIPELINE_TEST_FAIL=NAME[@PATH]`: raise `InjectedFailure` at NAME (with PATH: only where PATH
-  can still be created, the first attempt of a retried task; `tests/pipeline/test_ray_executor.py`);
-* `PIPELINE_TEST_HANG=NAME@DIR`: write the pid into DIR and sleep forever at NAME (a task that
-  never ends; `tests/pipeline/test_cli.py` terminates the run meanwhile).
-
-The environment, not a setting passed down, because the processes killed or failed are workers
-that the tests do not call directly.
+Named points on the production paths call `crash_point(NAME)` or `fail_point(NAME)`; outside the
+tests a point costs one environment lookup. Tests set, in the environment of the process under
+test (spawned workers and Ray tasks inherit it; `pipeline/run/ray_executor.py` forwards it):
+* `PIPELINE_TEST_KILL_AT=NAME[:N]`: SIGKILL at the Nth time NAME is reached; with
+  `PIPELINE_TEST_KILL_ONCE=PATH` only in the process that creates PATH (`tests/pipeline/test_crash.py`);
+* `PIPELINE_TEST_FAIL=NAME[@PATH]`: raise `InjectedFailure` at NAME (with PATH: only where PATH can
+  still be created, a retried task's first attempt; `tests/pipeline/test_ray_executor.py`);
+* `PIPELINE_TEST_HANG=NAME@DIR`: write the pid into DIR and sleep forever at NAME
+  (`tests/pipeline/test_cli.py`).
+The environment, not a setting passed down: the processes killed are workers the tests do not call.
 """
 
 from __future__ import annotations

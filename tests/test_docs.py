@@ -1,10 +1,14 @@
 """The README and docs/: every relative link resolves (file and heading), the README stays short,
-and neither they nor the code cite documents a reader cannot open."""
+neither they nor the code cite documents a reader cannot open, and every module, file and code symbol
+they or the module docstrings name exists."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 PAGES = [ROOT / "README.md", *DOCS]
 EXPECTED_DOCS = {"cli.md", "output.md", "filters.md", "reliability.md", "scale.md", "dataset.md", "benchmarks.md",
-                 "development.md"}
+                 "development.md", "decisions.md"}
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 # Internal references: numbers of documents and issues that are not in the repository.
 INTERNAL = re.compile(r"seed 0|issues? #\d|CONTRACT\.md|\.\./shared/seeds")
@@ -153,3 +157,114 @@ def test_the_name_check_finds_a_deleted_module_and_file(tmp_path):
     page.write_text("`filters.fallback` runs `pipeline.stages.select.select`; see `pipeline/nowhere.py`, "
                     "`store/writers.py`.\n")
     assert [line.split(": ", 1)[1] for line in missing_names([page])] == ["`filters.fallback`", "pipeline/nowhere.py"]
+
+
+# Code symbols in prose: `filters.text.gopher.GopherParams`, `gopher.GopherParams` (a module's basename, when only
+# one module under filters/ or pipeline/ has it, and it is no standard-library module's name), `filters.rules.reasons`,
+# and `pipeline/stages/steps.py`, `text_signals` (a file of ours, then a name in it). Each is resolved by importing
+# the module and looking the remaining parts up in it.
+SYMBOL = re.compile(r"`+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?`+")
+FILE_SYMBOL = re.compile(r"`((?:filters|pipeline)/[\w/]+\.py)(?:`(?:,\s*|\s+)`|::?)([A-Za-z_]\w*(?:\.\w+)*)(?:\(\))?`")
+FILE_SUFFIXES = {"py", "md", "json", "yaml", "yml", "txt", "csv", "html", "png", "parquet", "gz", "warc", "ipynb",
+                 "toml", "cfg", "zst", "arrow", "card", "labels", "tmp", "new", "old"}
+# The top-level groups of params.yaml: `select.gopher.min_words` is a params key, not a module's name.
+PARAMS_GROUPS = frozenset(re.findall(r"(?m)^(\w+):", (ROOT / "params.yaml").read_text(encoding="utf-8")))
+
+
+def module_names() -> dict[str, str]:
+    """Each module's basename under filters/ and pipeline/ -> its dotted name; a basename two modules share is left
+    out, and so is one that names a standard-library module (`io`, `select`)."""
+    dotted: dict[str, list[str]] = {}
+    for package in ("filters", "pipeline"):
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            parts = parts[:-1] if parts[-1] == "__init__" else parts
+            dotted.setdefault(parts[-1], []).append(".".join(parts))
+    return {name: paths[0] for name, paths in dotted.items()
+            if len(paths) == 1 and name not in sys.stdlib_module_names}
+
+
+def not_symbols() -> set[str]:
+    """Dotted names that are data, not code: reason codes (`gopher.dup_lines`) and fields of the `signals` column
+    (`signals.cross_split_containment`)."""
+    from filters.rules.reasons import RULES
+    from filters.rules.signals import SIGNALS
+    return {rule.code for rule in RULES} | {f"signals.{signal.name}" for signal in SIGNALS}
+
+
+def symbol_exists(dotted: str) -> bool:
+    """`dotted` is a module, or a module and a chain of names in it (a dataclass's fields included)."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found = importlib.util.find_spec(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            found = None
+        if found is None:
+            continue
+        thing = importlib.import_module(".".join(parts[:cut]))
+        for name in parts[cut:]:
+            fields = getattr(thing, "__dataclass_fields__", {})
+            if not hasattr(thing, name) and name not in fields:
+                return False
+            thing = getattr(thing, name, None)
+        return True
+    return False
+
+
+def qualified(name: str, modules: dict[str, str]) -> str | None:
+    """The dotted name `name` stands for, or None when it is not one of our code symbols: a file name
+    (`params.yaml`), a params key (`select.gopher.min_words`), a name whose first part is no module of ours
+    or the basename of several (`html.escape`, `io.BytesIO`)."""
+    first, _, rest = name.partition(".")
+    if first in ("filters", "pipeline"):
+        return name
+    if name.rsplit(".", 1)[-1] in FILE_SUFFIXES or first in PARAMS_GROUPS:
+        return None
+    return f"{modules[first]}.{rest}" if first in modules else None
+
+
+def text_of(path: Path) -> str:
+    """What is checked of a file: a Python module's docstring, or a page's prose outside code fences."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".py":
+        return ast.get_docstring(ast.parse(text), clean=False) or ""
+    kept, fenced = [], False
+    for line in text.splitlines():
+        fence = line.startswith("```")
+        fenced ^= fence
+        kept.append("" if fenced or fence else line)  # blank, so that line numbers stay the file's
+    return "\n".join(kept)
+
+
+def missing_symbols(files: list[Path]) -> list[str]:
+    """`FILE:LINE: dotted.name` for each code symbol named in `files` that does not resolve (lines of a Python
+    file are counted from its docstring's first)."""
+    modules, data = module_names(), not_symbols()
+    missing = []
+    for path in files:
+        for number, line in enumerate(text_of(path).splitlines(), 1):
+            names = [qualified(name, modules) for name in SYMBOL.findall(line) if name not in data]
+            names += [".".join((*Path(file).with_suffix("").parts, name)) for file, name in FILE_SYMBOL.findall(line)]
+            missing += [f"{path.name}:{number}: {name}" for name in names
+                        if name and not symbol_exists(name)]
+    return missing
+
+
+def test_every_code_symbol_named_in_the_docs_and_module_docstrings_exists():
+    modules = [path for folder in ("filters", "pipeline") for path in (ROOT / folder).rglob("*.py")]
+    assert missing_symbols([*PAGES, *modules]) == []
+
+
+def test_the_symbol_check_finds_a_made_up_name(tmp_path):
+    page, module = tmp_path / "page.md", tmp_path / "module.py"
+    page.write_text("`filters.text.gopher.GopherParams` and `gopher.GopherParams.min_words` exist, "
+                    "`gopher.NoSuchParams` does not; `reasons.applicable()`, `filters.rules.reasons`, "
+                    "`filters.rules.nowhere`; `pipeline/stages/steps.py`, `text_signals`, and `filters/text/c4.py`, "
+                    "`no_such_reading`; not symbols: `io.BytesIO`, `select.gopher.min_words`, `gopher.dup_lines`, "
+                    "`params.yaml`, `signals.gopher_word_count`; `filters.page_model.model.gone`.\n"
+                    "```\n`gopher.in_a_fence`\n```\n")
+    module.write_text('"""A module that names `c4.C4Params.run_together`."""\n\n"""`c4.not_a_docstring`"""\n')
+    assert [line.split(": ", 1)[1] for line in missing_symbols([page, module])] == [
+        "filters.text.gopher.NoSuchParams", "filters.rules.nowhere", "filters.page_model.model.gone",
+        "filters.text.c4.no_such_reading", "filters.text.c4.C4Params.run_together"]

@@ -1,5 +1,6 @@
 """The code's layout (docs/development.md): layers import downwards only, every subpackage says
-what it owns, no folder is a heap of modules and no module is too long to read."""
+what it owns, no folder is a heap of modules, and nothing imports in a circle. A module's length is
+guidance (docs/development.md), never a test: a module is split where its concept splits."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ PACKAGES = ("filters", "pipeline")
 LAYERS = ("filters", "pipeline", "benchmarks")
 FORBIDDEN = {"filters": {"pipeline", "benchmarks", "samplegen"}, "pipeline": {"benchmarks"}}
 MAX_MODULES = 12
-MAX_LINES = 500
 
 
 def modules(package: str) -> list[Path]:
@@ -67,12 +67,6 @@ def test_every_subpackage_says_what_it_owns():
             if not docstring or "import" not in docstring:
                 silent.append(str(init.relative_to(ROOT)))
     assert not silent, "each subpackage's docstring says what it owns and what it may import"
-
-
-def test_no_module_is_longer_than_five_hundred_lines():
-    long = {str(path.relative_to(ROOT)): n for package in (*PACKAGES, "samplegen") for path in modules(package)
-            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
-    assert not long
 
 
 def module_imports(path: Path) -> set[str]:

@@ -8,7 +8,8 @@
   pre-processing removes (`filters.extract.cleanup`) and page classification's cookie-wall check looks for
   (`filters.page.page_signals`), so detection and removal agree.
 * **JS framework roots** (`JS_FRAMEWORK_ROOTS`, `JS_ROOT_ATTRIBUTES`): the element a framework
-  mounts into, for SPA path A and needs_js signal 2 (docs/filters.md).
+  mounts into, for page classification's single-page-app check and `needs_js_root`
+  (`filters.page.page_signals`).
 
 Data and pure functions only.
 """

@@ -1,50 +1,18 @@
-"""Content-defined chunking for the per-subdomain duplication rule (docs/filters.md, "De-duplication"):
-"discard pages w/ > 50% text duplicated relative to previous pages of the same subdomain —
-calculate %duplication based on byte chunks from Rabin fingerprint content-defined chunking (CDC),
-32 byte window, 96 byte target block size (1/64 probability for splitting)". The anchors follow
-Manber, "Finding Similar Files in a Large File System", USENIX Winter 1994.
+"""Content-defined chunking for the per-host duplication rule (docs/filters.md, "De-duplication").
 
-The fingerprint (Karp–Rabin polynomial, as in Manber's paper) of the 32-byte window that ends at
-byte ``i`` of the UTF-8 bytes ``b``::
+The rule: "discard pages w/ > 50% text duplicated relative to previous pages of the same subdomain — calculate
+%duplication based on byte chunks from Rabin fingerprint content-defined chunking (CDC), 32 byte window, 96 byte
+target block size (1/64 probability for splitting)". Anchors as in Manber, "Finding Similar Files in a Large File
+System", USENIX Winter 1994; the fingerprint is a Karp–Rabin polynomial (`window_fingerprints`).
 
-    fp(i) = sum(b[i - 31 + j] * RABIN_BASE ** (31 - j) for j in range(32))  mod 2**64
-
-with ``RABIN_BASE = 0x9E3779B97F4A7C15`` (odd, so it is invertible mod 2**64). A chunk ends
-after byte ``i`` when ``(fp(i) >> 58) == BOUNDARY_MAGIC`` (the top 6 bits) *and* the window lies
-wholly inside the current chunk, i.e. ``i - chunk_start >= 31``: every chunk but the last has at
-least 32 bytes. We test the top bits because, modulo 2**64, bit ``k`` of a polynomial hash only
-depends on bits ``0..k`` of the bytes and of the base (the lowest bit is just the parity of the byte
-sum); the top bits mix every bit of every byte in the window.
-
-Expected chunk length: 32 bytes before the first admissible cut, then a cut with probability 1/64
-at each later byte, i.e. 32 + 63 (the mean of a geometric number of failures) = 95 bytes — the
-rule's 96-byte target. Measured: 95.0 bytes on random bytes, 95.2 on the tag-stripped text of the
-946 trafilatura-eval pages, whose top 6 fingerprint bits are uniform within 2 %. No maximum chunk
-size is imposed: a forced cut is not content-defined. (A run of one repeated byte has a constant
-fingerprint, so it is cut every 32 bytes for about 1 byte value in 64, never for the others.)
-
-Since ``fp(i)`` only depends on the window, "restarting the window at each chunk start" is the
-same as keeping one rolling hash and rejecting cuts closer than 32 bytes to the previous one; so the
-hash is computed for all positions at once with NumPy (uint64 arithmetic wraps mod 2**64)::
-
-    C[i]  = sum(b[k] * RABIN_BASE ** -k for k <= i)      (a cumulative sum)
-    fp(i) = RABIN_BASE ** i * (C[i] - C[i - 32])
-
-and a short Python pass over the candidate cuts (1 byte in 64) enforces the 32-byte rule.
-
-Chunks are identified by the first 8 bytes of their BLAKE2b digest as a uint64 (a polynomial hash of
-the chunk would be cheaper but collides on crafted inputs, e.g. Thue–Morse strings modulo 2**64).
-
-The duplicated fraction of a page is the share of its *bytes* that lie in chunks already seen on
-its host. The select stage owns the order (per host: capture time, URL, id) and the seen set::
-
-    seen: set[int] = set()
-    for text in host_pages_in_order:
-        hashes, sizes = chunk_hashes(text)
-        fraction = duplicated_fraction(hashes, sizes, seen)   # against earlier pages only
-        mark_seen(seen, hashes)
-
-A Python set of ints costs ~70 bytes per distinct chunk (measured), ~7 KB for a 10 KB page.
+Input: a text, chunked as its UTF-8 bytes. `chunk_hashes` gives each chunk's id (the first 8 bytes of its BLAKE2b
+digest, a uint64) and size in bytes. A chunk ends where the top 6 bits of the fingerprint of the 32-byte window
+ending there equal `BOUNDARY_MAGIC` and the chunk has at least 32 bytes, so chunks average 32 + 63 = 95 bytes
+(`EXPECTED_CHUNK_BYTES`: 32 bytes, then a geometric number of failures at 1/64), the rule's 96-byte target; no
+maximum is forced (a forced cut is not content-defined). `duplicated_fraction` is the share (0..1) of a page's
+bytes in chunks already seen on its host, and `mark_seen` adds the page's chunks: the select stage owns the
+order (per host: capture time, then reading order) and the seen set. `algorithm="fastcdc"` uses fastcdc's gear
+chunker instead.
 """
 
 from __future__ import annotations
@@ -116,7 +84,21 @@ def _block_fingerprints(data: bytes) -> Iterator[tuple[int, np.ndarray]]:
 
 
 def window_fingerprints(data: str | bytes) -> np.ndarray:
-    """``fp(i)`` for every ``i >= 31`` (element ``i - 31``), as uint64; empty below 32 bytes."""
+    """``fp(i)`` for every ``i >= 31`` (element ``i - 31``), as uint64; empty below 32 bytes.
+
+    The fingerprint of the 32-byte window that ends at byte ``i`` of the bytes ``b``::
+
+    fp(i) = sum(b[i - 31 + j] * RABIN_BASE ** (31 - j) for j in range(32))  mod 2**64
+
+    with ``RABIN_BASE`` odd, so invertible mod 2**64. Chunk boundaries test its top bits: modulo 2**64, bit ``k``
+    of a polynomial hash depends only on bits ``0..k`` of the bytes and the base (the lowest bit is the parity of
+    the byte sum), so the top bits mix every bit of the window. Since ``fp(i)`` depends only on the window,
+    "restarting the window at each chunk start" is one rolling hash whose cuts closer than 32 bytes to the previous
+    one are rejected (`rabin_boundaries`), and every position is computed at once with NumPy (uint64 wraps)::
+
+    C[i]  = sum(b[k] * RABIN_BASE ** -k for k <= i)      (a cumulative sum)
+    fp(i) = RABIN_BASE ** i * (C[i] - C[i - 32])
+    """
     data = _as_bytes(data)
     parts = [fp.copy() for _, fp in _block_fingerprints(data)]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
@@ -131,7 +113,12 @@ def _candidate_ends(data: bytes) -> np.ndarray:
 
 
 def rabin_boundaries(data: str | bytes) -> np.ndarray:
-    """End offsets (exclusive, int64) of the Rabin chunks of ``data``; the last equals its length."""
+    """End offsets (exclusive, int64) of the Rabin chunks of ``data``; the last equals its length.
+
+    A candidate cut closer than 32 bytes to the previous cut is rejected, so the window lies wholly inside the chunk.
+    A run of one repeated byte has a constant fingerprint: it is cut every 32 bytes for about 1 byte value in 64,
+    never for the others.
+    """
     data = _as_bytes(data)
     n = len(data)
     if n == 0:

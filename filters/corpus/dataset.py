@@ -1,20 +1,16 @@
-"""Detector-dataset assembly (docs/dataset.md): host-disjoint splits, era labels, per-site balance.
+"""Detector-dataset assembly (docs/dataset.md): site-disjoint splits, era labels, per-site balance. Pure: no I/O,
+no state.
 
-A detector that has seen a site in training scores that site's test pages too well, so splits
-are drawn per *site*: the registered domain of the page's host by default (`news.example.co.uk`
-and `www.example.co.uk` are one site, `example.co.uk`; filters/page/domains.py, on the public suffix
-list), or the host itself. Each site goes to one split by a stable hash of its name, so a site
-never appears in two splits, and the assignment depends only on the site, the ratios and the
-seed: never on input order, workers or executor.
+Splits are drawn per *site*, since a detector that has seen a site in training scores that site's test pages
+too well: the registered domain of the page's host by default (`filters.page.domains`, on the Public Suffix
+List: `news.example.co.uk` and `www.example.co.uk` are one site), or the host itself. Each site goes to one
+split by a stable hash of its name, so the assignment depends only on the site, the ratios and the seed, never
+on input order, workers or executor.
 
-The era of a page says on which side of a cut-off date (default 2022-11-30, when generators
-became common) it was written: its publication date when known, else its capture date.
-
-Per-site balance: `dataset.host_min` rejects the accepted pages of a site with fewer accepted
-pages; `dataset.host_cap` keeps at most that many accepted pages per site, a deterministic
-sample (the pages with the lowest hash of seed and id), and rejects the rest.
-
-Pure: no I/O, no state.
+The era of a page says on which side of a cut-off date (default 2022-11-30, when generators became common) it
+was written: its publication date when known, else its capture date. Balance: `dataset.host_min` rejects the
+accepted pages of a site with fewer accepted pages; `dataset.host_cap` keeps at most that many accepted pages
+per site (a deterministic sample: the lowest hash of seed and id) and rejects the rest.
 """
 
 from __future__ import annotations

@@ -1,31 +1,17 @@
-"""Exact and near-duplicate keys of a text (docs/filters.md); the select stage owns the order in which
-pages are compared ("first occurrence in the global order wins") and the sets they are kept in.
+"""Exact and simhash near-duplicate keys of a text (docs/filters.md, "De-duplication"); the select stage owns the
+order in which pages are compared (the first in the global order wins) and the sets they are kept in.
 
-* **Exact duplicates** — a hash of the text's start::
+* `content_hash`, the exact-duplicate key: 16 hex characters (64 bits) of the SHA-256 of the text's first
+  5,000 characters, for texts of at least 100 characters (shorter ones are left to the other rules).
+* `simhash64`: the 64-bit simhash (Charikar 2002; Manku, Jain & Das Sarma, "Detecting Near-Duplicates for Web
+  Crawling", WWW 2007, f = 64, k = 3) as the `simhash` package computes it (each shingle's MD5, last 8 bytes;
+  a bit is set where more than half the shingles set it), in one NumPy pass, over 2-word shingles of the
+  lower-cased words (`filters.text.tokens.shingle_words`). At k = 3 it finds near-*exact* copies: each
+  scattered word edit moves it about 1.5 bits. Why 2 words: docs/decisions.md.
+* `simhash_block_keys`: the buckets of Manku et al.'s pigeonhole scheme (k + 1 blocks of the 64 bits; two
+  values within k bits agree on a block), candidates the select stage verifies with `hamming`.
 
-      digest = hashlib.sha256(content_text[:5_000].encode()).hexdigest()[:16]
-
-  only when ``len(content_text) >= 100`` (shorter texts are left to the other rules).
-* **Near duplicates** — 64-bit simhash (Charikar 2002; Manku, Jain & Das Sarma, "Detecting
-  Near-Duplicates for Web Crawling", WWW 2007, who use f = 64, k = 3) as the ``simhash`` package
-  computes it (each shingle's MD5, last 8 bytes; a bit is set where more than half the shingles
-  set it), in one numpy pass instead of its per-feature loop (the tests compare the two), over
-  2-word shingles of the lower-cased ``\\w+`` words (on text written without spaces, 4-character
-  shingles: `filters.text.tokens.shingle_words`). Why 2 words, measured on 300 real
-  pages of the trafilatura-eval corpus (tag-stripped text, >= 300 words, edits in the first 400):
-  unrelated pages are as far apart with 2-word as with 3-word shingles (mean 31.7 and 32.0 bits,
-  sd 4.0, which is what independent 64-bit hashes give; none of 44 850 pairs within 10 bits), while
-  2 scattered word edits in 400 words stay within 3 bits for 79 % of pages (3-word shingles: 61 %;
-  10 appended words: 73 % vs 62 %). Single words recall more (98 %) but bring unrelated pages
-  closer (mean 25, sd 6, 8 pairs within 6 bits): too many false matches at crawl scale. Whatever
-  the shingle, simhash-64 at k = 3 is a near-*exact* detector: each edit moves it ~1.5 bits.
-* ``simhash_block_keys`` gives the buckets of the pigeonhole scheme of Manku et al.: cut the 64
-  bits into k + 1 blocks; two values within k bits agree exactly on at least one block, so pages
-  that share a block's bucket are the only candidates, verified with a popcount (``hamming``) by
-  the select stage's near-duplicate pass.
-
-Simhashes are unsigned 64-bit ints; Arrow/Parquet int64 columns store them through ``to_int64``
-and read them back with ``from_int64``.
+Simhashes are unsigned 64-bit ints, stored in Arrow int64 columns through `to_int64` and read with `from_int64`.
 """
 
 from __future__ import annotations
@@ -45,7 +31,7 @@ CONTENT_HASH_PREFIX_CHARS = 5_000  # content_text[:5_000]
 CONTENT_HASH_HEX_CHARS = 16       # hexdigest()[:16], a 64-bit prefix
 
 SIMHASH_BITS = 64
-SIMHASH_SHINGLE_WORDS = 2         # see the module docstring for the measurements behind 2
+SIMHASH_SHINGLE_WORDS = 2         # docs/decisions.md has the measurements behind 2
 NEAR_DUPLICATE_MAX_DISTANCE = 3   # Manku et al. 2007: k = 3 for 64-bit simhashes
 
 _MASK64 = (1 << 64) - 1
@@ -166,7 +152,7 @@ RULES: tuple[Rule, ...] = (
 @dataclass(frozen=True)
 class NearParams:
     # "minhash" (LSH over the MinHash signatures stored at extract), "simhash", or null (off);
-    # docs/filters.md, "Near duplicates", has the measurements behind the default.
+    # docs/decisions.md has the measurements behind the default.
     method: str | None = "minhash"
     # MinHash candidates: the signature cut into `bands` bands of `rows` values; pages that share at
     # least `min_shared_bands` of them are a candidate pair (64 x 2 and 1: found with probability

@@ -1,29 +1,18 @@
 """MinHash signatures of a text and their LSH band keys (docs/filters.md, "Near duplicates").
 
-* **Shingles**: word n-grams (5 by default, as in FineWeb's de-duplication) of the lower-cased
-  ``\\w+`` words (on text written without spaces, its characters, and n-grams of 2n of them:
-  `filters.text.tokens.shingle_words`). Each word is hashed once (CRC-32), and an n-gram's 64-bit
-  value is a polynomial of its words' values, computed for all n-grams at once with numpy.
-* **Signature** (Broder 1997, "On the resemblance and containment of documents"): for each of
-  ``permutations`` hash functions, the minimum over the shingles. The hash functions are
-  multiply-shift functions ``(a * x + b) >> 32`` over 64-bit words (Dietzfelbinger et al. 1997),
-  with fixed odd multipliers, so a signature is the same on every machine and in every run. Two
-  texts agree on one position with probability equal to the Jaccard similarity of their shingle
-  sets. Signatures are stored as ``permutations`` little-endian uint32 values (512 bytes for 128).
-* **Bands** (Leskovec, Rajaraman & Ullman, *Mining of Massive Datasets*, ch. 3.4): the signature
-  is cut into ``bands`` bands of ``rows`` values; a band's key is a 64-bit hash of its values and
-  its index. Two texts of similarity s share at least one band with probability
-  ``1 - (1 - s**rows) ** bands``; the similarity where that S-curve is steepest is about
-  ``(1 / bands) ** (1 / rows)`` (``implied_threshold``).
-* **Verification by shared bands**: the number of bands two texts share is Binomial(bands, s**rows),
-  so requiring ``min_shared_bands`` of them keeps pairs whose similarity is about
-  ``(min_shared_bands / bands) ** (1 / rows)`` or more (``verified_threshold``), without reading
-  the signatures again. ``pair_probability`` gives the exact chance for a similarity.
-
-Why numpy and not ``datasketch``: the same 128 permutations over a 1,000-word text take 0.8 ms
-here and 4.2-4.6 ms with ``datasketch.MinHash.update_batch`` (which calls a Python hash function
-per shingle and reduces modulo a Mersenne prime); ``benchmarks/near_duplicates.py`` prints the
-cost per page against extraction.
+* Shingles: word n-grams (5 by default, as in FineWeb's de-duplication) of the lower-cased words
+  (`filters.text.tokens.shingle_words`: on text written without spaces, n-grams of 2n characters); each word is
+  hashed once (CRC-32) and an n-gram's 64-bit value is a polynomial of its words' values, all at once in NumPy.
+* Signature (Broder 1997, "On the resemblance and containment of documents"): for each of ``permutations``
+  multiply-shift hash functions ``(a * x + b) >> 32`` (Dietzfelbinger et al. 1997, fixed odd multipliers, so a
+  signature is the same on every machine), the minimum over the shingles; two texts agree on a position with
+  probability equal to the Jaccard similarity of their shingle sets. Stored as little-endian uint32 values
+  (512 bytes for 128), with the count of distinct shingles, from which `containments` estimates each text's
+  containment in the other.
+* Bands (Leskovec, Rajaraman & Ullman, *Mining of Massive Datasets*, ch. 3.4): ``bands`` bands of ``rows``
+  values, each keyed by a 64-bit hash of its values and index; texts of similarity s share a band with
+  probability ``1 - (1 - s**rows) ** bands`` (`pair_probability`, `implied_threshold`, `verified_threshold`).
+Why NumPy and not ``datasketch``: docs/decisions.md.
 """
 
 from __future__ import annotations

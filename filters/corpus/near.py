@@ -1,22 +1,17 @@
-"""Near duplicates and cross-split overlap between pages, decided from MinHash signatures
-(docs/filters.md, "Near duplicates"; docs/dataset.md, "Detector dataset").
+"""Near duplicates and cross-split overlap between pages, decided from MinHash signatures and the texts' word
+n-grams (docs/filters.md, "Near duplicates"; docs/dataset.md, "Detector dataset").
 
-Three steps, each a pure function over polars frames that `pipeline/stages/dedup.py` runs over
-partitions:
-
-1. `near_keys`: the bucket keys of each page (its LSH bands, or a simhash's pigeonhole blocks).
-2. `bucket_pairs`: the candidate pairs, pages that share a bucket (each with at most a fixed
-   number of earlier members of the bucket).
-3. `estimate`: for candidate pairs, the Jaccard similarity estimated from the whole signatures and
-   the containment of each text in the other (`filters.corpus.minhash.containments`), to keep the
-   pairs worth reading; then `exact`: the same measures on the exact sets of word n-grams of the
-   two texts, which decide. An estimate from 128 values is off by about 0.05 around a containment
-   of 0.7, which sits between the republished copies (0.74 and up) and two outlets' rewrites of one
-   wire story (0.63): too close to decide by the estimate.
-
-`near_edges` keeps the pairs whose shorter text is contained in the longer at the threshold;
-`cross_split_matches` finds, after the keepers are chosen, the validation and test pages that
-share a story with a kept train page.
+Pure functions over polars frames, which `pipeline/stages/dedup.py` runs over partitions:
+1. `near_keys`: each page's bucket keys (its LSH bands, or a simhash's pigeonhole blocks);
+2. `bucket_pairs`: the candidate pairs, pages that share a bucket (each with at most a fixed number of earlier
+   members of the bucket);
+3. `estimate`: each pair's Jaccard similarity estimated from the whole signatures and the containment (0..1) of
+   each text in the other (`filters.corpus.minhash.containments`), keeping the pairs worth reading; then
+   `exact`: the same measures on the exact sets of the two texts' word n-grams, which decide, since an estimate
+   from 128 values is too coarse near the threshold (`ESTIMATE_MARGIN`; docs/decisions.md).
+`near_edges` keeps the pairs whose shorter text is contained in the other at `min_containment`;
+`cross_split_matches` finds, after the keepers are chosen, the validation and test pages that share a story with
+a kept train page.
 """
 
 from __future__ import annotations

@@ -1,45 +1,16 @@
-"""Boilerplate line filters (docs/filters.md, "Extraction"): navigation, ads, social buttons,
-newsletter prompts, captions and credits that reached the extracted text.
+"""Boilerplate blocks of the winning extraction: the line filters and repeated blocks (docs/filters.md, "Extraction").
 
-Applied to the blocks of the winning extraction. Each filter is deliberately narrow (minimal
-pattern matching, to avoid false positives) and only looks at *short* blocks (at most
-`MAX_BOILERPLATE_CHARS`), matched as a whole, so a paragraph that merely mentions a copyright, a
-photo, a newsletter or an advertisement is never touched:
+Input: the extracted blocks (`filters.text.blocks.Block`). `remove_boilerplate` returns the blocks kept and how
+many each filter removed. A block goes when it is, as a whole and short (at most `MAX_BOILERPLATE_CHARS`
+characters, newsletter prompts `MAX_PROMPT_CHARS`), a relative timestamp, a copyright line, a square-bracket
+annotation, an ALL-CAPS block that is entirely one link, an advertisement label, a photo credit or caption label,
+a byline, a share or newsletter prompt, or a related headline after a "Related articles" heading
+(`boilerplate_kind`; the phrases are `filters.core.phrases`'), or when it repeats an earlier block
+(`repeated_blocks`). Each filter is narrow and matches whole short blocks, so a paragraph that merely mentions a
+copyright, a photo or a newsletter is never touched.
 
-* relative timestamps: the whole block is "5 minutes ago", "Updated 2 hours ago", "yesterday";
-* copyright lines: a short block starting with © or "(c) ", or with "Copyright" followed by a
-  year, or "All rights reserved" alone;
-* square-bracket annotations: the whole block is `[...]` ("[Advertisement]", "[Photo: …]");
-* ALL-CAPS promotions: a block that is entirely one link and entirely upper-case (the
-  Fox News pattern: both conditions, never either alone);
-* advertisement labels: the whole block is "Advertisement", "Anzeige", "Publicité", "Story
-  continues below advertisement", ...;
-* photo credits and caption labels: a block that starts with "Photo:", "Image credit:", "Foto:",
-  "(Photo by", "Bild:", ...;
-* bylines: "By Jane Doe", "Von Anna Schmidt und Max Meier", "Par Jean Dupont | 12 mars 2024": a
-  by-word followed only by capitalised names, connectors, dates and times (never a heading:
-  "By Land and Sea" is a title);
-* share and newsletter prompts: "Share this article", "Share on Facebook", "Follow us on X", a
-  block of nothing but social network names, a block that opens with "Sign up for our
-  newsletter" or "Newsletter abonnieren";
-* related headlines: a heading such as "Related articles" / "Read more" / "Lesen Sie auch" and
-  the run of short link-only blocks after it, or a single "Read more: <link>" block;
-* repeated blocks (`repeated_blocks`, any length from `REPEATED_BLOCK_MIN_CHARS`): a block whose
-  words, case-folded with punctuation and whitespace left out, are an earlier block's (a teaser,
-  caption or share widget printed twice, once with `…` and once with `...`), or, for a paragraph,
-  lie inside a longer block (a pull quote, a summary box quoting the text, a teaser cut short) or
-  are a near copy of earlier blocks (`NEAR_COPY_SHARE` of its word 5-grams seen before); a
-  heading, list item or cell only goes as an exact copy. The
-  longer or first copy stays. An article says a paragraph once; the copies made Gopher's
-  duplicate n-gram rules reject articles for what the extraction carried along (docs/filters.md,
-  "Extraction").
-
-`body_blocks` is not a boilerplate filter and removes nothing from `text`: extractors repeat the
-page's headline as the first block, and the article filter's block statistics must be measured on the body
-(a 60-character headline lowers the share of text in large blocks of every short news story). A
-leading block (among the first three, before the first block of 200 characters) that equals the
-page's `<title>`, `og:title`, JSON-LD headline or an `<h1>` (or the part of a "Headline | Site" title
-with at least three words), compared on case-folded letters and digits, is the headline.
+`body_blocks` removes nothing from `text`: it leaves out the leading blocks that repeat the page's headline, so
+that the block statistics are measured on the body.
 """
 
 from __future__ import annotations
@@ -140,7 +111,16 @@ def remove_boilerplate(blocks: list[Block]) -> tuple[list[Block], dict[str, int]
 
 
 def repeated_blocks(blocks: list[Block], removed: dict[str, int]) -> list[Block]:
-    """`blocks` without the copies of a repeated block (module docstring); counts them in `removed`."""
+    """`blocks` without the copies of a repeated block; counts them in `removed` (`repeated_block`).
+
+    A block's key is its words, case-folded, punctuation and whitespace left out (a teaser printed once with `…`
+    and once with `...` is one text). From `REPEATED_BLOCK_MIN_CHARS` characters of key, a block goes when its key
+    is an earlier block's, or, for a paragraph, when the key lies inside a longer block (a pull quote, a summary
+    box, a teaser cut short) or `NEAR_COPY_SHARE` of its word 5-grams (at least `NEAR_COPY_MIN_GRAMS`) are in the
+    blocks kept before it (the same teaser addressing the reader two ways). A heading, list item or table cell
+    goes only as an exact copy: a recipe's steps and its card, or a list a paragraph names, are structure. The
+    first or longer copy stays.
+    """
     if len(blocks) < 2 or len(blocks) > REPEATED_BLOCK_MAX_BLOCKS:
         return blocks
     words = [_WORDS.findall(block.text.casefold()) for block in blocks]
@@ -169,7 +149,14 @@ def repeated_blocks(blocks: list[Block], removed: dict[str, int]) -> list[Block]
 
 
 def body_blocks(blocks: list[Block], headlines: Iterable[str]) -> list[Block]:
-    """`blocks` without the leading blocks that repeat the page's headline (see the module docstring)."""
+    """`blocks` without the leading blocks that repeat the page's headline, for the block statistics.
+
+    Extractors repeat the headline as the first block, and a 60-character headline lowers the share of text in
+    large blocks of every short news story. A block among the first `HEADLINE_MAX_POSITION`, before the first
+    block of `HEADLINE_MAX_CHARS` characters, that equals one of `headlines` (the `<title>`, `og:title`, JSON-LD
+    headline or an `<h1>`; of a "Headline | Site" title, the part of at least three words) on case-folded letters
+    and digits is the headline.
+    """
     wanted = _headline_keys(headlines)
     if not wanted:
         return blocks

@@ -1,29 +1,17 @@
-"""The extraction cascade (docs/filters.md, "Extraction"): best-of-two, the DOM fallback, the
-structured-data tier, the boilerplate line filters and the precision retry.
+"""The extraction cascade: a page's main text from trafilatura, readability-lxml, the JSON-LD body or the DOM
+heuristic, chosen by a policy (docs/filters.md, "Extraction").
 
-Candidates, computed lazily (a candidate a policy never asks for never runs):
+Candidates run lazily, each at most once: `trafilatura` (`bare_extraction`, which copies the tree it is given,
+with its own fallback comparison, `TRAFILATURA_FAST`; and a precision retry with `favor_precision=True` when more
+than `PRECISION_LINK_CODE_FRACTION` of its characters are in links or code, which replaces it only when its
+link/code share is lower), `readability` (readability-lxml on a copy of the tree without `<nav>` and `<footer>`),
+`jsonld` (the first article object's `articleBody`, forum and social postings excluded) and `dom`
+(`filters.extract.dom_fallback`). An exception inside one extractor is recorded and that candidate counts as empty.
 
-* `jsonld` — the first article object's `articleBody` (the structured-data tier), its
-  type read as `filters.metadata.fields` reads it (`filters.core.vocabulary`; forum and social postings excluded);
-* `trafilatura` — trafilatura's extraction sequence (`bare_extraction`, which copies the tree it
-  is given), with its own fallback comparison (its readability port and jusText; `TRAFILATURA_FAST`);
-  **precision retry**: if more than 20 % of its characters are in links or code, it is
-  run again with `favor_precision=True` and that result (`trafilatura_precision`) replaces it
-  when its share of link/code text is lower (the retry's purpose; a retry that is no cleaner is
-  dropped, which measured better than always taking it);
-* `readability` — readability-lxml on a copy of the tree, with `<nav>` and `<footer>` removed
-  first (`readability_element`: it drops hidden elements from the tree it is given);
-* `dom` — the DOM heuristic (`filters.extract.dom_fallback`) on a copy (only when a policy reaches it).
-
-An exception inside one extractor is recorded in the trace and that candidate counts as empty;
-the cascade goes on. Word counts are `filters.text.tokens.word_count` (whitespace pieces; each
-character of a script written without spaces is a word).
-
-Selection policies (`extract.cascade.selection`); the default, `agreement`, was chosen by
-measurement (docs/filters.md, "Extraction"); `seed` is the original best-of-two rule to the letter:
-readability ≥ 50 words and trafilatura ≥ 30 → trafilatura only with ≥ 1.4× readability's
-words, else readability; then readability ≥ 50; then trafilatura ≥ 30; then the DOM heuristic
-(which always returns something: the best element, the body, or the document).
+Input: a parsed page. Output (`run_cascade`): the winner's text and blocks (mojibake repaired, boilerplate
+removed), its word count (`filters.text.tokens.word_count`) and the `cascade_*` trace. Policies (`POLICIES`,
+`extract.cascade.selection`): `agreement` (the default; why: docs/decisions.md), `seed` (the original
+best-of-two rule to the letter), `trafilatura_first`, `readability_first` and `jsonld_first`.
 """
 
 from __future__ import annotations
@@ -66,7 +54,7 @@ _TAG = re.compile(r"<[a-zA-Z/!][^<>]*>")
 # over. Real pages stay well below: at most 32 000 nodes on trafilatura-eval and product-pages.
 LIBRARY_MAX_NODES = 50_000
 # trafilatura's `fast=True` skips its own fallback comparison with a readability port and jusText.
-# Measured (docs/filters.md, "Extraction"): 30 % less trafilatura time, but the agreement policy's snippet
+# Measured (docs/decisions.md): 30 % less trafilatura time, but the agreement policy's snippet
 # score falls by 0.005 on trafilatura-eval and by 0.025 on the 2025 pages of wcxb-dev, and a rule
 # that lets our readability candidate win instead recovers only half of that. So it stays off.
 TRAFILATURA_FAST = False
@@ -75,7 +63,7 @@ PRECISION_LINK_CODE_FRACTION = 0.20
 # HTML's navigation sections and section footers (WHATWG HTML, "the nav element", "the footer
 # element") never hold an article's main text. readability scores them like any other element;
 # without them its passes have a fifth less tree to walk (20 % of its time on trafilatura-eval)
-# and the agreement policy's score did not change on either labelled corpus (docs/filters.md, "Extraction").
+# and the agreement policy's score did not change on either labelled corpus (docs/decisions.md).
 READABILITY_PRUNED_TAGS = ("nav", "footer")
 _LIBRARY_EXTRACTORS = frozenset({"trafilatura", "readability"})
 AGREEMENT_SHORT_BLOCK_CHARS = 60
@@ -83,7 +71,7 @@ AGREEMENT_MIN_READABILITY_SHARE = 0.5
 AGREEMENT_MIN_KEPT_SHARE = 0.5
 # readability's second opinion is asked for only when trafilatura (>= 30 words) has at least this
 # many short blocks (< 60 characters). Measured with benchmarks/readability_trigger.py on both
-# labelled corpora (docs/filters.md, "Extraction"): readability changed the snippet score on 6 % of
+# labelled corpora (docs/decisions.md): readability changed the snippet score on 6 % of
 # pages, as often for the worse as for the better at every count of short blocks, and ten or more
 # keeps the score of asking on every page with a short block (0.9238 against 0.9266 on
 # trafilatura-eval, 0.8410 against 0.8410 on wcxb-dev) while readability runs on 28 % and 66 % of
@@ -260,7 +248,10 @@ Policy = Callable[[Candidates], tuple[str, str]]
 
 
 def seed_policy(candidates: Candidates) -> tuple[str, str]:
-    """Best-of-two (docs/filters.md, "Extraction"), then the DOM heuristic."""
+    """The original best-of-two rule: with readability >= 50 words and trafilatura >= 30, trafilatura only with
+    >= 1.4x readability's words, else readability; then readability >= 50; then trafilatura >= 30; then the DOM
+    heuristic, which always returns something (the best element, the body, or the document).
+    """
     r, t = candidates.words("readability"), candidates.words("trafilatura")
     r_min, t_min, preference = READABILITY_MIN_WORDS, TRAFILATURA_MIN_WORDS, TRAFILATURA_PREFERENCE
     if r >= r_min and t >= t_min:
@@ -311,9 +302,7 @@ def agreement_blocks(candidates: Candidates) -> list[Block] | None:
     None when the rule does not apply or would drop more than half of trafilatura's words.
 
     Short blocks are where trafilatura's boilerplate hides (share buttons, bylines, "Impressum",
-    dates); readability, which keeps one dense subtree, rarely has them. Measured on
-    trafilatura-eval (docs/filters.md, "Extraction"): it raises the share of `without` snippets kept out from 0.899 to
-    0.915 for a small loss of `with` snippets.
+    dates); readability, which keeps one dense subtree, rarely has them.
     """
     t_blocks = candidates.get("trafilatura").blocks
     t, r = candidates.words("trafilatura"), candidates.words("readability")
@@ -440,7 +429,7 @@ RULES: tuple[Rule, ...] = (
 @dataclass(frozen=True)
 class CascadeParams:
     # Which rule picks the winner among the candidates (filters/extract/cascade.py POLICIES); chosen
-    # by measurement on trafilatura's evaluation pages (docs/filters.md, "Extraction").
+    # by measurement on trafilatura's evaluation pages (docs/decisions.md).
     selection: str = "agreement"
     # The precision retry (docs/filters.md, "Extraction"): re-run trafilatura with
     # favor_precision when more than this share of its text is in links or code.

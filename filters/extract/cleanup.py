@@ -1,15 +1,13 @@
-"""Pre-processing before any extractor (docs/filters.md, "Extraction"): cookie-consent overlay removal.
-(The other step, `<template>` removal, has to happen before the parse: `filters.parse.html.parse_html_bytes`.)
+"""Pre-processing before any extractor: cookie-consent and GDPR overlays removed from the parsed tree
+(docs/filters.md, "Extraction"). (The other step, `<template>` removal, happens before the parse:
+`filters.parse.html.parse_html_bytes`.)
 
-* Cookie-consent and GDPR overlays are removed from the parsed tree by named selectors of the
-  common consent platforms (CookieYes, Cookiebot, OneTrust, Complianz, Borlabs, WP GDPR
-  plugins, Osano, Quantcast, Didomi, Usercentrics, TrustArc, Klaro, …) plus a keyword sweep for
-  dynamically named widgets: a container whose id/class mentions cookies/consent/GDPR and whose
-  text is short and talks about cookies. The sweep's text guard is what
-  keeps an article *about* cookies (or a site called "Cookie Monster Recipes") intact.
-
-This runs after scoring and page classification (which must still see the banner) and before
-the extractors, on the shared tree.
+`remove_cookie_overlays` removes, in place, the containers of the common consent platforms
+(`filters.core.vocabulary.CONSENT_PLATFORMS`: CookieYes, Cookiebot, OneTrust, Complianz, Borlabs, ...) and,
+by a keyword sweep for dynamically named widgets, a container whose id or class mentions cookies, consent or
+the GDPR (GDPR, DSGVO, RGPD) and whose text is short (`SWEEP_MAX_WORDS`) and talks about cookies; it returns
+how many went. The text guard keeps an article *about* cookies intact. It runs after scoring and page
+classification, which must still see the banner, and before the extractors, on the shared tree.
 """
 
 from __future__ import annotations

@@ -1,20 +1,16 @@
-"""DOM heuristic fallback (docs/filters.md, "Extraction"), used when readability
-and trafilatura both fail.
+"""The DOM heuristic, the extraction cascade's last candidate when readability and trafilatura both fail
+(docs/filters.md, "Extraction"). Input: a parsed tree, worked on as a copy (the decomposition is destructive).
+Output (`dom_heuristic`): the chosen element, always one, and how it was found.
 
-Three steps, on a copy of the page (the decomposition is destructive):
+1. Decompose nav/header/footer/aside, script/style/noscript, form controls and elements whose class or id holds
+   an exclusion keyword; then take the first match of the priority selectors, in order, with >= 10 words **that
+   also passes the validation chain** (text > 100 characters, more than 2 `<p>`, link/text ratio < 0.3, and an
+   article indicator: a date, an author or a headline).
+2. Else score every `<div>`/`<section>` by paragraph_words x (paragraph_words / words) and take the best with
+   >= 10 paragraph words if it holds >= 55 % of the body's words (the dominance rule), else the whole body.
+3. Else the body; without a body, the document itself ("the original HTML").
 
-1. Decompose nav/header/footer/aside, script/style/noscript, form controls, and elements whose
-   class or id contains one of the exclusion keywords; then try the priority selectors in order
-   and take the first match with ≥ 10 words **that also passes the validation
-   chain** (text > 100 characters, more than 2 `<p>`, link/text ratio < 0.3, an article
-   indicator: a date, an author or a headline).
-2. Otherwise score every `<div>`/`<section>`: paragraph_words × (paragraph_words / words) and
-   take the best with ≥ 10 paragraph words, then the 55 % rule: return it if it holds ≥ 55 %
-   of the body's words, else the whole body.
-3. Otherwise the body; without a body, the document itself ("the original HTML").
-
-Words are `filters.text.tokens.word_count` (whitespace pieces; each character of a script written
-without spaces is a word).
+Words are `filters.text.tokens.word_count` (each character of a script written without spaces is a word).
 """
 
 from __future__ import annotations

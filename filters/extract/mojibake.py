@@ -1,19 +1,15 @@
 """Mojibake repair of the extracted blocks (docs/filters.md, "Extraction").
 
-A page whose UTF-8 text was decoded as Latin-1 or Windows-1252 somewhere on its way and encoded
-again carries that damage in its bytes: `für` reads `fÃ¼r`, `pet’s` reads `petâ€™s` or
-`petâ\\x80\\x99s`, a no-break space reads `Â\\xa0`. No choice of encoding when we decode the page
-undoes it, since the page declares and is valid UTF-8. The text is wrong for detector training, and
-C4 and Gopher read it wrong: a paragraph ending in `.Â` has no terminal punctuation, a German word
-with `Ã¼` has a symbol in it.
+A page whose UTF-8 text was decoded as Latin-1 or Windows-1252 somewhere on its way and encoded again carries
+the damage in its bytes (`für` reads `fÃ¼r`, `pet’s` reads `petâ€™s`, a no-break space `Â\xa0`), though it
+declares and is valid UTF-8, so no choice of encoding undoes it; C4 and Gopher then read it wrong (a paragraph
+ending in `.Â` has no terminal punctuation).
 
-`ftfy.fix_encoding` (ftfy, Speer 2015; https://ftfy.readthedocs.io) undoes exactly this, and only
-this: it re-encodes and re-decodes where its heuristics say the text is mojibake, and leaves text
-that is merely unusual alone (`CÂMARA`, `naïve`). Its other fixes (straightening quotes, width,
-HTML entities) are not asked for: the detector data keeps the page's own typography.
-
-Cost: most pages have none of the two-character sequences mojibake is made of (`MOJIBAKE_HINT`), and
-ftfy is asked only about the blocks that hold one.
+`fix_mojibake` repairs blocks with `ftfy.fix_encoding` (ftfy, Speer 2015; https://ftfy.readthedocs.io), which
+re-encodes and re-decodes only where its heuristics say the text is mojibake and leaves unusual but correct
+text alone (`CÂMARA`, `naïve`). ftfy's other fixes (quotes, width, HTML entities) are not asked for: the
+detector data keeps the page's own typography. Only blocks holding one of the two-character sequences
+mojibake is made of (`MOJIBAKE_HINT`) are asked about, which most pages have none of.
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """Dates as metadata gives them, read into UTC-aware datetimes (docs/filters.md, "Metadata").
 
-dateparser is slow (a string it cannot read costs about 20 ms, a dozen lxml parses), so ISO
-8601, RFC 2822 and plain numeric dates go through the standard library and dateparser only sees
-what they cannot read and what has the numbers of a full date (`may_be_full_date`), at most
-`SLOW_DATE_PARSES_PER_PAGE` times a page. Its relative parser and
-dates missing a day, month or year are refused, since their value would depend on the clock.
-
-Not htmldate (trafilatura's dependency), measured for #12 on the 990 trafilatura-eval pages: it
-keeps no provenance and no source order. Of 18 pages where both found a different day, checked
-by hand, ours was right on 10 (htmldate took `dateModified` over `datePublished` even with
-`original_date=True`, or a site header's date of the day), htmldate on 6 (we took a comment's
-`<time>`, or read `01-11-2023` month first), 2 unclear. As a last resort after ours it would
-date 198 of our 309 undated pages (3.7 ms a page; 12 ms with `extensive_search`), some from
-teasers or comments, in a `published` column that cannot tell them from declared dates.
+ISO 8601, RFC 2822 and plain numeric dates go through the standard library; dateparser, which is slow (a string
+it cannot read costs about 20 ms, a dozen lxml parses), only sees what they cannot read and what has the numbers
+of a full date (`may_be_full_date`), at most `SLOW_DATE_PARSES_PER_PAGE` times a page. Its relative parser and
+dates missing a day, month or year are refused, since their value would depend on the clock. Why not htmldate:
+docs/decisions.md.
 """
 
 from __future__ import annotations

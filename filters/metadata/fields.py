@@ -1,27 +1,17 @@
-"""Page metadata (title, author, dates, description, site, canonical URL, tags, language), read once.
+"""Page metadata (title, author, dates, description, site, canonical URL, tags, language), read once
+(docs/filters.md, "Metadata").
 
-The metadata priority (docs/filters.md, "Metadata") fixes the order every field is looked up in:
-**JSON-LD > Open Graph > Twitter Card > HTML `<meta>`**. Structured data is what a publisher keeps
-up for machines (the most trusted source), Open Graph is kept up for
-social previews, and loose `<meta>` tags are the likeliest to be stale template leftovers. When
-none of them has a field, DOM selectors are the last resort: the article header for the headline,
-then selectors for the date (`time[datetime]`, then `[itemprop=datePublished]`) and for the author
-(`address[rel=author]`, `[rel=author]`, `[itemprop=author]`, `.by-line, .byline, .author-name,
-.author`), then a "By Firstname Lastname" line under the headline.
+Every field is looked up in the metadata priority **JSON-LD > Open Graph > Twitter Card > HTML `<meta>`**:
+structured data is kept up for machines, Open Graph for social previews, and loose `<meta>` tags are the
+likeliest to be stale template leftovers. When none has a field, DOM selectors are the last resort
+(`filters.metadata.bylines`: the article header for the headline, `time[datetime]` then
+`[itemprop=datePublished]` for the date, author selectors and a "By Firstname Lastname" line for the author);
+they cost about a quarter of a parse each, so they run only when the tiers found nothing, at most once a call.
+The same look-ups answer the article score's "Author in metadata" and "Published date in metadata"
+(`has_author`, `has_published_date`); `language_of` is the declared language and `reading_time_minutes` the
+reading time (docs/output.md). JSON-LD is read by `filters.metadata.jsonld`, dates by `filters.metadata.dates`.
 
-The same look-ups answer two content signals of the article score, "Author in metadata" and
-"Published date in metadata" (`has_author`, `has_published_date`); `language_of` is the declared
-language (docs/filters.md) and `reading_time_minutes` the reading time (docs/output.md).
-
-The work is split along those sources: `filters.metadata.jsonld` (which objects speak for the page),
-`filters.metadata.bylines` (DOM selectors and "By" lines), `filters.metadata.dates` (date
-normalisation, dateparser only as a budgeted last resort); this module holds the priority
-order per field, the canonical URL, tags and language. DOM scans cost about a quarter of a parse
-each, so they run only when the metadata tiers found nothing, and at most once per call.
-
-Pure: no I/O, no global state, deterministic (dateparser's relative parser and dates missing a
-day, month or year are refused, since their value would depend on the clock), and no odd page
-makes it raise.
+Pure and deterministic (no date that depends on the clock), and no odd page makes it raise.
 """
 
 from __future__ import annotations

@@ -1,25 +1,16 @@
-"""Article score (docs/filters.md): every row of its table with its weight.
+"""Article score (docs/filters.md, "Scoring a page"): every row of its table with its weight.
 
-`article_score(page, has_author, has_date)` returns the total and one signal per component
-(`article_score_<component>`, in points) so a user can see *why* a page scored what it did.
-The threshold (35 in presets/seed.yaml) lives in params (`extract.gate.article_score_min`).
-
-Where the table is terse, these readings are ours (documented in docs/filters.md):
-* "Path contains `/about`" and the other soft-exclude patterns without a trailing slash are
-  matched as whole path segments (optionally with an extension, e.g. `/about.html`), so a
-  post slug such as `/blog/about-time` is not penalised; patterns with a trailing slash
-  (`/tag/`) match as written. `/search` also matches `/search?q=...`.
-* Path depth counts non-empty segments: `/` is 0, `/about` is 1.
-* "Single-segment path (home/about/etc)", −20 for "path depth ≤ 1": the row's label says what it
-  is for, home and about-like pages (`/`, `/about-us`, `/contact.html`, `/shop`). A single segment
-  that is a headline slug, at least `SLUG_MIN_WORDS` (4) hyphen- or underscore-separated words of
-  which at least 3 contain a letter (`/long-hyphenated-headline-words/`), is a post published at
-  the site root, common on WordPress and Ghost blogs, and is not penalised. Four words keep
-  `/terms-and-conditions` and `/frequently-asked-questions` (three) penalised.
-* "Author listing": `/author/` followed by at most one more segment (`/author/jane/`).
-* Word counts use the page's visible body text without nav/header/footer/script/style/template.
-* "Outbound links" are `<a href>` to another host (`www.` ignored, so `example.org` and
-  `www.example.org` are the same site); relative links are internal.
+Input: a parsed page and whether metadata found an author and a date. Output (`article_score`): the total in
+points and one signal per row (`article_score_<component>`), so a user sees *why* a page scored what it did.
+The threshold (35 in presets/seed.yaml) is `extract.gate.article_score_min`. Our readings where the table is
+terse (docs/filters.md):
+* soft-exclude patterns without a trailing slash ("path contains `/about`") match whole path segments, with an
+  optional extension (`/about.html`), so `/blog/about-time` is not penalised; `/tag/` matches as written, and
+  `/search` also matches `/search?q=...`; path depth counts non-empty segments (`/` is 0, `/about` is 1);
+* "Single-segment path (home/about/etc)", −20 for "path depth ≤ 1", skips a headline slug (`is_headline_slug`);
+* "Author listing" is `/author/` and at most one more segment (`/author/jane/`);
+* words are the visible body text's without nav/header/footer/script/style/template; "outbound links" are
+  `<a href>` to another host (`www.` ignored), relative links are internal.
 """
 
 from __future__ import annotations
@@ -99,7 +90,13 @@ def url_components(url: str | None) -> dict[str, bool]:
 
 
 def is_headline_slug(segment: str) -> bool:
-    """A path segment that reads as a headline: >= 4 hyphen/underscore words, >= 3 with a letter."""
+    """A path segment that reads as a headline: >= `SLUG_MIN_WORDS` (4) hyphen- or underscore-separated words, at
+    least `SLUG_MIN_ALPHA_WORDS` (3) of them with a letter (`/long-hyphenated-headline-words/`).
+
+    The single-segment row's label says it is for home and about-like pages (`/`, `/about-us`, `/contact.html`,
+    `/shop`); a headline slug at the site root is a post, as WordPress and Ghost publish them, and is not penalised.
+    Four words keep `/terms-and-conditions` and `/frequently-asked-questions` (three) penalised.
+    """
     words = [word for word in _SLUG_SEPARATORS.split(_SEGMENT_EXTENSION.sub("", segment)) if word]
     alphabetic = sum(any(c.isalpha() for c in word) for word in words)
     return len(words) >= SLUG_MIN_WORDS and alphabetic >= SLUG_MIN_ALPHA_WORDS

@@ -1,43 +1,13 @@
 """Registered domains: which site a host belongs to, by the Public Suffix List.
 
-A "site" is the registered domain of RFC 6265 §5.3 / the HTML "schemelessly same site" test: the
-host's public suffix (https://publicsuffix.org/list/) plus one label. `news.bbc.co.uk` and
-`www.bbc.co.uk` are one site, `bbc.co.uk`; `city.kawasaki.jp` is a site of its own because
-`*.kawasaki.jp` is a wildcard rule with the exception `!city.kawasaki.jp`.
-
-The list comes from the `publicsuffixlist` package, which bundles a copy (its version string ends
-in the list's date, `PUBLIC_SUFFIX_LIST_VERSION`); `PublicSuffixList()` with no source reads that
-file and nothing is ever fetched. A newer package can move a host to another site, so a dataset
-split by site should record the version it was made with. The guess this replaces ("the last two
-labels, or three under a short second level") disagreed with the list on 411 of the 9 291 hosts
-in the shared corpora: it split `blogs.taz.de` from `taz.de` and `abo.nzz.ch` from `nzz.ch`,
-joined every `*.blogspot.com` author, and read `203.192.6.89` as `192.6.89`.
-
-Pure: the only state is the list, built once, and a memo of the last 16 384 hosts.
-
-Decisions:
-
-* **Private suffixes count** (the list's PRIVATE section: `github.io`, `myshopify.com`,
-  `blogspot.com`, `s3.amazonaws.com`, ...): `alice.github.io` and `bob.github.io` are two
-  authors, `shop.myshopify.com` and `other.myshopify.com` two shops, as browsers treat them.
-* **A host that is itself a public suffix** (`co.uk`, `github.io`, `localhost`) has no registered
-  domain; it is its own site, so it never merges with the sites under it.
-* **IP addresses** (v4, v6 with or without brackets) are their own site, in canonical form
-  (`[::FFFF:1.2.3.4]` and `::ffff:102:304` are one; full-width digits are mapped first): the
-  list's rules say nothing about them, and `1.2.3.4` would otherwise be read as the domain `3.4`.
-* **IDN**: Unicode hosts are turned into their ASCII (`xn--`) form, IDNA 2008 with UTS #46
-  mapping (the `idna` package, as browsers do: `straße.de` is `xn--strae-oqa.de`, not
-  `strasse.de`), falling back to Python's IDNA 2003 codec for what IDNA 2008 refuses (symbols,
-  `_`), so `bücher.de` and `xn--bcher-kva.de` are one site. Results are lower-case ASCII.
-* Case and trailing dots do not matter; `www.` is only a label (the list decides: `www.ck` is a
-  registered domain under `*.ck`); unknown top-level domains (`.internal`) count as public
-  suffixes of one label.
-
-Cost (measured on the development machine): importing takes 8 ms; building the list 50-100 ms,
-paid once per process on the first call, not at import; a lookup 3-4 µs (a Unicode host about
-40 µs, in the `idna` package), a repeated host (the page's own, on every link) 0.2 µs from the
-memo. `filters/page/product.py` asks about 170 times a page (8 900 distinct hosts over the 1 059 pages
-of the shared corpora): no measurable change in its time, 9.0 ms a page before and after.
+A "site" is the registered domain of RFC 6265 §5.3 / the HTML "schemelessly same site" test: the host's public
+suffix (https://publicsuffix.org/list/) plus one label. `news.bbc.co.uk` and `www.bbc.co.uk` are one site,
+`bbc.co.uk`; `city.kawasaki.jp` is a site of its own (`*.kawasaki.jp` with the exception `!city.kawasaki.jp`).
+Input: a host name; output (`registered_domain`): its site in lower-case ASCII, or None (`same_site` compares
+two). The list is the copy the `publicsuffixlist` package bundles (`PUBLIC_SUFFIX_LIST_VERSION` ends in its
+date): nothing is fetched, and a newer package can move a host to another site, so a dataset split by site
+should record the version. Pure: the only state is the list, built once on the first call, and a memo of the
+last 16,384 hosts. Why the list, and what it costs: docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -88,11 +58,21 @@ def _ascii_host(host: str) -> str:
 
 
 def registered_domain(host: str | None) -> str | None:
-    """The site of `host`: its registered domain, lower-case ASCII (see the module docstring).
+    """The site of `host`: its registered domain, lower-case ASCII.
 
-    `host` is a host name as `urlsplit(url).hostname` gives it (no port, no userinfo). None for
-    None, an empty host, one with an empty label (`a..b`, `.example.com`) and one longer than DNS
-    allows. A host that is a public suffix is returned as it is; an IP address in canonical form.
+    `host` is a host name as `urlsplit(url).hostname` gives it (no port, no userinfo). None for None, an empty
+    host, one with an empty label (`a..b`, `.example.com`) and one longer than DNS allows. Our readings:
+    * Private suffixes count (the list's PRIVATE section: `github.io`, `myshopify.com`, `blogspot.com`,
+      `s3.amazonaws.com`, ...): `alice.github.io` and `bob.github.io` are two sites, as browsers treat them.
+    * A host that is itself a public suffix (`co.uk`, `github.io`, `localhost`) is its own site, returned as it
+      is, so it never merges with the sites under it.
+    * An IP address (v4, v6 with or without brackets) is its own site, in canonical form (`[::FFFF:1.2.3.4]` and
+      `::ffff:102:304` are one; full-width digits are mapped first): `1.2.3.4` is not the domain `3.4`.
+    * A Unicode host is turned into its ASCII (`xn--`) form by IDNA 2008 with UTS #46 mapping (the `idna`
+      package, as browsers do: `straße.de` is `xn--strae-oqa.de`, not `strasse.de`), falling back to Python's
+      IDNA 2003 codec for what IDNA 2008 refuses (symbols, `_`), so `bücher.de` and `xn--bcher-kva.de` are one.
+    * Case and trailing dots do not matter; `www.` is only a label (the list decides: `www.ck` is a registered
+      domain under `*.ck`); an unknown top-level domain (`.internal`) is a public suffix of one label.
     """
     if not host or len(host) > MAX_HOST_CHARS:
         return None

@@ -1,20 +1,18 @@
-"""Page classification and JS detection (docs/filters.md): PageSignals with the classification
-table, and `needs_js` with its four signals and its false-positive mitigations.
+"""Page classification and JS detection (docs/filters.md, "Scoring a page"): `classify` gives the page's class
+(`page_class`: cookie-walled, paywalled, JS single-page app, static HTML, unknown; with a fetching strategy and a
+confidence) and its inputs as signals, and `needs_js` its four signals and their flag.
 
-Nothing is re-fetched from a WARC, so the classification (page type, strategy, confidence) is
-recorded as signals; `page.js_shell`, `page.cookie_wall` and `page.paywall` are only given when
-the extraction also yields too little text (see `filters.rules.reasons`).
-
-Where the rules are terse, these readings are ours:
-* Cookie wall ("Cookie/GDPR overlay keywords detected in visible text"): a consent phrase in the
-  visible text *and* either a consent overlay, as `filters.extract.cleanup` finds and removes it (a
-  container of a platform in `filters.core.vocabulary.CONSENT_PLATFORMS`, a consent dialog, or a
-  short cookie notice in an element named for cookies/consent/GDPR), or little text besides
-  (< 150 words). A lone footer sentence about cookies on a long article is not a wall.
-* Paywall ("Paywall keywords + metered content signals"): a paywall phrase *and* a metered
-  marker (an element whose class/id says paywall/meter/premium/subscriber, or JSON-LD
-  `isAccessibleForFree: false`); the JSON-LD declaration alone also counts, since publishers
-  use it precisely to declare paywalled content.
+Nothing is re-fetched from a WARC, so the classification is recorded; `page.js_shell`, `page.cookie_wall` and
+`page.paywall` are given only when the extraction also yields too little text (`filters.rules.reasons`).
+Our readings where the rules are terse:
+* Cookie wall ("Cookie/GDPR overlay keywords detected in visible text"): a consent phrase in the visible text
+  *and* either a consent overlay as `filters.extract.cleanup` finds and removes it (a container of a platform
+  in `filters.core.vocabulary.CONSENT_PLATFORMS`, a consent dialog, a short cookie notice in an element named
+  for cookies, consent or the GDPR) or little text besides (< 150 words): a lone footer sentence about cookies
+  on a long article is not a wall.
+* Paywall ("Paywall keywords + metered content signals"): a paywall phrase *and* a metered marker (a class or
+  id saying paywall, meter, premium or subscriber), or JSON-LD `isAccessibleForFree: false` alone, which
+  publishers use precisely to declare paywalled content.
 """
 
 from __future__ import annotations
@@ -121,9 +119,11 @@ def is_paywalled(page: Page) -> bool:
 
 
 def classify(page: Page) -> dict[str, Any]:
-    """PageSignals and the classification table, as signals.
+    """The page's class and its inputs, as signals.
 
-    `page_type` / `page_strategy` / `page_confidence` follow the table's priority order.
+    `page_class` / `page_strategy` / `page_confidence` follow the classification table's priority order: cookie
+    wall, paywall, JS single-page app (by framework fingerprint or a thin body with scripts; AMP when the page
+    links one), then static HTML by its word count.
     """
     words = page.body_word_count
     # Path A needs sparse text as well as a framework: on a page with >= 200 words the
@@ -136,7 +136,7 @@ def classify(page: Page) -> dict[str, Any]:
                                 "(@type='application/rss+xml' or @type='application/atom+xml')]"))
     cookie = is_cookie_walled(page)
     paywall = is_paywalled(page)
-    page_type, strategy, confidence = _classification(cookie, paywall, spa_by_framework, thin_body, amp, words)
+    page_class, strategy, confidence = _classification(cookie, paywall, spa_by_framework, thin_body, amp, words)
     return {
         "page_body_word_count": words,
         "page_is_js_spa": spa_by_framework or thin_body,
@@ -145,7 +145,7 @@ def classify(page: Page) -> dict[str, Any]:
         "page_js_frameworks": None if frameworks is None else ",".join(frameworks),
         "page_has_amp_url": amp,
         "page_has_feed_url": feed,
-        "page_type": page_type,
+        "page_class": page_class,
         "page_strategy": strategy,
         "page_confidence": confidence,
         "external_script_count": page.external_script_count,
@@ -212,7 +212,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("page_js_frameworks", pa.string(), "named JS frameworks detected, comma-separated"),
     Signal("page_has_amp_url", pa.bool_(), "<link rel=amphtml> present"),
     Signal("page_has_feed_url", pa.bool_(), "RSS/Atom <link rel=alternate> present"),
-    Signal("page_type", pa.string(), "COOKIE_WALLED, PAYWALLED, JS_SPA, STATIC_HTML or UNKNOWN"),
+    Signal("page_class", pa.string(), "COOKIE_WALLED, PAYWALLED, JS_SPA, STATIC_HTML or UNKNOWN"),
     Signal("page_strategy", pa.string(), "what a live fetcher would do next; recorded only"),
     Signal("page_confidence", pa.float64(), "confidence of the classification"),
     Signal("external_script_count", pa.int32(), "<script src> elements"),

@@ -1,34 +1,18 @@
-"""Shop and product pages: structured product markup and the commerce furniture of the visible page.
+"""Shop and product pages: structured product markup and the commerce furniture of the visible page
+(docs/filters.md, "Shop and product pages (`page.product`)").
 
-Detectors of machine-generated text are trained on articles; a product page with a long
-publisher's description and a few reader reviews looks like an article to the article score and
-to the block rules (docs/filters.md), so this module looks for what only a shop page has. The
-metadata reads schema.org JSON-LD as the first tier of what a page says it is; the same vocabulary
-says "product" here:
+A product page with a long publisher's description and a few reader reviews looks like an article to the
+article score and the block rules, so this module looks for what only a shop page has, in families: schema.org
+Product/Offer types (https://schema.org/Product, https://schema.org/Offer) or any non-article type carrying
+`offers`, in JSON-LD, microdata and RDFa, a product that is only the `itemReviewed` of a review excepted; Open
+Graph `og:type=product` and price metas (https://ogp.me/#types); its own add-to-cart controls, quantity
+selectors, prices with a currency, price and identifier labels, availability phrases and cart links.
 
-* **Structured data** (schema.org, https://schema.org/Product and https://schema.org/Offer): the
-  types Product, ProductGroup, IndividualProduct, ProductModel, SomeProducts, Offer and
-  AggregateOffer, and any other non-article type (Book, Car, Event, ...) that carries `offers`,
-  found in JSON-LD (top-level objects, `@graph` members, list items and a page's `mainEntity`),
-  microdata `itemtype` and RDFa `typeof`. A product that is only the `itemReviewed` of a review
-  is the subject of an article, not something on sale, and is not counted. Open Graph
-  (https://ogp.me/#types and Facebook's product object): `og:type` `product` / `product.item`,
-  `og:price:*` and `product:price:*` metas.
-* **Commerce furniture** in the page: add-to-cart / basket / buy buttons and forms (labels in
-  the 20 most common web languages, and the `add-to-cart` class/id names shop software uses),
-  quantity selectors, prices with a currency (symbols and ISO codes, before or after the amount,
-  with the thousands separators of several locales), price labels ("Our price:", "Preis:"),
-  SKU / ISBN / GTIN / EAN / MPN / model-number labels, availability phrases ("In stock", "Auf
-  Lager") and links to a cart or checkout on the same site.
-
-Each family is a signal of its own (`product_*`), and `product_score` adds them with the weights
-of `WEIGHTS`: a rule with its threshold in params (`select.page.min_product_score`) decides, so it
-can be re-tuned without re-extraction. The weights follow one idea: what an article can carry
-too (a price, an ISBN, a link to a shop, a product in its markup without an offer) counts one
-point; what only a shop's own page has (an offer in its markup, its own add-to-cart control, a
-quantity selector) counts two or three; and a page that declares itself an article in JSON-LD
-(the article score's article types) loses three, so that a review with an affiliate "buy" box, a news
-story about prices or a recipe with a shopping list stays an article.
+Input: a parsed page. Output (`product_signals`): one `product_*` signal per family and `product_score`, their
+sum with the points of `WEIGHTS` (each family counts once): what an article can carry too (a price, an ISBN, a
+link to a shop) is one point, what only a shop's own page has (an offer in its markup, its own cart control, a
+quantity field) two or three, and a page that declares itself an article loses three. `page.product` compares
+the score with `select.page.min_product_score`, so it is re-tuned without re-extraction.
 """
 
 from __future__ import annotations

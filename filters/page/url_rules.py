@@ -1,49 +1,17 @@
-"""URL rules (docs/filters.md): canonical form (URL normalisation) and the exclusion rules.
+"""URL rules (docs/filters.md, "Scoring a page"): the canonical form of a URL and the exclusion rules.
 
-Normalisation: lower-case scheme and host, drop the fragment, drop default ports, strip
-tracking parameters and sort what is left. Repeated keys have no given order; we sort by
-(key, value) so `?a=2&a=1` and `?a=1&a=2` become one URL. Parameters are kept exactly as
-written (no decode / re-encode round trip): normalising only reorders pairs and drops tracking,
-empty and whitespace-only ones, so a server would see the same request. Path case is kept: paths
-are case-sensitive on most servers.
+`normalize_url` lower-cases scheme and host, drops the fragment and default ports, strips tracking parameters
+and sorts what is left by (key, value); parameters stay exactly as written and path case is kept, so a server
+would see the same request. Why not courlan or w3lib: docs/decisions.md.
 
-Why not a library (measured on the 1 102 record URLs and 117 528 link URLs of the shared corpora
-and the sample): courlan's `normalize_url` keeps the fragment, drops valueless parameters
-(`spip.php?article8532` becomes `spip.php`, one URL for every SPIP article), HTML-unescapes the URL
-first (`&region=us` becomes `®ion=us`), re-encodes values (a Latin-1 `%DC` becomes U+FFFD, `;`
-in a path `%3B`), collapses `//` in paths (breaking Wayback URLs) and keeps repeated keys unsorted;
-w3lib's `canonicalize_url` keeps `:443`, strips no tracker and re-encodes every parameter
-(`?flag` becomes `?flag=`, `:` `%3A`). Where w3lib merges what we do not (16 groups among the
-links: a path written in Unicode and in `%XX`, `/./`), the record URLs had no such case.
-
-The exclusion rules turn into three flags for the `url` group of the decision table:
-
-* `url_hard_excluded`: the hard-exclude list (framework assets, CDN internals, WordPress admin,
-  AMP duplicates). They are written as lowercase path fragments; we search the path anywhere
-  (a WordPress site installed under `/blog/` has `/blog/wp-admin/`) and case-insensitively, since
-  `/WP-Content/Uploads/` on a case-insensitive server is the same junk and no article path is a
-  near miss. The pattern `.amp(?|$)` over path+query means "the path ends in `.amp`" (the `?` is
-  exactly where the path ends), so it is `\\.amp$` over the path alone, with a literal dot: the
-  pattern's bare `.` would otherwise drop `/on-ramp`, and matching the query would drop `?f=x.amp`.
-* `url_excluded_extension`: the extension list, on the last path segment only (`/pdf-guide/` is
-  a page, `/guide.PDF` is not), ignoring `;params` (`/a.pdf;jsessionid=1` is still a PDF).
-  `.json` is not in the list and is not excluded.
-* `url_exclude_regex_matched`: the optional user regexes (params key
-  `extract.url.exclude_regex`), applied "after all built-in rules" as a search (a match anywhere,
-  as `re.search`) over the full *normalised* URL, so a pattern need not allow for tracking
-  parameters, host case or fragments. They run on RE2 (the `google-re2` package), whose matching
-  time is linear in the URL: Python's `re` backtracks, and a pattern such as `(a+)+$` spent the
-  whole page time budget on every long URL (each page then lost as `error.timeout`, or a run with
-  no budget hung). RE2 has no backreferences or lookaround (such a pattern is refused when the
-  params are loaded), writes the end of text `\\z`, and its `\\w`, `\\d`, `\\s` and `\\b` are ASCII
-  (`\\pL` for a letter of any script); https://github.com/google/re2/wiki/Syntax.
-
-The path rules read the path as `urlsplit` gives it, which normalisation leaves unchanged.
-`url_signals` answers None for every flag when there is no URL or it is not http(s): `file://`
-URIs (plain HTML files on disk), `mailto:` and relative references are not web URLs, and the rules
-say nothing about them. An http(s) URL that `urlsplit` cannot parse (`http://[::1`) also gets None.
-
-Pure and deterministic: the only state is the `functools.lru_cache` memo of compiled user regexes.
+`url_signals` turns the exclusion rules into the three flags of the decision table's `url` group:
+`url_hard_excluded` (the hard-exclude path patterns, `HARD_EXCLUDE_PATTERNS`, searched anywhere in the path and
+case-insensitively: `/blog/wp-admin/`, `/WP-Content/Uploads/`), `url_excluded_extension` (`EXCLUDED_EXTENSIONS`,
+on the last path segment only, `;params` ignored: `/pdf-guide/` is a page, `/a.pdf;jsessionid=1` a PDF) and
+`url_exclude_regex_matched` (the user's `extract.url.exclude_regex`, applied after the built-in rules as a
+search over the *normalised* URL, on RE2: `compile_patterns`). Every flag is None when there is no http(s) URL
+to judge (`file://` paths of plain HTML files, `mailto:`, relative references, a URL `urlsplit` cannot parse).
+Pure and deterministic: the only state is the memo of compiled user regexes.
 """
 
 from __future__ import annotations
@@ -96,7 +64,10 @@ TRACKING_PREFIXES: tuple[str, ...] = ("utm_", "mtm_", "hsa_", "itm_")
 # `?a=1&amp;utm_medium=x`: a link written HTML-escaped twice reaches us with the key `amp;utm_medium`.
 _ESCAPED_AMPERSAND = "amp;"
 
-# The hard-exclude rules (docs/filters.md), over the URL path, matched case-insensitively (see module docstring).
+# The hard-exclude rules (docs/filters.md), over the URL path, matched case-insensitively: `/WP-Content/Uploads/`
+# on a case-insensitive server is the same junk, and no article path is a near miss. The rule's `.amp(?|$)` over
+# path+query means "the path ends in `.amp`" (the `?` is where the path ends), so it is `\.amp$` over the path
+# alone, with a literal dot: a bare `.` would drop `/on-ramp`, and matching the query would drop `?f=x.amp`.
 HARD_EXCLUDE_PATTERNS: tuple[str, ...] = (
     r"/_next/static/",
     r"/cdn-cgi/",
@@ -195,8 +166,10 @@ def normalize_url(url: str) -> str:
     """Canonical form of `url` (URL normalisation, docs/filters.md).
 
     Lower-case scheme and host, drop the fragment, drop default ports (80 for http, 443 for https;
-    an empty port too), strip tracking parameters (`TRACKING_PARAMS`, `TRACKING_PREFIXES`), sort the
-    remaining query pairs by (key, value), keep path case, turn an empty path into `/`. An IDNA or
+    an empty port too), strip tracking parameters (`TRACKING_PARAMS`, `TRACKING_PREFIXES`) and empty or
+    whitespace-only ones, sort the remaining query pairs by (key, value) (repeated keys have no given
+    order: `?a=2&a=1` and `?a=1&a=2` are one URL), keep parameters as written (no decode and re-encode)
+    and path case (paths are case-sensitive on most servers), turn an empty path into `/`. An IDNA or
     percent-encoded host is kept as given, only lower-cased. Never raises: a URL `urlsplit` cannot
     parse is returned stripped of surrounding whitespace.
     """
@@ -240,8 +213,14 @@ RE2_OPTIONS = _quiet_options()
 
 @functools.lru_cache(maxsize=64)
 def compile_patterns(patterns: tuple[str, ...]) -> tuple[Any, ...]:
-    """Compile user regexes with RE2 (linear-time matching, see the module docstring) once per
-    distinct tuple; ValueError naming the first pattern RE2 refuses, and why."""
+    """Compile user regexes with RE2 once per distinct tuple; ValueError naming the first pattern RE2 refuses,
+    and why.
+
+    RE2 (the `google-re2` package) matches in time linear in the URL, where Python's `re` backtracks: `(a+)+$`
+    spent a page's whole time budget on every long URL (docs/decisions.md). It has no backreferences or
+    lookaround (such a pattern is refused when the params are loaded), writes the end of text `\\z`, and its
+    `\\w`, `\\d`, `\\s` and `\\b` are ASCII (`\\pL` is a letter of any script);
+    https://github.com/google/re2/wiki/Syntax."""
     compiled: list[Any] = []
     for pattern in patterns:
         try:

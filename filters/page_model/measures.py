@@ -18,6 +18,7 @@ from filters.page_model.features import PAGE_TYPES
 GATE_TRADE_RECALLS = (0.95, 0.97, 0.98, 0.985, 0.99, 0.995, 1.0)
 # The card's keep rates per language: the language of the extracted text (else the page's declared one).
 LANGUAGE_GROUPS = ("en", "de", "other")
+_TAG_SEPARATOR = re.compile(r"[-_]")  # of a declared language tag: `de-AT`, `pt_BR`
 
 
 def recall_threshold(article_probability: np.ndarray, is_article: np.ndarray, recall: float) -> float:
@@ -44,7 +45,7 @@ def language_group(row: dict[str, Any]) -> str:
     """`en`, `de` or `other` (`LANGUAGE_GROUPS`): the language of the row's extracted text, else the
     language its metadata declares (`de-AT` is `de`); a page with neither is `other`."""
     signals = row.get("signals") or {}
-    language = signals.get("text_language") or re.split(r"[-_]", (row.get("language") or "").strip().lower())[0]
+    language = signals.get("text_language") or _TAG_SEPARATOR.split((row.get("language") or "").strip().lower())[0]
     return language if language in LANGUAGE_GROUPS[:-1] else "other"
 
 

@@ -1,22 +1,15 @@
 """The page-type model's reading of the words: a linear model over the page's title and text.
 
-The tree model's features describe a page's shape (URL, markup, metadata, block and sentence
-statistics) and a few word groups. What a page says is left to this model, which learns it from
-the labelled pages in every language they hold, with no word list: a page's terms are its
-lowercased tokens (`filters.text.tokens.TOKEN`: a word, or one character of a script written
-without spaces) and each pair of adjacent tokens, so Chinese and Japanese text is read as
-character unigrams and bigrams, the usual unit for those scripts. The terms are hashed into
-`2 ** HASH_BITS` columns (scikit-learn's `HashingVectorizer`: no vocabulary to store), weighted
-1 + log(count), and each page's vector scaled to unit length. A one-versus-rest logistic
-regression per page type (scikit-learn's `SGDClassifier`, `log_loss`) is fitted on them.
+No word list: a page's terms are its lowercased tokens (`filters.text.tokens.TOKEN`: a word, or
+one character of a script written without spaces) and each pair of adjacent tokens, hashed into
+`2 ** HASH_BITS` columns (scikit-learn's `HashingVectorizer`), weighted 1 + log(count) and scaled
+to unit length. A one-versus-rest logistic regression per page type (`SGDClassifier`, `log_loss`)
+gives the article probability, one feature of the select model (`TEXT_FEATURE`), given only for
+the languages it learned (`MIN_LANGUAGE_PAGES`), missing for the others.
 
-Its output, the article probability, is one feature of the select model (`TEXT_FEATURE`), given
-only for the languages it learned (`MIN_LANGUAGE_PAGES`). In
-training it is stacked: the feature of a training page always comes from a text model fitted
-without that page's cross-validation fold (`stacked`), as it will be for a page it has
-never seen. The weights are stored in the model file as float16 (`to_document`); prediction
-reads them back and computes the same probabilities as scikit-learn's `predict_proba`
-(one-versus-rest: each type's logistic, normalised to sum to one).
+In training it is stacked: a training page's feature comes from a text model fitted without that
+page's fold (`stacked`). The weights are stored in the model file as float16 (`to_document`);
+prediction computes the same probabilities as scikit-learn's `predict_proba`.
 """
 
 from __future__ import annotations

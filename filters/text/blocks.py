@@ -1,61 +1,17 @@
-"""Text blocks of extracted content and their signals: the article filter's block rules (docs/filters.md).
+"""Text blocks of the extracted content and the article filter's block signals (docs/filters.md, "Block structure").
 
-The article filter discards pages with > 20 % of text characters in links or code, pages without any block
-longer than 250 characters, pages with < 75 % of text in large blocks (>= 200 characters) and pages
-with > 20 % of text in list items / table cells of <= 100 characters. It defines a block thus:
-"blocks are separated by newline, line break, separator; boundaries of block elements: header,
-paragraph, div, body, table cell, list item, code, quote". This module only cuts blocks and computes
-the numbers; the comparisons (250, 0.75, 0.2) are decisions made elsewhere from `params.yaml`.
+The article filter's rules: more than 20 % of the text's characters in links or code, no block longer than 250
+characters, less than 75 % of the text in large blocks (>= 200 characters), more than 20 % in list items and
+table cells of <= 100 characters; its blocks "are separated by newline, line break, separator; boundaries of
+block elements: header, paragraph, div, body, table cell, list item, code, quote".
 
-Two tag vocabularies, one table. The winning extractor's content arrives either as HTML
-(readability-lxml, the DOM fallback, a parsed page) or as trafilatura's internal XML, i.e. the
-`.body` of `trafilatura.bare_extraction(html, output_format="python", with_metadata=False,
-include_links=True, include_formatting=True, include_tables=True)`, which returns a
-`trafilatura.settings.Document`. Its `.body` is an `lxml.etree._Element` rooted at `<body>` with tags
-`head` (heading, `rend="h2"`), `p`, `list`/`item`, `table`/`row`/`cell`, `code`, `quote`, `lb`,
-`ref` (link, `target=`), `hi` (formatting), `del`, `graphic`; when a fallback extractor wins it is an
-`lxml.html.HtmlElement` rooted at `<div>` that may still carry HTML tags (`div`, `p`, ...). The two
-vocabularies only clash on `head`, resolved by position: a `head` directly under `html` is the HTML
-document head (title, meta: not visible text) and is skipped; any other `head` is a heading.
-
-Where the block definition is terse, these readings are ours:
-* Block kinds: h1-h6/header/head -> 'heading'; p -> 'paragraph'; td/th/cell -> 'cell';
-  li/dt/dd/item -> 'list_item'; pre and block-level code -> 'code'; blockquote/quote -> 'quote';
-  body/html -> 'body'; div and the other structural containers (section, article, main, nav, aside,
-  footer, form, figure, ul/ol/dl, table/tr, list/row, ...) -> 'div'. Everything else is inline and
-  does not split (a, span, b, i, em, strong, hi, ref, del, q, ...); unknown tags are inline.
-  The innermost block wins: `<div><p>x</p></div>` yields one 'paragraph' block, not a duplicate.
-  Text directly in a block that also has block children (`<div>intro<p>..</p>outro</div>`) forms
-  its own blocks of the enclosing kind; text under an inline root element gets the kind 'div'.
-* Breaks: `<br>`, trafilatura's `<lb>` (line break) and `<hr>` (its "separator") split.
-* Whitespace: outside code blocks, every run of whitespace (newlines and NBSP included) is one
-  space, as a browser renders it; a newline in HTML source or in trafilatura's XML is formatting,
-  while `<br>`/`<lb>` is the line break. Inside a code block (`<pre>`, block-level `<code>`) newlines
-  are real, so each line of code is its own 'code' block ("separated by newline"); a long
-  listing therefore never passes for a long paragraph. Every block's text is then
-  whitespace-collapsed and stripped; empty blocks are dropped; `chars` counts code points.
-  Invisible characters that only hint at rendering (soft hyphen U+00AD, zero-width space U+200B,
-  BOM U+FEFF) are removed first: hyphenation markup would otherwise lengthen every block of a page
-  by up to a sixth and push it over the 250-character rule. ZWJ/ZWNJ stay (they change meaning).
-* Code: `<pre>` is always a code block, and everything inside it (a `<code>` directly inside it
-  included) belongs to that one block. A `<code>` is a code block of its own only when it stands
-  alone in a container (its parent is a div-, body- or quote-kind block, with no text before it in
-  that block's current run and none after it), as trafilatura's `<body><code>` does; otherwise
-  (`<p>run <code>ls</code></p>`, a code span in a list item or heading) it is inline: it does not
-  split, and its characters count towards `code_chars` of the enclosing block.
-* Links (`<a>`, `<ref>`) and code overlap: a character inside both counts as code only, so
-  `link_chars` and `code_chars` are disjoint and their sum never counts a character twice.
-* Skipped entirely: script, style, template, noscript, the HTML document head, comments and
-  processing instructions (their tails, which are visible text, are kept). The root element's own
-  tail lies outside it and is ignored.
-* `blocks_from_text` (text-only candidates such as a JSON-LD `articleBody`): one 'text' block per
-  non-empty line (`str.splitlines`), no link or code characters.
-* `block_signals`: fractions are 0.0 when there is no text at all (nothing to measure; the
-  length rules reject such pages anyway); nothing is rounded. Block sizes (large, longest, short
-  items and the shares of them) are widths, `filters.text.tokens.text_width`: a Chinese or
-  Japanese character counts as `CJK_CHAR_WIDTH` (3) characters, since a 100-character Chinese
-  paragraph says what about 300 characters of English do; text without such characters is
-  measured in code points, as the seed has it. `text_chars` and the link/code share stay code points.
+Input: the winning extractor's content as an lxml element, HTML (readability-lxml, the DOM fallback) or the body
+of trafilatura's XML (`head`, `p`, `list`/`item`, `table`/`row`/`cell`, `code`, `quote`, `lb`, `ref`, `hi`),
+read by `blocks_from_element`; or plain text, one block per line (`blocks_from_text`). Output: `Block`s (kind,
+text, characters in code points) and `block_signals` (counts, the longest block, fractions 0..1 of the text).
+Block sizes are widths (`filters.text.tokens.text_width`: a Chinese or Japanese character counts 3). This module
+cuts and measures; the thresholds are `BlockParams` (off by default, the seed's values in presets/seed.yaml),
+compared by the decision table.
 """
 
 from __future__ import annotations
@@ -95,6 +51,8 @@ SKIP_TAGS = frozenset({"script", "style", "template", "noscript"})
 # A standalone <code> in one of these is a code block; elsewhere it is an inline code span.
 CODE_CONTAINER_KINDS = frozenset({DIV, BODY, QUOTE})
 ROOT_KIND = DIV
+# Characters that only hint at rendering (soft hyphen, zero-width space, BOM): hyphenation markup would
+# lengthen every block of a page by up to a sixth and push it over the 250-character rule.
 INVISIBLE = str.maketrans("", "", "\u00ad\u200b\ufeff")
 
 
@@ -121,7 +79,27 @@ _PLAIN, _LINK, _CODE = 0, 1, 2
 
 
 def blocks_from_element(element: Any) -> list[Block]:
-    """Blocks of an lxml element (HTML or trafilatura XML), in document order; [] for anything else."""
+    """Blocks of an lxml element (HTML or trafilatura's XML), in document order; [] for anything else.
+
+    Our readings of the block definition (docs/filters.md, "Block structure"):
+    * Kinds (`BLOCK_KINDS`): h1-h6/header/head 'heading', p 'paragraph', td/th/cell 'cell', li/dt/dd/item
+      'list_item', pre and block-level code 'code', blockquote/quote 'quote', body/html 'body', and 'div' for the
+      other structural containers; every other tag (a, span, b, hi, ref, ..., unknown ones) is inline and does not
+      split. The innermost block wins (`<div><p>x</p></div>` is one 'paragraph'); text directly in a block that
+      also has block children forms blocks of the enclosing kind; text under an inline root is 'div'. A `head`
+      directly under `html` is the document head and is skipped; any other `head` is trafilatura's heading.
+    * Breaks: `<br>`, trafilatura's `<lb>` and `<hr>` (its "separator") split (`BREAK_TAGS`).
+    * Whitespace: outside code every run of it is one space, as a browser renders it; inside a code block each
+      line is a 'code' block of its own ("separated by newline"), so a listing never passes for a paragraph.
+      Soft hyphens, zero-width spaces and BOMs are removed first (`INVISIBLE`); ZWJ/ZWNJ stay (they change meaning).
+    * Code: `<pre>` is one code block with everything inside it; a `<code>` is a code block only when it stands
+      alone in a div-, body- or quote-kind container (nothing before it in the run, nothing after it), as
+      trafilatura's `<body><code>`; elsewhere it is inline and its characters count in `code_chars`.
+    * Links (`<a>`, `<ref>`) and code overlap: a character inside both is code only, so `link_chars` and
+      `code_chars` never count a character twice.
+    * Skipped: script, style, template, noscript, comments and processing instructions (their tails, visible
+      text, are kept); the root element's own tail lies outside it.
+    """
     if isinstance(element, etree._ElementTree):
         element = element.getroot()
     if element is None or not etree.iselement(element) or not isinstance(element.tag, str):
@@ -132,7 +110,8 @@ def blocks_from_element(element: Any) -> list[Block]:
 
 
 def blocks_from_text(text: str) -> list[Block]:
-    """One 'text' block per non-empty line of plain text."""
+    """One 'text' block per non-empty line (`str.splitlines`) of plain text (a JSON-LD `articleBody`), without
+    link or code characters."""
     if not isinstance(text, str):
         return []
     blocks = []
@@ -145,7 +124,8 @@ def blocks_from_text(text: str) -> list[Block]:
 
 def block_signals(blocks: list[Block], *, large_block_chars: int = LARGE_BLOCK_CHARS,
                   short_item_chars: int = SHORT_ITEM_CHARS) -> dict[str, float | int]:
-    """The article filter's block statistics; every fraction is of `text_chars` and 0.0 when that is 0."""
+    """The article filter's block statistics. The large-block and short-item fractions are of the blocks' widths,
+    the link/code fraction of their characters; every fraction is 0.0 without text (nothing is rounded)."""
     text_chars = sum(block.chars for block in blocks)
     # block sizes in characters of spaced text (a Chinese or Japanese character counts as CJK_CHAR_WIDTH)
     widths = [text_width(block.text) for block in blocks]
@@ -340,7 +320,7 @@ class BlockParams:
     # The article filter's block-structure rules (docs/filters.md), on the extracted content
     max_link_code_char_fraction: float | None = None  # 0.20 in presets/seed.yaml
     # block.no_long_block: rejected when no block is longer than this. Off (null) by default: news
-    # written in one- and two-sentence paragraphs has no such block (docs/filters.md); 250 in presets/seed.yaml
+    # written in one- and two-sentence paragraphs has no such block (docs/decisions.md); 250 in presets/seed.yaml
     long_block_chars: int | None = None
     min_large_block_char_fraction: float | None = None  # 0.75 in presets/seed.yaml
     max_short_list_table_char_fraction: float | None = None  # 0.20 in presets/seed.yaml

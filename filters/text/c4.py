@@ -1,49 +1,18 @@
-"""C4 NoPunc: remove lines that do not end in terminal punctuation, and its document-level rule
-("more than half of lines not ending with . ? ! \\"").
+"""C4's NoPunc rule as signals: what removing the lines without terminal punctuation would take from a text
+(docs/filters.md, "C4 NoPunc").
 
-Rule (Raffel et al. 2020, "Exploring the Limits of Transfer Learning with a Unified Text-to-Text
-Transformer", §2.2: "we only retained lines that ended in a terminal punctuation mark (i.e. a
-period, exclamation mark, question mark, or end quotation mark)"); reference implementations:
-TensorFlow Datasets `c4_utils` (`_END_MARKS = (".", "?", "!", '"')`, tested on the stripped line)
-and Dolma's `c4_v1` tagger (`python/dolma/taggers/c4.py`, `lines_with_no_ending_punctuation`).
+Source: Raffel et al. 2020, "Exploring the Limits of Transfer Learning with a Unified Text-to-Text Transformer",
+§2.2 ("we only retained lines that ended in a terminal punctuation mark (i.e. a period, exclamation mark,
+question mark, or end quotation mark)"); reference implementations: TensorFlow Datasets `c4_utils`
+(`_END_MARKS`, tested on the stripped line) and Dolma's `c4_v1` tagger (`python/dolma/taggers/c4.py`).
 
-The rule is *line removal*, and what it removes is measured, not written: `nopunc_clean`
-returns the kept lines and the signals of the removal (`c4_*`); the dataset's `text` stays as
-extracted, and Gopher and every other text filter judge that text (docs/filters.md, "Which text is
-judged"). Its document-level form ("≥ 50 % of lines lack end punctuation", `c4.nopunc_lines`,
-off by default) needs no signal of its own: it is `c4_removed_line_fraction` compared with 0.5 by
-the decision table.
-
-Our readings where C4 is ASCII-only and our corpus is not:
-* A line is a non-blank line with surrounding whitespace stripped (`filters.text.tokens.lines`; blank
-  lines are neither kept nor counted), hard-wrapped lines joined (below, `sentence_lines`).
-* Terminal marks: `.` `?` `!` as in C4, plus the same marks of other scripts (`…` `。` `？` `！`
-  `｡` `‼` `⁇` `⁈` `⁉` `؟` `۔` `।` `॥` `።`), so Chinese, Japanese, Arabic, Urdu and Hindi articles are not
-  emptied. The Unicode ellipsis `…` counts because `...` already does (it ends with `.`).
-* Closing quotes and brackets after a terminal mark are looked through: `."` `.”` `.“` `.’` `.)`
-  `?»` `。」` all end a sentence.
-* C4's fourth mark, the end quotation mark `"`, is kept as C4 has it: a line whose last character
-  is `"` is kept even without a period (`He said "yes"`), and so are its typographic forms `”`
-  `»` `」` `』`, and the German closing quotes `“` and `«` (`„Ja.“`, `»Ja.«`). Single quotes
-  alone (`’`) are not: they are also apostrophes (`the students’`).
-* An emoji at the end ends a sentence (`...wachsen 🌰`, `...mehr Struktur 💁🏻‍♀️`): on today's web
-  it stands where a full stop would, and C4 (2019, English) had no reading of it. Pictographs
-  only (U+1F300-U+1FAFF and a few older ones such as ☕ ❤ ✨, with their skin-tone, gender and
-  variation modifiers): arrows, stars, check marks (`Read more →`, `★★★`, `✔`) still remove the line.
-* Hard-wrapped text is read as its sentences: a line that does not end a sentence continues into
-  the next non-blank line when that begins in lower case or the line ends in `,` or `-`, and the
-  two are one line (`...reminded me to write up` / `the equivalent for Emacs Lisp.`). C4 read its
-  text in the lines a browser shows; a hard wrap (`<br>`, `<pre>`, a mail archive, a CMS that made
-  each wrapped line a paragraph) cut every sentence of a page into unterminated lines.
-* A line of several sentences whose tail does not end one is a paragraph run together, not a
-  menu (a reading of ours, `run_together`; `presets/seed.yaml` turns it off and removes such lines
-  whole, as the seed's C4 does): from `RUN_TOGETHER_MIN_SENTENCES` sentence ends on (a terminal mark, closers looked
-  through, then a space; `。` `！` `？` need no space), only the tail after the last one is removed
-  (`Sentence one. Sentence two. #travel #sea` keeps its sentences). When an extractor falls back
-  to a page's whole text as one block (trafilatura's baseline), C4 read a 3,000-word article as
-  one unterminated line and removed all of it.
-* Anything else at the end (a letter, a digit, `:` `;` `,`, a closing bracket after a word)
-  removes the line, as in C4.
+Input: the extracted text. Output: `nopunc_clean` returns the kept lines and the `c4_*` signals (line and word
+counts; fractions 0..1 of the lines and words removed). The removal is measured, never written: `text` stays as
+extracted and the other filters judge it (docs/filters.md, "Which text is judged"). The document rule
+(`c4.nopunc_lines`, off by default) is `c4_removed_line_fraction` compared with 0.5 by the decision table.
+Where C4 (2019, English, ASCII marks) is silent, the readings are ours: more terminal marks and closing quotes, a
+final emoji, hard-wrapped lines joined, sentences run together into one line (`ends_with_terminal_punctuation`,
+`sentence_lines`, `run_together_sentences`).
 """
 
 from __future__ import annotations
@@ -97,7 +66,19 @@ def is_pictograph(char: str) -> bool:
 
 
 def ends_with_terminal_punctuation(line: str) -> bool:
-    """True if `line` ends a sentence by C4's NoPunc rule as read above (trailing spaces ignored)."""
+    """True if `line` ends a sentence by C4's NoPunc rule as we read it (trailing spaces ignored).
+
+    * Terminal marks: `.` `?` `!` as in C4, and the same marks of other scripts (`TERMINAL_MARKS`: `…` `。`
+      `？` `！` `؟` `۔` `।` `॥` `።` ...), so Chinese, Japanese, Arabic, Urdu and Hindi text is not emptied;
+      `…` counts because `...` does. Closing quotes and brackets after the mark are looked through
+      (`CLOSERS`: `."` `.”` `.“` `.’` `.)` `?»` `。」`).
+    * C4's fourth mark, the end quotation mark, ends a line on its own (`END_QUOTES`: `"` and its typographic
+      forms `”` `»` `」` `』`, and the German closing quotes `“` and `«`). A single quote `’` does not: it is
+      also an apostrophe (`the students’`).
+    * An emoji pictograph at the end (`is_pictograph`, its modifiers looked through) stands where a full
+      stop would; arrows, stars and check marks (`Read more →`, `★★★`, `✔`) do not.
+    * Anything else at the end (a letter, a digit, `:` `;` `,`, a bracket after a word) does not, as in C4.
+    """
     stripped = line.rstrip()
     if not stripped:
         return False
@@ -126,8 +107,12 @@ def sentence_lines(text: str | None) -> list[str]:
 
 
 def run_together_sentences(line: str) -> str:
-    """Of a line that does not end a sentence, the sentences C4 keeps as read above: up to its last
-    sentence end when it holds `RUN_TOGETHER_MIN_SENTENCES` or more; else nothing."""
+    """Of a line that does not end a sentence, the sentences kept: up to its last sentence end (a terminal mark,
+    closers looked through, then a space; `。` `！` `？` need no space) when it holds `RUN_TOGETHER_MIN_SENTENCES`
+    or more, else nothing. Such a line is a paragraph run together, not a menu:
+    `Sentence one. Sentence two. #travel #sea` keeps its sentences. A reading of ours;
+    `extract.c4.run_together: false` (presets/seed.yaml) removes the line whole, as the seed's C4 does.
+    """
     ends = [match.end() for match in _SENTENCE_END.finditer(line)]
     return line[:ends[-1]] if len(ends) >= RUN_TOGETHER_MIN_SENTENCES else ""
 
@@ -187,7 +172,7 @@ RULES: tuple[Rule, ...] = (
 class C4Params:
     # Document-level NoPunc rule: off by default, as it removes valid articles (docs/filters.md).
     max_nopunc_line_fraction: float | None = None
-    # c4.removed_words above this share of the words in removed lines (docs/filters.md, "Text filters").
+    # c4.removed_words above this share of the words in removed lines (docs/filters.md, "C4 NoPunc").
     max_removed_word_fraction: float | None = 0.8
 
 

@@ -1,40 +1,17 @@
-"""Gopher quality and repetition rules, as Dolma applies them, with duplicate n-grams counted as datatrove counts
-them (docs/filters.md, "Text filters").
+"""Gopher's quality and repetition signals of a text, and the rules that read them (docs/filters.md, "Gopher").
 
-Reference: Rae et al. 2021, "Scaling Language Models: Methods, Analysis & Insights from Training
-Gopher", Appendix A (MassiveWeb quality filters and repetition removal, Table A1); Dolma's
-`gopher_v1` tagger (`python/dolma/taggers/gopher.py`), whose rule list we follow (median word
-length, `fraction_of_characters_in_most_common_{2,3,4}grams`, `..._duplicate_{5..10}grams`); and,
-for the "token or token sequence repeated > 100 times" rule, Dolma's `tokenizer_repetitions_v2r2`
-tagger (`doc_max_score_repetition`).
+Source: Rae et al. 2021, "Scaling Language Models: Methods, Analysis & Insights from Training Gopher",
+Appendix A (quality filters; Table A1, repetition removal). The rule list is Dolma's `gopher_v1` tagger's
+(`python/dolma/taggers/gopher.py`); a duplicate n-gram is an occurrence after the first, as datatrove's Gopher
+repetition filter counts it; the back-to-back repetition rule is Dolma's `tokenizer_repetitions_v2r2` tagger.
 
-The signals are computed on the text as it is written to the dataset's `text` column, as Gopher
-in Dolma and datatrove judge the document (C4's line removal feeds only C4's own signals;
-docs/filters.md, "Which text is judged"); thresholds live in `GopherParams` below, with the
-published values and where each comes from, and are compared by the decision table, never here.
-
-Units and readings:
-* Words are whitespace-separated tokens (`str.split()`), as in Gopher and Dolma, except that each
-  character of a script written without spaces (Chinese, Japanese, Thai, ...) is a word of its own
-  (`filters.text.tokens.words`; Gopher and Dolma read a whole Japanese sentence as one word). A
-  word's length is its length in characters (code points), punctuation included.
-* Which signals apply to text written without spaces (`unspaced_fraction` of its words at least
-  `UNSPACED_TEXT_FRACTION`), decided per signal (docs/filters.md, "Text in every script"): the
-  median word length does not (every such word is one character), so it is null and its rule
-  never fires; the word count, symbol ratio, alphabetic share and the line and n-gram repetition
-  rules do, over these words. The required-words rule applies to English only (`text_signals`).
-* Lines are the non-blank, stripped lines of `filters.text.tokens.lines`. Gopher and Dolma split on
-  "\\n" and count blank lines; we do not, otherwise every blank line between paragraphs is a
-  "duplicated line" and dilutes the bullet and ellipsis fractions. Gopher also has paragraph
-  ("\\n\\n") duplicate rules; extracted text has one line per paragraph, so only the line rules
-  are computed.
-* Repetition n-grams are over the same words, unnormalised (Dolma). Their "characters" are the
-  lengths of the words they cover, and the denominator is all word characters (Dolma).
-* A duplicate n-gram is a later occurrence of an n-gram seen before: the first occurrence is not a
-  duplicate, for the n-gram rules as for the line rules, as in datatrove's Gopher repetition filter
-  (FineWeb's `find_all_duplicate`). Dolma counts every occurrence, so a passage said twice weighed
-  double and formulaic articles (a recipe card restating its steps, "Advantages: ... Accuracy:"
-  sections) failed on their own prose (docs/filters.md, "Text filters").
+Input: the text as written to the dataset's `text` column (docs/filters.md, "Which text is judged").
+Output (`gopher_signals`): word and stop-word counts, the median word length in characters, and fractions
+(0..1) of words, of lines or of word characters. Words are `filters.text.tokens.words` (each character of a
+script written without spaces is one), lines the non-blank lines of `filters.text.tokens.lines`; on text
+written without spaces the median word length is null and the n-gram rules read `UNSPACED_NGRAM_SCALE` times as
+many characters (docs/filters.md, "Text in every script"). The thresholds are `GopherParams`' defaults, the
+published values; `select.gopher` in params.yaml overrides them, and the decision table compares (`RULES`).
 """
 
 from __future__ import annotations
@@ -128,7 +105,9 @@ def line_signals(text_lines: list[str]) -> dict[str, float]:
       fraction"; the first occurrence is not a duplicate, as in datatrove).
     * `gopher_dup_line_char_fraction`: characters of those duplicate lines / characters of all
       lines (Table A1 "duplicate line character fraction").
-    All are 0.0 for a text without lines.
+    All are 0.0 for a text without lines. Gopher and Dolma split on "\\n" and count blank lines; here a
+    blank line is layout, not a line, or every paragraph break would be a "duplicated line". Gopher's
+    paragraph ("\\n\\n") rules are not computed: extracted text has one line per paragraph.
     """
     line_count = len(text_lines)
     if not line_count:
@@ -163,7 +142,7 @@ def repetition_signals(words: list[str], word_lengths: list[int], scale: int = 1
       contained within all duplicate n-grams, taking care not to count characters that occur in
       overlapping n-grams more than once").
     * `gopher_max_repeated_sequence_count`: see `max_repeated_sequence_count`.
-    A text shorter than n words has fraction 0.0 for that n.
+    A text shorter than n words has fraction 0.0 for that n. The words are not normalised (Dolma).
 
     `scale` words make one word of the rules: for text written without spaces, whose words here are
     characters, each n-gram rule reads n-grams of `UNSPACED_NGRAM_SCALE` * n characters
@@ -265,11 +244,11 @@ def _longest_true_run(flags: np.ndarray) -> int:
     run_starts, run_ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
     return int((run_ends - run_starts).max()) if len(run_starts) else 0
 
-# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+# This filter's params, overridden by `select.gopher` in params.yaml (the group is declared in `pipeline/params.py`).
 @dataclass(frozen=True)
 class GopherParams:
-    # The one place of the Gopher thresholds (Rae et al. 2021, App. A, Table A1; docs/filters.md),
-    # read from `select.gopher` in params.yaml; the functions above only compute the signals.
+    # The one place of the Gopher thresholds (Rae et al. 2021, App. A, Table A1; docs/filters.md):
+    # these defaults unless params.yaml sets them; the functions above only compute the signals.
     min_words: int | None = MIN_MEASURED_WORDS          # "does not contain between 50 and 100,000 words"
     max_words: int | None = 100_000
     min_median_word_length: float | None = 3            # "word length outside the range of 3 to 10"
@@ -279,9 +258,9 @@ class GopherParams:
     min_stop_words: int | None = 2                      # "at least two of the following English words"
     max_bullet_line_fraction: float | None = 0.90       # "more than 90% of lines starting with a bullet"
     max_ellipsis_line_fraction: float | None = 0.30     # "or more than 30% ending with an ellipsis"
-    # Table A1: duplicate line fraction 0.30; off by default (docs/filters.md, "Which text is judged"): on
-    # the written text it counts every repeated table cell and code line ("Yes", "};"), and its
-    # character-weighted sibling below finds repeated boilerplate. presets/seed.yaml: 0.30.
+    # Table A1: duplicate line fraction 0.30; off by default (docs/decisions.md): on the written text
+    # it counts every repeated table cell and code line ("Yes", "};"), and its character-weighted
+    # sibling below finds repeated boilerplate. presets/seed.yaml: 0.30.
     max_dup_line_fraction: float | None = None
     max_dup_line_char_fraction: float | None = 0.30     # 0.30 here (docs/filters.md); Table A1 has 0.20
     max_top_2gram_char_fraction: float | None = 0.20    # Table A1: top n-gram character fraction

@@ -1,23 +1,14 @@
-"""Text language identification: the signal behind `lang.not_allowed` when metadata has no language.
+"""The language of a text: the signal behind `lang.not_allowed` (docs/filters.md, "Language").
 
-The page's declared language (metadata `language`) is only what the page says about itself; this
-is a separate, measured signal from the extracted text. The model is py3langid (Lui & Baldwin 2012,
-"langid.py: An Off-the-shelf Language Identification Tool", ACL; the py3langid fork by Barbaresi),
-a naive-Bayes classifier over byte n-grams whose model ships inside the wheel: nothing is
-downloaded at run time. It is called as its README shows (`LanguageIdentifier.from_model_file`,
-`classify`). Dolma's `ft_lang_id_en_doc_v2` tagger does the same job with fastText, whose model
-must be fetched separately.
+A measured signal from the extracted text, apart from the language the page declares (metadata `language`).
+The model is py3langid (Lui & Baldwin 2012, "langid.py: An Off-the-shelf Language Identification Tool", ACL;
+the py3langid fork by Barbaresi): naive Bayes over byte n-grams, its model inside the wheel, so nothing is
+downloaded; called as its README shows (`LanguageIdentifier.from_model_file`, `classify`).
 
-Readings:
-* Only the first `MAX_CHARS` characters are classified: a few paragraphs decide the language
-  as well as a whole page, and the cost grows with length. Measured on the extracted texts of
-  trafilatura-eval and wcxb-dev (2,325 pages): 3,000 characters give the language of 10,000 on
-  all pages but one, in half the time (1.2 ms against 2.6 ms a page).
-* The confidence is py3langid's normalised probability (`norm_probs=True`, a softmax over the
-  languages), 0..1.
-* Codes are the model's labels: ISO 639-1 where the language has one (`en`, `de`, `ja`), else
-  ISO 639-3 (`yue`, `arz`, `ace`). The label `zxx` ("no linguistic content") and text without a
-  single letter (empty, whitespace, digits, emoji) give no language: `None`.
+Input: a text, of which the first `MAX_CHARS` characters are classified. Output: the model's label, ISO 639-1
+where the language has one (`en`, `de`, `ja`), else ISO 639-3 (`yue`, `arz`), and its confidence, py3langid's
+normalised probability (`norm_probs=True`), 0..1. The label `zxx` ("no linguistic content") and text without a
+letter give no language (None). Why the first 3,000 characters: docs/decisions.md.
 """
 
 from __future__ import annotations

@@ -1,23 +1,13 @@
-"""Content quality metrics (docs/filters.md, "Text filters"), as signals.
+"""The content quality metrics as signals (docs/filters.md, "Quality metrics").
 
-* Content length (word count > 100 words): the `word_count` column; the length rule is
-  `length.tokens`.
-* Paragraph count (> 2 `<p>` elements): `quality_paragraph_count`, the paragraph blocks of the
-  extracted content.
-* Text density (text/HTML ratio > 0.25): `quality_text_html_ratio`, extracted characters /
-  bytes of HTML (the page is never materialised as text, so bytes are what is at hand; for
-  mostly-ASCII markup the two are close). The characters are widths
-  (`filters.text.tokens.text_width`): a Chinese or Japanese character is three bytes of UTF-8 and
-  counts as three characters, so the same article has the same density in every script (counted
-  once, a Chinese page's density was a third of its English translation's).
-* Link density (links/text ratio < 0.3): `quality_link_density`, characters inside links /
-  extracted characters.
-* Metadata completeness (title + (author or date)): `quality_metadata_complete`.
-
-The paragraph count is taken on the *extracted* content (blocks of kind paragraph or text),
-not on the raw page: a page's navigation has `<p>` elements too, and the rule is about the
-article. Which of the `quality.*` rules are on by default is decided from measurements on real
-pages (docs/filters.md, "Text filters").
+The metrics and the thresholds they come with: content length (> 100 words: the `word_count` column; the length
+rule is `length.tokens`), paragraph count (> 2 `<p>`: `quality_paragraph_count`, the paragraph and text blocks of
+the *extracted* content, since navigation has `<p>` elements too), text density (text/HTML > 0.25:
+`quality_text_html_ratio`, the extracted characters as widths, `filters.text.tokens.text_width`, over the bytes
+of the HTML, which is never decoded whole; for mostly-ASCII markup characters and bytes are close), link
+density (links/text < 0.3: `quality_link_density`, characters inside links over extracted characters) and
+metadata completeness (title and author or date: `quality_metadata_complete`). Which of the `quality.*` rules
+are on by default, and why: docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -48,7 +38,7 @@ def quality_signals(blocks: list[Block], html_bytes: int, title: str | None, aut
 # This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
 @dataclass(frozen=True)
 class QualityParams:
-    # Quality metrics; which are on by default is decided by measurement (docs/filters.md, "Text filters").
+    # Quality metrics; which are on by default is decided by measurement (docs/decisions.md).
     max_link_density: float | None = 0.30  # must be below
     min_paragraphs: int | None = None  # quality metric: 3 ("> 2 paragraphs")
     min_text_html_ratio: float | None = None  # quality metric: 0.25 (must be above)

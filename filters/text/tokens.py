@@ -1,12 +1,11 @@
-"""Tokens and lines, shared by the text filters.
+"""Tokens, words and lines of a text, shared by the text filters (docs/filters.md, "Text in every script").
 
-Two units, on purpose: a *token* (the length rule, `token_count`) is a run of Unicode
-letters/digits/underscore with inner apostrophes and hyphens, or one character of a script
-written without spaces; a *word* (the `word_count` column, article score, cascade thresholds,
-C4, Gopher, the page-type model) is a whitespace-separated piece, `text.split()`, except that
-each character of a script written without spaces is a word of its own (`words`): a Japanese or
-Chinese sentence is otherwise one "word", and every word statistic reads it as a page of a
-handful of absurdly long words. Text without such characters has exactly `text.split()`.
+Two units, on purpose. A *token* (`token_count`, the length rule) is a run of Unicode letters, digits and
+underscores with inner apostrophes and hyphens, or one character of a script written without spaces. A *word*
+(`words`: the `word_count` column, the article score, the cascade's thresholds, C4, Gopher, the page-type model)
+is a whitespace-separated piece (`str.split`), except that each character of a script written without spaces is
+a word of its own; text without such characters has exactly its whitespace pieces. Lines (`lines`) are the
+non-blank, stripped lines. `text_width` measures a length in characters that means the same in every script.
 """
 
 from __future__ import annotations
@@ -93,7 +92,7 @@ def shingle_words(text: str | None) -> tuple[list[str], int]:
     spaces a word of its own (a Japanese sentence is otherwise one "word", and two copies of an
     article that differ in one sentence share almost no 5-word shingle); `UNSPACED_NGRAM_SCALE`
     when most of the words are such characters (`UNSPACED_TEXT_FRACTION`), else 1. Text without
-    such characters gives its `\\w+` runs and 1, as before there was this function."""
+    such characters gives its `\\w+` runs and 1."""
     if not text:
         return [], 1
     lowered = text.lower()

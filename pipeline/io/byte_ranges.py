@@ -1,24 +1,16 @@
 """Byte-range tasks: one large gzipped WARC or ARC file read by several workers at once.
 
-A WARC gzipped per record (Common Crawl's layout) is a sequence of gzip members, each
-decompressible on its own, so the file can be cut where a member starts. `plan_ranges` cuts it
-into ranges of at least `extract.task_bytes` bytes (shorter at the end of the file: `range_step`):
-from `task_bytes` past a range's start it
-moves forward to the first offset where a gzip member inflates to a record header, the same
-search the reader uses to resume after damage (`pipeline/io/resync.py`), so finding the cuts reads
-a few kilobytes per cut and inflates nothing twice. Each range is read from its first member
-until the reader reaches a member at or after the range's end (`read_byte_range` in
-`pipeline/io/readers.py`).
+A WARC gzipped per record (Common Crawl's layout) is a sequence of gzip members, each decompressible on its own,
+so the file can be cut where a member starts. `plan_ranges` cuts it into ranges of about `extract.task_bytes`
+bytes (`range_step`): from that far past a range's start it moves to the first offset where a gzip member
+inflates to a record header, the search the reader uses to resume after damage (`pipeline/io/resync.py`), so
+finding the cuts reads a few kilobytes per cut and inflates nothing twice. A range is read from its first
+member until the reader reaches a member at or after its end (`read_byte_range` in `pipeline/io/readers.py`).
 
-Read in sequence, the ranges give exactly the records of one whole-file read when every range
-stops where the next one starts: the reader walks from member to member, and a resynchronisation
-after damage goes to the first record start after the damage, which is the next range's start when
-the damage crosses a cut. A range that stops elsewhere means its end was not a member start of
-the whole-file walk (gzip magic and a WARC header inside a member's stored, uncompressed block: a
-crawled `.warc.gz`, say); `pipeline/stages/extract_tasks.py` then reads that file again as one
-task. So does a file whose members hold several records each (non-chunked gzip): its offsets
-cannot be cut at all.
-
+Read in sequence, the ranges give exactly the records of a whole-file read when every range stops where the
+next one starts. One that stops elsewhere had an end that was no member start of the whole-file walk (gzip
+magic and a WARC header inside a member's stored block); `pipeline/stages/extract_tasks.py` then reads that
+file again as one task, as it does a file whose members hold several records each (non-chunked gzip).
 Uncompressed WARC and ARC files, HTML files and files up to `task_bytes` are one range.
 """
 
@@ -38,11 +30,10 @@ def range_step(remaining: int, task_bytes: int) -> int | None:
     the range runs to the end of the file.
 
     Ranges are `task_bytes` long until the last `2 * task_bytes` of the file, which are cut in
-    halves, then quarters, down to about `task_bytes / 8`. The tasks that run last are then short
-    and the workers finish close together: with equal ranges of 2 MiB, one worker idled for about
-    half a range (0.9 s measured on trafilatura-eval at 2 workers) while the other read the last
-    one. The cuts depend on the file and `task_bytes` only, never on the number of workers, so
-    `--resume` finds the same ranges with any `--workers`.
+    halves, then quarters, down to about `task_bytes / 8`, so the tasks that run last are short
+    and the workers finish close together (docs/decisions.md). The cuts depend on the file and
+    `task_bytes` only, never on the number of workers, so `--resume` finds the same ranges with
+    any `--workers`.
     """
     if remaining >= 2 * task_bytes:
         return task_bytes

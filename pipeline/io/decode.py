@@ -10,9 +10,8 @@ replacement characters; the share of replacement and control characters in the f
 is the `undecodable_char_fraction` signal.
 
 The whole payload is not turned into a Python str here: the parser gets the bytes and the
-chosen encoding and decodes in C (libxml2), invalid sequences becoming U+FFFD as in browsers.
-Building a str of every page first cost more than reading the WARC (benchmarks/read.py).
-`Decoded.text` decodes on demand for callers that want the text.
+chosen encoding and decodes in C (libxml2), invalid sequences becoming U+FFFD as in browsers
+(why: docs/decisions.md). `Decoded.text` decodes on demand for callers that want the text.
 """
 
 from __future__ import annotations

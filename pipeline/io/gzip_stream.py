@@ -1,19 +1,16 @@
-"""Gzipped WARC/ARC files whose members hold several records each ("non-chunked" gzip, often a
-whole file compressed as one member), read as they inflate.
+"""Gzipped WARC/ARC files whose members hold several records each ("non-chunked" gzip, often a whole file
+compressed as one member), read as they inflate.
 
-Such a file has no check per record: a member's CRC-32 covers all its records and is read only at
-its end. So records are parsed from the inflated bytes as they come (memory stays bounded however
-large the member), each record with a `WARC-Block-Digest` is checked against it, and size limits
-apply to each record (`record.too_large`), never to the member. Where inflating fails (a zlib
-error, a CRC-32 or length mismatch, the file ending inside a member, bytes between members that are
-not a member), every record read completely before it is kept; from there, the rest of the member
-is one `corrupt` record and reading resumes at the next gzip member that inflates to a record
-header. A deflate stream cannot be resumed in its middle, so the records between the damage and the
-end of their member are lost. A CRC-32 that fails after the last record (a damaged trailer) keeps
-every record and leaves a corrupt record for the trailer.
-
-Offsets are positions in the inflated stream (the file's members one after the other); after a
-damaged region they go on from the bytes that region inflated to, and a corrupt record's
+Such a file has no check per record: a member's CRC-32 covers all its records and is read only at its end. So
+records are parsed from the inflated bytes as they come (memory stays bounded however large the member), each
+record with a `WARC-Block-Digest` is checked against it, and size limits apply to each record
+(`record.too_large`), never to the member. Where inflating fails (a zlib error, a CRC-32 or length mismatch, the
+file ending inside a member, bytes between members that are not a member), every record read completely before
+it is kept; the rest of the member is one `corrupt` record, and reading resumes at the next gzip member that
+inflates to a record header. A deflate stream cannot be resumed in its middle, so the records between the damage
+and the end of their member are lost. A CRC-32 that fails after the last record (a damaged trailer) keeps every
+record and leaves a corrupt record for the trailer. Offsets are positions in the inflated stream (the members one
+after the other); after a damaged region they go on from the bytes it inflated to, and a corrupt record's
 `corrupt_region_bytes` counts inflated bytes too (its error names the file offsets).
 """
 

@@ -129,10 +129,9 @@ def draw_section(job: SectionJob) -> Section:
     """Compute one section's table, write its CSV and draw its figure.
 
     A matplotlib figure holds reference cycles: collected after each section, the figures of a
-    report never pile up (23 MB less at the peak of a run's report, measured on trafilatura-eval).
-    The objects that existed before the section are frozen meanwhile, so the collection scans
-    only the section's own: a full collection of a process that has just extracted a file took
-    0.1 s a section, 1.4 s a report.
+    report never pile up. The objects that existed before the section are frozen meanwhile, so the
+    collection scans only the section's own, not a whole extract's worth of objects
+    (docs/decisions.md).
     """
     gc.freeze()
     try:

@@ -183,10 +183,9 @@ def use_system_allocator() -> None:
     """Arrow's buffers from the C library's malloc, in this process and in the ones it starts.
 
     pyarrow's default pool is its bundled mimalloc, a second heap beside glibc's: the heap a
-    process freed after extracting thousands of pages cannot serve Arrow's buffers, so merging a
-    large file's byte ranges raised extract's peak by about 75 MB on the ten-times benchmark
-    file, against 9 MB from the system pool (measured after freeing 150 MB of Python objects).
-    A pool the user chose with the variable is kept.
+    process freed after extracting thousands of pages cannot serve Arrow's buffers, and merging a
+    large file's byte ranges raised extract's peak (docs/decisions.md). A pool the user chose with
+    the variable is kept.
     """
     import pyarrow as pa
 
@@ -199,9 +198,9 @@ def use_system_allocator() -> None:
 def _return_free_memory() -> None:
     """Give the heap freed by tasks run in this process back to the OS before the next stage.
 
-    Thousands of parsed pages leave glibc's heap fragmented: `malloc_trim` returned 28 MB after
-    extracting trafilatura-eval in-process, which the select stage and the report then did not
-    add on top of. Elsewhere than glibc it is skipped.
+    Thousands of parsed pages leave glibc's heap fragmented; `malloc_trim` returns what is free, so
+    the select stage and the report do not add on top of it (docs/decisions.md). Elsewhere than
+    glibc it is skipped.
     """
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):

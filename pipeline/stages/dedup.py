@@ -1,31 +1,17 @@
 """De-duplication pass of the select stage (docs/filters.md, "De-duplication"; docs/scale.md).
 
-Candidates are the rows that pass every other rule. Every pass sees the rows in one
-deterministic global order: capture time, then reading order (the extract files in path order,
-rows in reading order); unknown capture times last. Each pass runs over hash partitions
+Candidates are the rows that pass every other rule, in one deterministic global order: capture
+time, then reading order (unknown capture times last). Each pass runs over hash partitions
 (`pipeline/stages/partitions.py`): the driver writes key rows, one task per partition decides.
-
-1. **record ids** first, over every row: the rows that share a `WARC-Record-ID` keep one copy,
-   the first in the global order that passes every other rule (else the first); every other
-   copy gets an id of its own and, when both are documents, `record_duplicate` (`dup.record`).
-   A re-read record is never a candidate of the passes below.
-2. **URL** (normalised URL or normalised canonical URL) and **exact** (content hash) groups,
-   **CDC** fractions (Rabin fingerprints, Manber 1994: per host, in the global order, the share
-   of a candidate's text bytes in chunks already seen on earlier candidates of that host) and
-   **near**-duplicate pairs (`pipeline/stages/near.py`: MinHash
-   LSH candidates verified by the containment of the shorter text in the longer, or simhashes
-   within the Hamming distance), joined into clusters by union-find.
-3. **One keeper** (`keep_first`, in the driver over the pages that take part in a group): in the
-   global order, a candidate is kept unless its CDC fraction is over the limit or it shares a URL
-   key, a content hash or a near cluster with an earlier **kept** page; those rules then reject
-   it (`url_duplicate`, `exact_duplicate`, `near_duplicate`). So every `dup.url`, `dup.exact`
-   and `dup.near` points at a kept page, and a story is lost only when every copy fails a
-   non-duplicate rule (or CDC). A cluster's pages are all decided before splits are assigned, so
-   a syndicated story cannot reach two splits (docs/dataset.md).
-4. **Cross-split overlap** (`dataset.cross_split`): of the verified MinHash pairs, a validation or
-   test page that no duplicate rule rejects and whose text is contained at the threshold in a
-   train page that no duplicate rule rejects names that page (`filters.corpus.near`); it is then
-   a loser for the per-site balance too. Train pages never lose here.
+1. **Record ids**, over every row: copies of one `WARC-Record-ID` keep one id, the first copy that
+   passes every other rule (else the first); the others get ids of their own and `dup.record`.
+2. **URL** and **exact** groups, **CDC** fractions (Rabin fingerprints, Manber 1994, per host) and
+   **near**-duplicate pairs (`pipeline/stages/near.py`), joined into clusters by union-find.
+3. **One keeper** (`keep_first`): a candidate is kept unless its CDC fraction is over the limit or
+   it shares a key or a near cluster with an earlier **kept** page, so every `dup.url`, `dup.exact`
+   and `dup.near` points at a kept page and a cluster never reaches two splits (docs/dataset.md).
+4. **Cross-split overlap** (`dataset.cross_split`): a validation or test page contained at the
+   threshold in a kept train page names it (`filters.corpus.near`); train pages never lose here.
 """
 
 from __future__ import annotations

@@ -1,20 +1,14 @@
 """The near-duplicate passes of select's de-duplication (docs/filters.md, "Near duplicates";
-the decisions are pure functions in `filters/corpus/near.py`).
+the decisions are pure functions in `filters/corpus/near.py`), each one task per partition:
 
-Rounds (`pipeline.stages.dedup.ROUNDS`), each one task per partition:
-
-1. **near** (by bucket): the pages that share an LSH bucket (MinHash bands, or simhash blocks)
-   are candidate pairs. Simhash pairs are verified there by their Hamming distance; MinHash
-   pairs go to the partition of their earlier page (a).
-2. **near-pairs** (by a): the pairs that share `min_shared_bands` bands are candidates; each
-   takes page a's sketch (signature, shingle count, split, id; the **sketches** fragments, written
-   by the driver by node, so a partition's sketches are those of its pages) and goes to the
-   partition of its later page (b).
-3. **near-verify** (by b): page b's sketch joined, each pair's containments estimated from the
-   whole signatures; the pairs whose estimate is near the lowest threshold of `dup.near` and
-   `dataset.cross_split` are read (their two texts, from the extract files, a row group at a
-   time) and measured on their exact n-gram sets. Those at the threshold are the edges the
-   driver reads.
+1. **near** (by bucket): pages that share an LSH bucket (MinHash bands, or simhash blocks) are
+   candidate pairs; simhash pairs are verified there by Hamming distance, MinHash pairs go to the
+   partition of their earlier page (a).
+2. **near-pairs** (by a): each pair takes page a's sketch (signature, shingle count, split, id;
+   the **sketches** fragments) and goes to the partition of its later page (b).
+3. **near-verify** (by b): page b's sketch joined, containments estimated from the signatures;
+   pairs near the lowest threshold of `dup.near` and `dataset.cross_split` have their two texts
+   read (a row group at a time) and measured exactly. Those at the threshold are the edges.
 
 No task holds more than its partition's pairs and sketches.
 """

@@ -1,21 +1,16 @@
 """Hash partitions of select's de-duplication passes (docs/scale.md, "De-duplication at scale").
 
-Each pass writes small key rows into partition fragments on disk, one file per (input file,
-partition): ``DIR/PASS/p00003/f00012.parquet``. One task per partition then reads only its own
-fragments, decides, and writes its result to ``DIR/PASS/p00003.parquet`` (staged and renamed
-like every output, `store/writers.py`, so a result that exists is whole). The driver never holds a column with a
-row per candidate: it writes one input file's fragments at a time and reads back results that
-name duplicates only (the CDC fractions are read one input file at a time by the write pass).
+Each pass writes small key rows into fragments, one file per (input file, partition):
+``DIR/PASS/p00003/f00012.parquet``. One task per partition reads its own fragments, decides, and
+writes ``DIR/PASS/p00003.parquet`` (staged and renamed, `store/writers.py`: a result that exists
+is whole). The driver never holds a column with a row per candidate.
 
-Rows are named by their **node**, ``file << 32 | row`` (the input file's index in the sorted
-list of extract files, and the row in it), and ordered by their **date key** (capture time in
-microseconds, unknown last) and then node: capture time, then reading order. Every decision is a
-function of the rows of a key and this order, so it does not depend on how keys are spread over
-partitions (`tests/pipeline/test_dedup_stage.py` runs 1, 5 and 16 partitions).
-
-The partition of a key is polars' 64-bit hash of it modulo the partition count. That hash is
-stable within a polars version; a partition directory records the polars version and the
-partition count it was written with, and is rebuilt when either differs.
+Rows are named by their **node**, ``file << 32 | row``, and ordered by their **date key**
+(capture time in microseconds, unknown last) and then node. Every decision is a function of a
+key's rows in this order, so it does not depend on the partition count
+(`tests/pipeline/test_dedup_stage.py` runs 1, 5 and 16). A key's partition is polars' 64-bit
+hash modulo the count; a partition directory records the polars version and the count, and is
+rebuilt when either differs.
 """
 
 from __future__ import annotations

@@ -1,19 +1,15 @@
 """Stage 2, select: extract output -> accepted/ and rejected/ shards and stats.json.
 
-Applies the select-stage rules of the decision table to the stored signals (no re-extraction:
-re-tuning a threshold only re-runs this stage), appends their reasons after the extract-stage
-ones, and writes every row to exactly one of accepted/ (no reasons) or rejected/.
+Applies the select-stage rules to the stored signals (re-tuning a threshold re-runs only this
+stage), appends their reasons after the extract-stage ones, and writes every row to exactly one
+of accepted/ (no reasons) or rejected/.
 
-Rows are processed one unit at a time, units in sorted path order of their files and rows in
-reading order, `SLICE_ROWS` rows at a time: memory does not grow with the size of an input file,
-and the output does not depend on the order of the command-line inputs or on the number of
-workers. A unit is one extract file, or consecutive small ones read as one (`units`): every pass
-pays its fixed cost per unit, so thousands of one-page HTML files cost what one file of their
-pages costs.
-
-A work directory at a URL is read through fsspec, and its extract files are downloaded once into
-a local temporary directory for the two passes (`storage.local_copies`); `out` is a local
-directory (the CLI writes a URL `--out` locally first: `writers.output_directory`).
+Rows go one unit at a time, units in sorted path order and rows in reading order, `SLICE_ROWS`
+at a time: memory does not grow with an input file, and the output depends neither on the order
+of the inputs nor on the workers. A unit is one extract file, or consecutive small ones read as
+one (`units`), so thousands of one-page HTML files cost what one file of their pages costs.
+A work directory at a URL is read through fsspec, its extract files downloaded once
+(`storage.local_copies`); `out` is local (`writers.output_directory` handles a URL `--out`).
 """
 
 from __future__ import annotations

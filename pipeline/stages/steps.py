@@ -250,7 +250,7 @@ STEPS: tuple[Step, ...] = (
     Step("parse", parse, required=True),
     Step("metadata", metadata),
     Step("article_score", score),
-    Step("page_signals", page_classes),
+    Step("page_classes", page_classes),
     # Product and structure signals describe the page before extraction: the page-type model
     # reads them, so they are known before the gate decides.
     Step("product", product),

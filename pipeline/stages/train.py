@@ -1,19 +1,15 @@
 """`pipeline train LABELS... --out MODEL`: fit the page-type model on labelled pages.
 
-A LABELS argument is either
-* a JSON label file: an object mapping each page's URL (the WARC-Target-URI) to its page type,
-  given as a string (`"https://example.org/a": "article"`) or as an object with a `page_type`
-  field (the WCXB labels format). The WARC it labels lies beside it: `NAME.labels.json` (or
-  `NAME.json`) labels `NAME.warc.gz` (or `NAME.warc`);
-* `WARC=TYPE`: every HTML page of that WARC has that type (a crawl of shop pages, say).
-Types are those of `filters.page_model.features.PAGE_TYPES`. Pages the labels name but the WARC lacks, and
-HTML pages of the WARC without a label, are counted and left out.
+A LABELS argument is a JSON label file (an object mapping each page's URL to its page type, as a
+string or as an object with a `page_type` field, the WCXB format; `NAME.labels.json` or
+`NAME.json` labels the WARC beside it, `NAME.warc.gz` or `NAME.warc`), or `WARC=TYPE` (every HTML
+page of that WARC has that type). Types are `filters.page_model.features.PAGE_TYPES`; labelled
+pages the WARC lacks and unlabelled HTML pages are counted and left out.
 
-The labelled WARCs are extracted with every page extracted (`--extract-all`), and select runs
-with the model's rule off, so each page has every signal and the reasons of the other rules.
-The model is then measured by 5-fold cross-validation grouped by registered domain (the pages of
-one site are never on both sides), its thresholds are chosen on the out-of-fold probabilities,
-and it is fitted again on all pages. Same inputs and params give a byte-identical model file.
+This module reads the labels and extracts every page of the labelled WARCs (`--extract-all`), then
+selects with the model's rules off, so each page has every signal and the other rules' reasons;
+`filters.page_model.training` fits and measures the model. Same inputs and params give a
+byte-identical model file.
 """
 
 from __future__ import annotations

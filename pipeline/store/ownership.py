@@ -1,22 +1,17 @@
-"""Which directory a command may write into (docs/cli.md, "Where outputs go"), checked before
-anything is written.
+"""Which directory a command may write into (docs/cli.md, "Where outputs go"), checked before anything is written.
 
-* **Outputs never become inputs.** `--out` of `run` and `extract` must not be, contain or lie
-  inside an INPUT: inside an input directory, a second run read its own `report/index.html` as a
-  page and its work files as skipped inputs, so every re-run changed the dataset; equal to it, a
-  run replaced `README.md` and the user's files in `accepted/`. `select` may write around its
-  work directories (`pipeline run` keeps its own in `DIR/work/`), never into one; `report --out`
-  never into the run directory or a directory the pipeline replaces there.
-* **A command deletes or overwrites only what it wrote.** A run replaces `accepted/` and
-  `rejected/` wholesale and writes `README.md`, `stats.json`, `report/` and `work/`, so its
-  `--out` must be new, empty, or an earlier output of this pipeline: one holding `MARKER`,
-  written into every output directory before anything else, or, from versions before the
-  marker, `stats.json` (a finished run or select) or `manifest.json` (a finished extract).
+* **Outputs never become inputs.** `--out` of `run` and `extract` must not be, contain or lie inside an INPUT
+  (a run would read its own report and work files as pages the next time: docs/decisions.md). `select` may
+  write around its work directories (`pipeline run` keeps its own in `DIR/work/`), never into one; `report
+  --out` never into the run directory or a directory the pipeline replaces there.
+* **A command deletes or overwrites only what it wrote.** A run replaces `accepted/` and `rejected/` wholesale
+  and writes `README.md`, `stats.json`, `report/` and `work/`, so its `--out` must be new, empty, or an earlier
+  output of this pipeline: one holding `MARKER`, written into every output directory before anything else, or,
+  from versions before the marker, `stats.json` (a finished run or select) or `manifest.json` (an extract).
 
-Paths are compared after resolving symlinks, and also by file identity (`os.path.samefile`), so
-a bind mount or a case-insensitive file system does not hide an overlap. URLs are compared as
-normalised prefixes (scheme and bucket lower-cased, `s3a` as `s3`, empty path segments dropped);
-a local path and a URL never overlap.
+Paths are compared after resolving symlinks and by file identity (`os.path.samefile`), so a bind mount or a
+case-insensitive file system does not hide an overlap. URLs are compared as normalised prefixes (scheme and
+bucket lower-cased, `s3a` as `s3`, empty path segments dropped); a local path and a URL never overlap.
 """
 
 from __future__ import annotations

@@ -1,20 +1,16 @@
 """Where files live: a local path, or a URL of any fsspec file system (`s3://bucket/key`, `gs://…`).
 
-The one module that knows about URLs. Inputs are opened with `open_input` (a local path with the
-builtin `open`, exactly as before; a URL through fsspec), measured with `input_size` and
-identified for `--resume` with `input_identity`; `walk_url` lists a URL "directory" (an
-object-store prefix). An output location is a `pathlib.Path` or an `ObjectPath`, which has the
-few `Path` methods the work directory needs plus upload, move and download
-(`pipeline/store/writers.py` publishes through them).
+The one module that knows about URLs. Inputs are opened with `open_input` (a local path with the builtin
+`open`; a URL through fsspec), measured with `input_size` and identified for `--resume` with `input_identity`;
+`walk_url` lists a URL "directory" (an object-store prefix). An output location is a `pathlib.Path` or an
+`ObjectPath`, which has the few `Path` methods the work directory needs plus upload, move and download
+(`pipeline/store/writers.py` publishes through them). A string is a URL when it starts with `SCHEME://` and
+fsspec knows the scheme; anything else (`a:b`, `./x://y`) is a local path.
 
-A string counts as a URL when it starts with `SCHEME://` and fsspec knows the scheme; anything
-else (`a:b`, `./x://y`) is a local path. Credentials come only from the environment and the
-libraries' own configuration (`AWS_ACCESS_KEY_ID`, `AWS_ENDPOINT_URL`, `~/.aws/config`, …): a
-`user:password@` in a URL is removed by `without_credentials` before the pipeline uses the URL,
-so it is never stored or printed.
-
-fsspec and the file system's package (s3fs for `s3://`, the `s3` extra) are imported only when a
-URL is used.
+Credentials come only from the environment and the libraries' own configuration (`AWS_ACCESS_KEY_ID`,
+`AWS_ENDPOINT_URL`, `~/.aws/config`, …): a `user:password@` in a URL is removed by `without_credentials` before
+the pipeline uses the URL, so it is never stored or printed. fsspec and the file system's package (s3fs for
+`s3://`, the `s3` extra) are imported only when a URL is used.
 """
 
 from __future__ import annotations
@@ -427,8 +423,8 @@ def column_batches(paths: str | Sequence[str], columns: Sequence[str], rows: int
     URL, in frames of up to `rows` rows, in order.
 
     Local files are sliced by polars, whose memory stays flat over a large file (pyarrow's
-    `iter_batches` grew by about 10 MB per batch of texts in our measurement); a URL is read
-    through fsspec one batch at a time.
+    `iter_batches` grew with every batch of texts: docs/decisions.md); a URL is read through
+    fsspec one batch at a time.
     """
     import polars as pl
 

@@ -1,23 +1,18 @@
 """Parquet shard writers: bounded size, zstd, atomic rename, deterministic bytes.
 
-A shard is written under a hidden temporary name and renamed when complete, so no partial
-file is ever visible under its final name. A directory of shards is built beside its final
-place and swapped in at the end, so a re-run never mixes old and new shards.
-
-Crash safety: a file's data is fsync'ed before its rename and the directory after it, so the
-rename never outlives the data (a power cut cannot leave an empty file under a final name).
-Temporary names all start with a dot and end in `.tmp`, `.tmp-<pid>`, `.tmp-<pid>-<random>`,
-`.new` or `.old`; a process killed mid-write leaves them behind, and `remove_stale_temps` clears
+A shard is written under a hidden temporary name and renamed when complete, so no partial file is ever visible
+under its final name; a directory of shards is built beside its final place and swapped in at the end, so a
+re-run never mixes old and new shards. A file's data is fsync'ed before its rename and the directory after it,
+so the rename never outlives the data. Temporary names start with a dot and end in `.tmp`, `.tmp-<pid>`,
+`.tmp-<pid>-<random>`, `.new` or `.old`; a process killed mid-write leaves them, and `remove_stale_temps` clears
 them at the start of the next run (one run per output or work directory at a time).
 
-On a URL (`pipeline/store/storage.py`; an S3 bucket, say) a file is written to a local temporary file,
-uploaded under a temporary key beside its final one and moved there (on S3 a server-side copy,
-then a delete): S3 shows an object whole or not at all, so no partial object is ever visible
-under a final key, and on file systems without that guarantee the move is a rename. An output
-directory at a URL is written locally first and published by `publish_tree`, its marker
-(stats.json) last. "Atomic" there means every object is whole or absent, and a marker present
-describes the objects beside it; a kill can leave temporary keys (removed by the next run) and
-incomplete multipart uploads, which S3 never shows and a bucket lifecycle rule removes.
+On a URL (`pipeline/store/storage.py`) a file is written to a local temporary file, uploaded under a temporary
+key beside its final one and moved there (on S3 a server-side copy, then a delete): S3 shows an object whole or
+not at all. An output directory at a URL is written locally first and published by `publish_tree`, its marker
+(stats.json) last: every object is whole or absent, and a marker present describes the objects beside it. A
+kill can leave temporary keys (removed by the next run) and incomplete multipart uploads, which S3 never shows
+and a bucket lifecycle rule removes.
 """
 
 from __future__ import annotations

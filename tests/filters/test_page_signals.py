@@ -20,7 +20,7 @@ def test_nextjs_shell_is_spa_by_framework():
                   '<script id="__NEXT_DATA__" type="application/json">{"props":{}}</script>'))
     signals = classify(p)
     assert frameworks_detected(p) == ["Next.js"]
-    assert signals["page_is_js_spa"] and signals["page_type"] == "JS_SPA"
+    assert signals["page_is_js_spa"] and signals["page_class"] == "JS_SPA"
     assert (signals["page_strategy"], signals["page_confidence"]) == ("playwright", 0.90)
 
 
@@ -31,27 +31,27 @@ def test_framework_root_with_real_text_is_not_spa():
     assert frameworks_detected(p) == ["React"]
     # With >= 200 words the fingerprints cannot change the verdict, so they are not looked up.
     assert signals["page_js_frameworks"] is None
-    assert not signals["page_is_js_spa"] and signals["page_type"] == "STATIC_HTML"
+    assert not signals["page_is_js_spa"] and signals["page_class"] == "STATIC_HTML"
 
 
 def test_thin_body_with_external_script_is_spa_without_framework():
     signals = classify(page(html('<div class="x">Loading</div><script src="/app.js"></script>')))
     assert signals["page_is_js_spa"] and signals["page_js_frameworks"] == ""
-    assert (signals["page_type"], signals["page_confidence"]) == ("JS_SPA", 0.80)
+    assert (signals["page_class"], signals["page_confidence"]) == ("JS_SPA", 0.80)
     assert not classify(page(html('<div class="x">Loading</div><script>inline()</script>')))["page_is_js_spa"]
 
 
 def test_spa_with_amp_alternative():
     head = '<link rel="amphtml" href="https://example.org/story.amp">'
     signals = classify(page(html('<div id="app"></div><script src="/app.js"></script>', head=head)))
-    assert (signals["page_type"], signals["page_strategy"]) == ("JS_SPA", "amp")
+    assert (signals["page_class"], signals["page_strategy"]) == ("JS_SPA", "amp")
 
 
 def test_static_and_unknown_by_word_count():
     assert classify(page(html(f"<div>{words(150)}</div>")))["page_strategy"] == "static"
     assert classify(page(html(f"<div>{words(149)}</div>")))["page_strategy"] == "mobile_ua"
     assert classify(page(html(f"<div>{words(50)}</div>")))["page_strategy"] == "mobile_ua"
-    assert classify(page(html(f"<div>{words(49)}</div>")))["page_type"] == "UNKNOWN"
+    assert classify(page(html(f"<div>{words(49)}</div>")))["page_class"] == "UNKNOWN"
 
 
 def test_needs_js_message():
@@ -97,7 +97,7 @@ COOKIE_BANNER = ('<div id="onetrust-banner-sdk"><p>We use cookies to improve you
 
 def test_cookie_wall_with_consent_platform_and_little_text():
     assert is_cookie_walled(page(html(COOKIE_BANNER)))
-    assert classify(page(html(COOKIE_BANNER)))["page_type"] == "COOKIE_WALLED"
+    assert classify(page(html(COOKIE_BANNER)))["page_class"] == "COOKIE_WALLED"
 
 
 def test_cookie_phrase_on_long_article_without_banner_is_not_a_wall():
@@ -129,7 +129,7 @@ def test_paywall_declared_in_json_ld():
 
 def test_cookie_wall_wins_over_paywall_in_priority():
     body = COOKIE_BANNER + '<div class="paywall">Subscribe to continue reading</div>'
-    assert classify(page(html(body)))["page_type"] == "COOKIE_WALLED"
+    assert classify(page(html(body)))["page_class"] == "COOKIE_WALLED"
 
 
 @pytest.mark.parametrize("banner", [
