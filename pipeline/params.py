@@ -32,8 +32,8 @@ from filters.text.blocks import BlockParams
 from filters.text.c4 import C4Params, C4ReadingParams
 from filters.text.gopher import GopherParams
 from filters.text.language_id import LangParams
+from filters.text.length import LengthParams
 from filters.text.quality import QualityParams
-from filters.text.tokens import LengthParams
 
 
 class ParamsError(ValueError):

@@ -27,10 +27,10 @@ from filters.extract import cascade
 from filters.page import article_score, page_signals, page_structure, product, url_rules
 from filters.page_model import decision as page_model
 from filters.parse import record
-from filters.text import blocks, c4, gopher, language_id, quality, tokens
+from filters.text import blocks, c4, gopher, language_id, length, quality
 
 __all__ = ["FLAG_OPS", "GROUP_ORDER", "PRE_EXTRACTION_GROUPS", "RULES", "RULES_BY_CODE", "Rule", "Stage",
-           "applicable", "decide", "decide_expr", "gated_expr", "in_pipeline_order", "markdown_table", "rules_for",
+           "applicable", "decide", "decide_expr", "declared_in", "gated_expr", "in_pipeline_order", "markdown_table", "rules_for",
            "values_of"]
 
 # In pipeline order (input -> record -> url -> article -> extract -> page -> lang -> length ->
@@ -47,7 +47,7 @@ RULES: tuple[Rule, ...] = (
     *page_model.SELECT_RULES,
     *page_structure.RULES,
     *language_id.RULES,
-    *tokens.RULES,
+    *length.RULES,
     *blocks.RULES,
     *c4.RULES,
     *gopher.RULES,
@@ -110,11 +110,26 @@ def in_pipeline_order(codes: Iterable[str]) -> list[str]:
     return sorted(set(codes), key=key)
 
 
+# Every module that declares rules: a reason code leads to one of them (`declared_in`).
+_DECLARING = (record, url_rules, article_score, page_model, cascade, page_signals, product, page_structure,
+              language_id, length, blocks, c4, gopher, quality, dedup, dataset)
+
+
+def declared_in(rule: Rule) -> str:
+    """The file of the module that declares `rule`: its signal's computation, its params and its test."""
+    for module in _DECLARING:
+        if any(name.endswith("RULES") and isinstance(value, tuple) and rule in value
+               for name, value in vars(module).items()):
+            return f"{module.__name__.replace('.', '/')}.py"
+    raise KeyError(f"{rule.code}: declared in no module of _DECLARING")
+
+
 def markdown_table() -> str:
     """The reason-code table of docs/output.md, generated from `RULES` (a test keeps them equal)."""
-    lines = ["| code | stage | meaning | rule (signal, comparison, params key) |", "|---|---|---|---|"]
+    lines = ["| code | stage | meaning | rule (signal, comparison, params key) | declared in |",
+             "|---|---|---|---|---|"]
     for rule in RULES:
-        lines.append(f"| `{rule.code}` | {rule.stage} | {rule.meaning} | `{rule.describe()}` |")
+        lines.append(f"| `{rule.code}` | {rule.stage} | {rule.meaning} | `{rule.describe()}` | `{declared_in(rule)}` |")
     return "\n".join(lines)
 
 

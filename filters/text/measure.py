@@ -14,7 +14,7 @@ from typing import Any
 from filters.text.c4 import nopunc_clean
 from filters.text.gopher import gopher_signals
 from filters.text.language_id import language_signals
-from filters.text.tokens import token_count
+from filters.text.length import length_signals
 
 # The languages whose stop words Gopher's rule counts (its word list is English).
 STOP_WORD_LANGUAGES = ("en",)
@@ -23,7 +23,7 @@ STOP_WORD_LANGUAGES = ("en",)
 def text_signals(text: str, c4_run_together: bool = True) -> dict[str, Any]:
     """Length, language, C4 and Gopher signals of `text` (`c4_run_together`: C4's reading of a
     paragraph of sentences with an unterminated tail, `filters.text.c4`)."""
-    signals: dict[str, Any] = {"token_count": token_count(text)}
+    signals: dict[str, Any] = dict(length_signals(text))
     signals.update(language_signals(text))
     signals.update(nopunc_clean(text, c4_run_together)[1])
     signals.update(gopher_signals(text))

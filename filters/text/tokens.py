@@ -1,6 +1,6 @@
 """Tokens, words and lines of a text, shared by the text filters (docs/filters.md, "Text in every script").
 
-Two units, on purpose. A *token* (`token_count`, the length rule) is a run of Unicode letters, digits and
+Two units, on purpose. A *token* (`token_count`, the length filter's unit) is a run of Unicode letters, digits and
 underscores with inner apostrophes and hyphens, or one character of a script written without spaces. A *word*
 (`words`: the `word_count` column, the article score, the cascade's thresholds, C4, Gopher, the page-type model)
 is a whitespace-separated piece (`str.split`), except that each character of a script written without spaces is
@@ -11,11 +11,6 @@ non-blank, stripped lines. `text_width` measures a length in characters that mea
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-
-import pyarrow as pa
-
-from filters.core.declarations import Rule, Signal
 
 # Scripts written without spaces between words: each character is one token (see `token_count`).
 # Han (CJK Unified Ideographs, Extension A, Compatibility, Extensions B+), the iteration mark 々,
@@ -118,18 +113,3 @@ def lines(text: str | None) -> list[str]:
     if not text:
         return []
     return [stripped for stripped in (line.strip() for line in text.splitlines()) if stripped]
-
-# This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
-@dataclass(frozen=True)
-class LengthParams:
-    min_tokens: int | None = 200  # discard pages with < 200 tokens (docs/filters.md)
-
-
-# This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
-SIGNALS: tuple[Signal, ...] = (
-    Signal("token_count", pa.int32(), "tokens of the text: words, and each CJK character (length.tokens)"),
-)
-RULES: tuple[Rule, ...] = (
-    Rule("length.tokens", f"fewer tokens than the minimum (the article filter: {LengthParams.min_tokens}); a token "
-         "is a word, or one CJK character", "token_count", "<", "select", params_key="select.length.min_tokens"),
-)

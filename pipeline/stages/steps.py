@@ -4,7 +4,7 @@
 reads what the steps before it left (the row, the decoded payload, the parsed page, the
 metadata, the extraction) and adds its signals. Every step is timed under its name
 (stats.json `timings`, "extract.NAME") and isolated: an exception inside it becomes the reason
-`error.NAME` (or the step's own `reason`) and the record goes on, or, for a step the later ones
+`error.NAME` and the record goes on, or, for a step the later ones
 cannot do without (`required`), the row is finished there. A step returns True when the row is
 complete (a damaged region, a rule that already rejects the record, a page the gate turns away).
 
@@ -68,16 +68,19 @@ class Record:
 
 @dataclass(frozen=True)
 class Step:
-    """One step: `run(record)` adds to the record and returns True when the row is complete."""
+    """One step: `run(record)` adds to the record and returns True when the row is complete. Its
+    name, under which it is timed and its exceptions become `error.NAME`, is its function's:
+    `step_article_score` is the step `article_score`."""
 
-    name: str
     run: Callable[[Record], bool | None]
     # Later steps cannot go on without this one: an exception in it finishes the row.
     required: bool = False
-    # The reason an exception gives (default `error.NAME`).
-    reason: str | None = None
     # Runs only when this holds (default: always).
     when: Callable[[Record], bool] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.run.__name__.removeprefix("step_")
 
 
 def run_steps(record: Record, steps: tuple[Step, ...]) -> None:
@@ -89,7 +92,7 @@ def run_steps(record: Record, steps: tuple[Step, ...]) -> None:
         try:
             complete = bool(step.run(record))
         except Exception as exc:  # one bad page or one filter bug must not stop the file
-            add_error(record.row, step.reason or f"error.{step.name}", exc)
+            add_error(record.row, f"error.{step.name}", exc)
             complete = step.required
         finally:
             record.timings.add(step.name, started)
@@ -105,7 +108,7 @@ def add_error(row: Row, code: str, exc: Exception) -> None:
 
 # ---- the steps, in the order of STEPS ------------------------------------------------------------
 
-def read_input(record: Record) -> bool:
+def step_input(record: Record) -> bool:
     """A damaged region or an unreadable file is its own row, with nothing else to measure."""
     raw = record.raw
     if raw.record_type == "corrupt":
@@ -117,7 +120,7 @@ def read_input(record: Record) -> bool:
     return False
 
 
-def read_record(record: Record) -> bool:
+def step_record(record: Record) -> bool:
     """Media type, payload sizes and URL signals; the record rules that need no decoding."""
     raw, row = record.raw, record.row
     declared = raw.warc_content_type if raw.record_type == "resource" else raw.http_content_type
@@ -135,8 +138,8 @@ def read_record(record: Record) -> bool:
     return fires(row, record.params, ("record",))
 
 
-def decode(record: Record) -> bool:
-    decoded = decode_html(record.raw.payload, record.raw.http_content_type)  # type: ignore[arg-type]  # read_record
+def step_decode(record: Record) -> bool:
+    decoded = decode_html(record.raw.payload, record.raw.http_content_type)  # type: ignore[arg-type]  # step_record
     record.decoded = decoded
     record.row.update({"encoding": decoded.encoding, "encoding_source": decoded.source})
     record.signals.update(undecodable_char_fraction=round(decoded.undecodable_char_fraction, 6),
@@ -144,7 +147,7 @@ def decode(record: Record) -> bool:
     return fires(record.row, record.params, ("record",))
 
 
-def parse(record: Record) -> bool:
+def step_parse(record: Record) -> bool:
     row, decoded = record.row, record.decoded
     assert decoded is not None
     tree = parse_html_bytes(decoded.data, decoded.encoding)
@@ -159,13 +162,13 @@ def parse(record: Record) -> bool:
     return False
 
 
-def metadata(record: Record) -> None:
+def step_metadata(record: Record) -> None:
     assert record.page is not None
     record.metadata = extract_metadata(record.page, record.raw.warc_date)
     add_metadata(record.row, record.metadata)
 
 
-def score(record: Record) -> None:
+def step_article_score(record: Record) -> None:
     page = record.page
     assert page is not None
     points, score_signals = article_score(page, has_author(page, record.metadata),
@@ -174,34 +177,34 @@ def score(record: Record) -> None:
     record.signals.update(score_signals)
 
 
-def page_classes(record: Record) -> None:
+def step_page_classes(record: Record) -> None:
     assert record.page is not None
     record.signals.update(classify(record.page))
     record.signals.update(needs_js(record.page))
 
 
-def product(record: Record) -> None:
+def step_product(record: Record) -> None:
     assert record.page is not None
     record.signals.update(product_signals(record.page))
 
 
-def structure(record: Record) -> None:
+def step_structure(record: Record) -> None:
     assert record.page is not None
     record.signals.update(structure_signals(record.page))
 
 
-def page_model(record: Record) -> None:
+def step_page_model(record: Record) -> None:
     gate = record.params.extract.gate
     record.signals["page_article_probability"] = page_article_probability(record.row, gate.model)
 
 
-def gate(record: Record) -> bool:
+def step_gate(record: Record) -> bool:
     gated = extraction_gated(record.row, record.params)
     record.signals["extraction_gated"] = gated
     return gated and not record.extract_all
 
 
-def extract(record: Record) -> None:
+def step_extract(record: Record) -> None:
     assert record.page is not None
     signals, timings = record.signals, record.timings
     signals["cookie_overlays_removed_count"] = remove_cookie_overlays(record.page.tree)
@@ -217,7 +220,7 @@ def extract(record: Record) -> None:
     add_page_text_signals(signals, result.word_count)
 
 
-def text_filters(record: Record) -> None:
+def step_text_filters(record: Record) -> None:
     row, decoded, result = record.row, record.decoded, record.extraction
     assert decoded is not None and result is not None and row["text"]
     record.signals.update(text_signals(row["text"], record.params.extract.c4.run_together))
@@ -225,7 +228,7 @@ def text_filters(record: Record) -> None:
                                           row["published"]))
 
 
-def dedup_keys(record: Record) -> None:
+def step_dedup_keys(record: Record) -> None:
     """The keys select's de-duplication compares: the content hash, the simhash and the MinHash
     signature (with its shingle count) of the written text."""
     text = record.row["text"]
@@ -244,22 +247,22 @@ def _has_text(record: Record) -> bool:
 
 
 STEPS: tuple[Step, ...] = (
-    Step("input", read_input, required=True),
-    Step("record", read_record, required=True),
-    Step("decode", decode, required=True),
-    Step("parse", parse, required=True),
-    Step("metadata", metadata),
-    Step("article_score", score),
-    Step("page_classes", page_classes),
+    Step(step_input, required=True),
+    Step(step_record, required=True),
+    Step(step_decode, required=True),
+    Step(step_parse, required=True),
+    Step(step_metadata),
+    Step(step_article_score),
+    Step(step_page_classes),
     # Product and structure signals describe the page before extraction: the page-type model
     # reads them, so they are known before the gate decides.
-    Step("product", product),
-    Step("structure", structure),
-    Step("page_model", page_model, when=lambda r: r.params.extract.gate.use_page_model),
-    Step("gate", gate, required=True),
-    Step("extract", extract, reason="error.extract"),
-    Step("text_filters", text_filters, when=_has_text),
-    Step("dedup_keys", dedup_keys, when=_has_text),
+    Step(step_product),
+    Step(step_structure),
+    Step(step_page_model, when=lambda r: r.params.extract.gate.use_page_model),
+    Step(step_gate, required=True),
+    Step(step_extract),
+    Step(step_text_filters, when=_has_text),
+    Step(step_dedup_keys, when=_has_text),
 )
 
 
@@ -272,7 +275,7 @@ def extraction_gated(row: Row, params: Params) -> bool:
 
     Extraction (trafilatura and readability) is most of a page's time, so this is where clear
     non-articles are turned away, each with its reason code. With `--extract-all` gated pages are
-    extracted too, and their reasons stay these (`reasons.applicable`).
+    extracted too, and their reasons stay these (`reasons.decide`).
     """
     return fires(row, params, reasons.PRE_EXTRACTION_GROUPS)
 
