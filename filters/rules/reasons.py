@@ -30,8 +30,8 @@ from filters.parse import record
 from filters.text import blocks, c4, gopher, language_id, length, quality
 
 __all__ = ["FLAG_OPS", "GROUP_ORDER", "PRE_EXTRACTION_GROUPS", "RULES", "RULES_BY_CODE", "Rule", "Stage",
-           "applicable", "decide", "decide_expr", "declared_in", "gated_expr", "in_pipeline_order", "markdown_table", "rules_for",
-           "values_of"]
+           "applicable", "decide", "decide_expr", "declared_in", "gated_expr", "in_pipeline_order", "markdown_table",
+           "rules_for", "values_of"]
 
 # In pipeline order (input -> record -> url -> article -> extract -> page -> lang -> length ->
 # block -> c4 -> gopher -> quality -> dup -> dataset): the order of `reasons` on every row.
