@@ -268,3 +268,30 @@ def test_the_symbol_check_finds_a_made_up_name(tmp_path):
     assert [line.split(": ", 1)[1] for line in missing_symbols([page, module])] == [
         "filters.text.gopher.NoSuchParams", "filters.rules.nowhere", "filters.page_model.model.gone",
         "filters.text.c4.no_such_reading", "filters.text.c4.C4Params.run_together"]
+
+
+def test_the_filter_pages_rule_tables_are_generated_from_the_registry():
+    """docs/filters.md and docs/dataset.md hold one generated table per module that declares rules
+    (`python -m pipeline.reference` rewrites them): every rule appears, with today's defaults."""
+    from filters.rules.reasons import RULES, declared_in
+    from pipeline import reference
+    from pipeline.params import Params, load_params
+
+    defaults, seed = Params(), load_params(reference.SEED)
+    tabled = set()
+    for page in reference.PAGES:
+        text = page.read_text(encoding="utf-8")
+        assert reference.rewrite(text, defaults, seed) == text, f"{page.name}: run python -m pipeline.reference"
+        tabled |= {match.group("module") for match in reference.MARKER.finditer(text)}
+    assert {declared_in(rule) for rule in RULES} <= tabled
+
+
+def test_a_stale_rule_table_is_rewritten():
+    from pipeline import reference
+    from pipeline.params import Params, params_from_dict
+
+    stale = "x\n<!-- rules:filters/text/length.py start -->\n| old |\n<!-- rules:filters/text/length.py end -->\n"
+    fresh = reference.rewrite(stale, Params(), Params())
+    assert "| old |" not in fresh and "`length.tokens`" in fresh and "< 200" in fresh
+    off = params_from_dict({"select": {"length": {"min_tokens": None}}})
+    assert "| off | off |" in reference.rewrite(stale, off, off)

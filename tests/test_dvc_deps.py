@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_layout import module_imports
 
 ROOT = Path(__file__).resolve().parents[1]
 # The module each stage's `pipeline` command runs (pipeline/cli.py).
@@ -23,18 +24,6 @@ def module_file(name: str, root: Path = ROOT) -> Path | None:
     return path.with_suffix(".py") if path.with_suffix(".py").is_file() else None
 
 
-def imported(path: Path) -> set[str]:
-    """Dotted names a module imports from `filters` and `pipeline` (absolute imports, at any depth)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return {name for name in names if name.split(".")[0] in ("filters", "pipeline")}
-
-
 def closure(entry: str, root: Path = ROOT) -> set[str]:
     """The package files `entry` runs: itself, what it imports, and so on (with their packages' __init__)."""
     seen: set[Path] = set()
@@ -47,7 +36,7 @@ def closure(entry: str, root: Path = ROOT) -> set[str]:
         seen.add(path)
         parts = name.split(".")
         todo += [".".join(parts[:i]) for i in range(1, len(parts))]
-        todo += sorted(imported(path))
+        todo += sorted(module_imports(path))
     return {path.relative_to(root).as_posix() for path in seen if not only_a_docstring(path)}
 
 

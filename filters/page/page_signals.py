@@ -205,7 +205,8 @@ def _is_false(value: Any) -> bool:
 
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
 SIGNALS: tuple[Signal, ...] = (
-    Signal("page_body_word_count", pa.int32(), "PageSignals.body_word_count (page classification)"),
+    Signal("page_body_word_count", pa.int32(), "words of <body> outside nav, header, footer, script and style, "
+           "as the page classification counts them (Page.body_word_count)"),
     Signal("page_is_js_spa", pa.bool_(), "framework root with < 200 words, or < 10 words and external scripts"),
     Signal("page_is_cookie_walled", pa.bool_(), "cookie/GDPR overlay detected"),
     Signal("page_is_paywalled", pa.bool_(), "paywall phrases plus metered markers"),

@@ -63,20 +63,21 @@ class SelectPageParams:
 
 def gate_threshold(gate: GateParams) -> float | None:
     """The article probability below which `article.page_model` fires; None: the model is not run."""
-    if not gate.use_page_model:
-        return None
-    if gate.min_page_article_probability is not None:
-        return gate.min_page_article_probability
-    return stored_thresholds(gate.model)[0]
+    return _threshold(gate.use_page_model, gate.min_page_article_probability, gate.model, GATE)
 
 
 def select_threshold(page: SelectPageParams) -> float | None:
     """The kept-type probability below which `page.not_article` fires; None: the model is not run."""
-    if not page.use_page_model:
+    return _threshold(page.use_page_model, page.min_article_probability, page.model, SELECT)
+
+
+GATE, SELECT = 0, 1  # positions in `stored_thresholds`
+
+
+def _threshold(used: bool, given: float | None, model_path: str | None, which: int) -> float | None:
+    if not used:
         return None
-    if page.min_article_probability is not None:
-        return page.min_article_probability
-    return stored_thresholds(page.model)[1]
+    return given if given is not None else stored_thresholds(model_path)[which]
 
 
 def page_article_probability(row: Mapping[str, Any], model_path: str | None) -> float:
@@ -104,11 +105,11 @@ def type_columns(rows: Sequence[Mapping[str, Any]], model: TreeModel, keep_types
 
 
 def _gate_default(params: Any) -> float:
-    return stored_thresholds(params.get("extract.gate.model"))[0]
+    return stored_thresholds(params.get("extract.gate.model"))[GATE]
 
 
 def _select_default(params: Any) -> float:
-    return stored_thresholds(params.get("select.page.model"))[1]
+    return stored_thresholds(params.get("select.page.model"))[SELECT]
 
 
 # Registered in `filters.rules.signals` and `filters.rules.reasons`.
