@@ -68,3 +68,19 @@ def test_the_deps_check_finds_a_module_not_listed(tmp_path: Path):
     files = closure("pipeline.first", tmp_path)
     assert files == {first, second}  # an empty __init__ runs nothing
     assert uncovered(files, [first]) == {second}
+
+
+def inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+@pytest.mark.parametrize("stage", sorted(ENTRIES))
+def test_no_stage_depends_on_its_own_outputs(stage: str):
+    # DVC refuses a stage whose deps hold its outs ("defined as both a dependency and an output")
+    spec = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"][stage]
+    outs = [next(iter(out)) if isinstance(out, dict) else out for out in spec.get("outs", [])]
+    assert not [(dep, out) for dep in spec["deps"] for out in outs if inside(out, dep) or inside(dep, out)]
+
+
+def test_the_overlap_check_sees_an_output_inside_a_dependency():
+    assert inside("filters/page_model/page_type.json", "filters") and not inside("filters2/x", "filters")
