@@ -30,9 +30,6 @@ T = TypeVar("T")
 _FORWARDED_ENVIRONMENT = ("PIPELINE_TEST_KILL_AT", "PIPELINE_TEST_KILL_ONCE", "PIPELINE_TEST_FAIL",
                           ARROW_POOL_VARIABLE)
 
-# The longest a driver waits for a task without running Python (`ray.wait`'s timeout).
-WAIT_SECONDS = 1.0
-
 
 class RayUnavailable(Exception):
     """The `ray` package is not installed."""
@@ -93,9 +90,7 @@ class RayExecutor:
         try:
             with contextlib.closing(TaskProgress(label, len(tasks), weights)) as progress:
                 while pending:
-                    # A bounded wait: the driver runs Python at least once a second, so a Ctrl-C or
-                    # SIGTERM is seen at once, not when a long task ends.
-                    finished, pending = ray.wait(pending, num_returns=1, timeout=WAIT_SECONDS)
+                    finished, pending = ray.wait(pending, num_returns=1)
                     for reference in finished:
                         index = position[reference]
                         results[index] = self._result(reference)
