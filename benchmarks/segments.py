@@ -2,7 +2,8 @@
 
 Reads `../shared/corpora/wcxb-dev.forum-posts.json` (every forum page of wcxb-dev, each post's
 first 8 and last 6 words) and the pages from `wcxb-dev.warc.gz`, finds each page's units with
-`filters.segment.units`, and scores them. A labelled post of >= 30 words is *recovered* when
+`filters.segment.units` after the consent overlays are removed (as the extract step does), and
+scores them. A labelled post of >= 30 words is *recovered* when
 exactly one unit contains its first and its last words and no other post's first words;
 *merged* when the unit holding it holds another post's first words too; *split* when its first
 and last words are in different units; *missed* when no unit holds its first words. Units of >= 30
@@ -22,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from filters.extract.cleanup import remove_cookie_overlays  # noqa: E402
 from filters.parse.html import parse_html_bytes  # noqa: E402
 from filters.segment.units import units  # noqa: E402
 from filters.text.tokens import words  # noqa: E402
@@ -81,6 +83,8 @@ def main() -> None:
             continue
         decoded = decode_html(raw.payload, raw.http_content_type)
         tree = parse_html_bytes(decoded.data, decoded.encoding)
+        if tree is not None:
+            remove_cookie_overlays(tree)  # as the extract step does before the cascade, and so before segments
         body = tree.find("body") if tree is not None else None
         found = [unit.text for unit in units(body)] if body is not None else []
         if not page["posts"]:

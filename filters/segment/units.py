@@ -87,8 +87,8 @@ def microdata_units(body: HtmlElement) -> list[HtmlElement]:
 def repeated_units(body: HtmlElement, page_words: int) -> list[HtmlElement]:
     """The units of the best shape: among the groups of same-shape siblings that hold blocks, those
     holding at least half the words the largest holds (and `MIN_SHARE` of the page), the one with
-    the most members; then every element of that shape under their parent, so replies nested in
-    a comment are units too."""
+    the most members; then every element of a like shape (`alike`) under their parent, so replies
+    nested in a comment are units too."""
     groups: list[tuple[HtmlElement, tuple[str, str], int, int]] = []  # parent, shape, members, words
     for parent in body.iter():
         if not isinstance(parent.tag, str):
@@ -105,8 +105,15 @@ def repeated_units(body: HtmlElement, page_words: int) -> list[HtmlElement]:
         return []
     most = max(held for *_, held in groups)
     parent, key, _, _ = max((group for group in groups if group[3] >= most / 2), key=lambda group: group[2])
-    return [element for element in parent.iterdescendants() if isinstance(element.tag, str) and shape(element) == key
-            and _holds_blocks(element)]
+    return [element for element in parent.iterdescendants() if isinstance(element.tag, str)
+            and alike(shape(element), key) and _holds_blocks(element)]
+
+
+def alike(one: tuple[str, str], other: tuple[str, str]) -> bool:
+    """The same tag, and a class word in common or no class at all (a reply marked `comment
+    oneline` is of a `comment contain full`'s kind)."""
+    first, second = set(one[1].split()), set(other[1].split())
+    return one[0] == other[0] and (bool(first & second) or not (first or second))
 
 
 def _holds_blocks(element: HtmlElement) -> bool:

@@ -58,3 +58,14 @@ def test_an_articles_paragraphs_are_not_units():
 
 def test_a_page_without_repeated_units_has_none():
     assert units(body_of(f"<div><p>{words(300)}</p></div><div><p>short</p></div>")) == []
+
+
+def test_replies_nested_in_a_comment_are_units_of_their_own():
+    def comment(kind: str, text: str, replies: str = "") -> str:
+        return f'<li class="comment {kind}"><div class="body"><p>{text}</p></div><ul>{replies}</ul></li>'
+
+    thread = comment("full", words(30, "first"), comment("oneline", words(20, "reply")))
+    page = body_of(f"<ul class='thread'>{thread}{comment('full', words(25, 'second'))}</ul>")
+    texts = [unit.text for unit in units(page)]
+    assert len(texts) == 3
+    assert "first0" in texts[0] and "reply0" not in texts[0] and "reply0" in texts[1] and "second0" in texts[2]
