@@ -7,6 +7,8 @@ import signal
 import threading
 from collections.abc import Iterator
 
+REFIRE_SECONDS = 0.1  # after the budget, until the record ends
+
 
 class PageTimeout(BaseException):
     """The record's time budget ran out. A BaseException, so that the `except Exception` which
@@ -28,14 +30,16 @@ def time_budget(seconds: float | None) -> Iterator[None]:
     is 0 or None, or where SIGALRM is unavailable (`budget_available`).
 
     A signal also stops a pathological page inside an extractor (between Python bytecodes; a
-    single long C call finishes first). The timer is disarmed and the previous handler restored
-    on the way out.
+    single long C call finishes first). Once the budget is spent the timer fires again every
+    `REFIRE_SECONDS`: a `PageTimeout` raised inside a finalizer or a `__del__` is printed as
+    "Exception ignored" and lost, and the next one still ends the record. The timer is disarmed and
+    the previous handler restored on the way out.
     """
     if not seconds or not budget_available():
         yield
         return
     previous = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, REFIRE_SECONDS)
     try:
         yield
     finally:

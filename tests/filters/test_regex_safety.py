@@ -133,7 +133,8 @@ def test_patterns_without_quantifiers_are_fast():
     # the patterns left out below (alternations of literals: the cart and availability phrases)
     for name in sorted(set(PATTERNS) - set(REPEATING)):
         for text in ("a" * LONG + "!", " " * 100_000):
-            assert timed_search(PATTERNS[name], _subject(PATTERNS[name], text)) < SECONDS_PER_CALL, name
+            subject = _subject(PATTERNS[name], text)
+            assert min(timed_search(PATTERNS[name], subject) for _ in range(3)) < SECONDS_PER_CALL, name
 
 
 class _GaveUp(Exception):
@@ -166,6 +167,8 @@ def test_no_catastrophic_backtracking(name: str):
     slow = []
     for text in (*GENERIC_LONG, *GENERIC_SHORT, *derived_inputs(pattern)):
         seconds = timed_search(pattern, _subject(pattern, text))
+        if seconds > SECONDS_PER_CALL:  # the best of three: a loaded machine slows one, never all
+            seconds = min(seconds, *(timed_search(pattern, _subject(pattern, text)) for _ in range(2)))
         if seconds > SECONDS_PER_CALL:
             slow.append(f"{seconds:.2f} s on {text[:12]!r}… ({len(text)} chars)")
     assert not slow, f"{name} = {pattern.pattern!r} backtracks: {slow}"
