@@ -130,6 +130,17 @@ class DatasetParams:
 
 
 @dataclass(frozen=True)
+class SegmentParams:
+    # Segments (docs/segments.md): a page's posts, answers, comments and items, found after
+    # extraction and judged as units of their own. `segment: null` switches segmentation off.
+    # Extract: a page gives at most this many segments (the first ones, in page order).
+    max_per_page: int = 500
+    # Select: length.tokens for a segment below this many tokens. 100: detectors need about 100
+    # tokens to say anything (docs/segments.md); the article filter's 200 would drop most posts.
+    min_tokens: int | None = 100
+
+
+@dataclass(frozen=True)
 class ExecutorParams:
     # --executor ray: attempts after the first for a task that raises or whose worker dies; a task
     # that fails them all becomes `error.task` rows and the run exits 1.
@@ -141,6 +152,7 @@ class Params:
     extract: ExtractParams = field(default_factory=ExtractParams)
     select: SelectParams = field(default_factory=SelectParams)
     dataset: DatasetParams = field(default_factory=DatasetParams)
+    segment: SegmentParams | None = field(default_factory=SegmentParams)
     executor: ExecutorParams = field(default_factory=ExecutorParams)
 
     def get(self, dotted_key: str) -> Any:
@@ -179,6 +191,8 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
         if params.get(key) < 1:
             raise ParamsError(f"'{key}' must be at least 1")
     _check_dataset(params.dataset)
+    if params.segment is not None and params.segment.max_per_page < 1:
+        raise ParamsError("'segment.max_per_page' must be at least 1")
     if params.executor.max_retries < 0:
         raise ParamsError("'executor.max_retries' must be at least 0")
     near = params.select.dedup.near
@@ -282,6 +296,9 @@ def _convert(hint: Any, raw: Any, key: str) -> Any:
     if dataclasses.is_dataclass(hint):
         return _build(hint, raw, key)  # type: ignore[arg-type]  # a dataclass type here: hints are types
     allowed = _allowed_types(hint)
+    section = next((kind for kind in allowed if dataclasses.is_dataclass(kind)), None)
+    if section is not None:  # a group that null switches off (`segment: null`)
+        return None if raw is None and type(None) in allowed else _build(section, raw, key)
     if raw is None:
         if type(None) in allowed:
             return None

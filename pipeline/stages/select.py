@@ -35,8 +35,9 @@ from pipeline.run.executors import Executor
 from pipeline.run.timings import merge_timings
 from pipeline.stages import page_types
 from pipeline.stages.dataset import DatasetCounts, with_dataset_columns
-from pipeline.stages.dedup import Duplicates, Passes, compact_columns, id_columns
+from pipeline.stages.dedup import Duplicates, Passes, apply_rules, attach_duplicates, compact_columns, id_columns
 from pipeline.stages.partitions import write_whole
+from pipeline.stages.segments import SEGMENTS_DIR, SegmentCounts, SegmentRows, decide_segments
 from pipeline.store.schema import OUTPUT_SCHEMA
 from pipeline.store.storage import local_copies, location
 from pipeline.store.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
@@ -142,20 +143,32 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     step = time.perf_counter()
     out_dir = Path(out)
     staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
-    counts = _write_shards(grouped, predicted, found, staging, params)
+    segment_rows = SegmentRows(Path(root) / "segment-rows") if params.segment is not None else None
+    counts = _write_shards(grouped, predicted, found, staging, params, segment_rows)
     timings["select.write"] = _since(step)
+    segments = SegmentCounts()
+    if segment_rows is not None:
+        step = time.perf_counter()
+        staging[SEGMENTS_DIR] = out_dir / f".{SEGMENTS_DIR}.new"
+        segments = decide_segments(segment_rows.close(), Path(root) / "segment-passes", staging[SEGMENTS_DIR],
+                                   params, executor)
+        timings["select.segments"] = _since(step)
+    else:
+        shutil.rmtree(out_dir / SEGMENTS_DIR, ignore_errors=True)  # an earlier run's, now off
     timings = {**_merge_timings(summaries, extract_timings), **timings}
     timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
     stats = counts.to_stats(summaries, manifest, params, timings)
+    stats["segments"] = segments.to_stats(params.segment is not None)
     publish_directories(out_dir, staging, STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n",
                         {CARD: dataset_card(stats, manifest, params)})
     return stats
 
 
 def _write_shards(grouped: list[tuple[str, ...]], predicted: list[Path], found: Duplicates,
-                  staging: dict[str, Path], params: Params) -> _Counts:
+                  staging: dict[str, Path], params: Params, segment_rows: SegmentRows | None) -> _Counts:
     """The write pass: each unit again, a slice of rows at a time, with every rule and the
-    duplicates applied, into the staged shard directories; returns the counts for stats.json."""
+    duplicates applied, into the staged shard directories (and the pages' segments into
+    `segment_rows`); returns the counts for stats.json."""
     out_dir = next(iter(staging.values())).parent
     out_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(out_dir)
@@ -169,7 +182,10 @@ def _write_shards(grouped: list[tuple[str, ...]], predicted: list[Path], found: 
             lazy = apply_rules(page_types.attach(_scan(unit).slice(start, stop - start), types), rules, params)
             lazy = attach_duplicates(lazy, signals.filter(pl.col("row").is_between(start, stop, closed="left")),
                                      params)
-            writers.write(with_dataset_columns(lazy, params).collect(), counts)
+            frame = with_dataset_columns(lazy, params).collect()
+            if segment_rows is not None:
+                segment_rows.add(index, frame)
+            writers.write(frame.drop("segments", strict=False), counts)
     writers.close()
     return counts
 
@@ -244,32 +260,6 @@ def _slices(unit: tuple[str, ...]) -> Iterator[tuple[int, int]]:
 
 def _since(started: float) -> dict[str, float | int]:
     return {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
-
-
-def attach_duplicates(frame: pl.LazyFrame, duplicates: pl.DataFrame, params: Params) -> pl.LazyFrame:
-    """Write the duplication and per-site balance signals into `signals`, apply the dup.* and
-    dataset.* rules, set `kept`."""
-    names = [n for n in duplicates.columns if n not in ("file", "row", "new_id")]
-    joined = frame.join(duplicates.drop("file").lazy(), on="row", how="left", maintain_order="left")
-    joined = joined.with_columns(pl.col("signals").struct.with_fields([pl.col(n) for n in names]),
-                                 pl.coalesce("new_id", "id").alias("id")).drop([*names, "new_id"])
-    # every row, gated or not: a repeated record is dropped whichever copy was gated
-    fired = reasons.decide_expr((*reasons.rules_for("dedup"), *reasons.rules_for("dataset")), params, gate=False)
-    codes = pl.col("reasons") if fired is None else pl.concat_list([pl.col("reasons"), fired])
-    return joined.with_columns(codes.alias("reasons")).with_columns(
-        (pl.col("reasons").list.len() == 0).alias("kept")).drop("row")
-
-
-def apply_rules(frame: pl.LazyFrame, rules: tuple[reasons.Rule, ...], params: Params) -> pl.LazyFrame:
-    """Append the reasons of `rules` (select stage) to each row's reasons and set `kept`.
-
-    Pages the pre-extraction rules rejected (`extraction_gated`) keep only those reasons: with
-    --extract-all their text exists for analysis, but must not change their reasons.
-    """
-    fired = reasons.decide_expr(rules, params, frame.collect_schema().names())
-    codes = pl.col("reasons") if fired is None else pl.concat_list([pl.col("reasons"), fired])
-    return frame.with_columns(codes.alias("reasons")).with_columns(
-        (pl.col("reasons").list.len() == 0).alias("kept"))
 
 
 class _Counts:

@@ -24,6 +24,7 @@ from filters.corpus.dedup import content_hash, simhash64, to_int64
 from filters.corpus.minhash import sketch
 from filters.extract.cascade import CascadeResult, run_cascade
 from filters.extract.cleanup import remove_cookie_overlays
+from filters.metadata.dates import parse_date_budgeted
 from filters.metadata.fields import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
 from filters.page.article_score import article_score
 from filters.page.content_type import is_html_media_type, resolve_media_type
@@ -36,9 +37,11 @@ from filters.parse.html import host_of, parse_html_bytes, url_hint
 from filters.parse.parsed import Page
 from filters.rules import reasons
 from filters.rules.signals import check_signal_names
+from filters.segment.segments import Segment, page_segments
 from filters.text.blocks import block_signals
 from filters.text.measure import text_signals
 from filters.text.quality import quality_signals
+from filters.text.tokens import word_count
 from pipeline.io.decode import Decoded, decode_html
 from pipeline.io.records import RawRecord, synthetic_id
 from pipeline.params import Params
@@ -77,6 +80,9 @@ class Step:
     required: bool = False
     # Runs only when this holds (default: always).
     when: Callable[[Record], bool] | None = None
+    # Runs even after an earlier step completed the row (a page the gate turned away is still
+    # segmented: its posts are judged on their own).
+    after_complete: bool = False
 
     @property
     def name(self) -> str:
@@ -84,20 +90,19 @@ class Step:
 
 
 def run_steps(record: Record, steps: tuple[Step, ...]) -> None:
-    """Run `steps` in order until one completes the row."""
+    """Run `steps` in order until one completes the row; after that only the `after_complete` ones."""
+    complete = False
     for step in steps:
-        if step.when is not None and not step.when(record):
+        if (complete and not step.after_complete) or (step.when is not None and not step.when(record)):
             continue
         started = time.perf_counter()
         try:
-            complete = bool(step.run(record))
+            complete = bool(step.run(record)) or complete
         except Exception as exc:  # one bad page or one filter bug must not stop the file
             add_error(record.row, f"error.{step.name}", exc)
-            complete = step.required
+            complete = step.required or complete
         finally:
             record.timings.add(step.name, started)
-        if complete:
-            return
 
 
 def add_error(row: Row, code: str, exc: Exception) -> None:
@@ -233,13 +238,45 @@ def step_dedup_keys(record: Record) -> None:
     signature (with its shingle count) of the written text."""
     text = record.row["text"]
     assert text
-    record.signals["content_hash"] = content_hash(text)
-    record.signals["simhash64"] = to_int64(simhash64(text)) if text.split() else None
-    settings = record.params.extract.minhash
-    if settings.permutations is None:
+    record.signals.update(dedup_keys(text, record.params))
+
+
+def dedup_keys(text: str, params: Params) -> dict[str, Any]:
+    """content_hash, simhash64, and the MinHash signature with its shingle count when on."""
+    keys: dict[str, Any] = {"content_hash": content_hash(text),
+                            "simhash64": to_int64(simhash64(text)) if text.split() else None}
+    settings = params.extract.minhash
+    if settings.permutations is not None:
+        signature, shingles = sketch(text, settings.permutations, settings.shingle_words)
+        keys.update(minhash=signature, minhash_shingles=shingles if signature is not None else None)
+    return keys
+
+
+def step_segments(record: Record) -> None:
+    """The page's segments (`filters.segment`) with the text signals and de-duplication keys of
+    each, in its row's `segments`: from the region of the extracted text, or from the whole page
+    when it was not extracted (the gate turned it away)."""
+    settings, page = record.params.segment, record.page
+    assert settings is not None and page is not None
+    if record.extraction is None:  # not extracted: the consent overlays are still in the tree
+        remove_cookie_overlays(page.tree)
+    body = page.tree.find("body")
+    if body is None:
         return
-    signature, shingles = sketch(text, settings.permutations, settings.shingle_words)
-    record.signals.update(minhash=signature, minhash_shingles=shingles if signature is not None else None)
+    probability = record.signals.get("page_article_probability")
+    article = not record.signals.get("extraction_gated") and probability is not None and probability >= 0.5
+    found = page_segments(body, record.row["text"], article)[:settings.max_per_page]
+    record.row["segments"] = [segment_row(index, segment, record) for index, segment in enumerate(found)]
+
+
+def segment_row(index: int, segment: Segment, record: Record) -> dict[str, Any]:
+    """One segment as its page's row stores it (`pipeline.store.schema.SEGMENT`)."""
+    signals = text_signals(segment.text, record.params.extract.c4.run_together)
+    signals.update(dedup_keys(segment.text, record.params))
+    published = parse_date_budgeted(segment.published, record.raw.warc_date, [0]) if segment.published else None
+    return {"segment_index": index, "segment_kind": segment.kind, "author": segment.author, "published": published,
+            "language": signals.get("text_language"), "text": segment.text, "word_count": word_count(segment.text),
+            "quoted_words": segment.quoted_words, "segment_source": segment.source, "signals": signals}
 
 
 def _has_text(record: Record) -> bool:
@@ -263,6 +300,7 @@ STEPS: tuple[Step, ...] = (
     Step(step_extract),
     Step(step_text_filters, when=_has_text),
     Step(step_dedup_keys, when=_has_text),
+    Step(step_segments, when=lambda r: r.params.segment is not None and r.page is not None, after_complete=True),
 )
 
 

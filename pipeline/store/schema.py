@@ -4,8 +4,10 @@ Extras (after the core columns): `record_type` (response, resource, file, corrup
 unreadable), `encoding` and `encoding_source` (where the charset came from: http, bom, meta,
 detected, fallback), `error` (what went wrong for input.* and error.* rows),
 `normalized_url` (URL normalisation, docs/filters.md), `updated` and `tags` (metadata), `warc_record_id`
-(the WARC-Record-ID as recorded: `id` is unique, this may repeat when a record was read twice).
-The shards select writes (`OUTPUT_SCHEMA`) add `split`, `era`, `era_date` and `era_date_source`.
+(the WARC-Record-ID as recorded: `id` is unique, this may repeat when a record was read twice),
+and `segments`, the page's segments as the extract stage found them (`SEGMENT`; null when
+segmentation is off). The page shards select writes (`OUTPUT_SCHEMA`) leave `segments` out and add
+`split`, `era`, `era_date` and `era_date_source`; the segment shards are `SEGMENT_SCHEMA`.
 """
 
 from __future__ import annotations
@@ -53,6 +55,21 @@ ROW_SCHEMA = pa.schema([
     pa.field("warc_record_id", pa.string()),
 ])
 
+# One segment as the extract stage stores it inside its page's row (docs/segments.md).
+SEGMENT = pa.struct([
+    pa.field("segment_index", pa.int32()),
+    pa.field("segment_kind", pa.string()),
+    pa.field("author", pa.string()),
+    pa.field("published", _TS),
+    pa.field("language", pa.string()),
+    pa.field("text", pa.string()),
+    pa.field("word_count", pa.int32()),
+    pa.field("quoted_words", pa.int32()),  # words of quoted posts left out of `text`
+    pa.field("segment_source", pa.string()),  # how the unit was found: microdata, jsonld, repeated
+    pa.field("signals", signals_struct_type()),
+])
+ROW_SCHEMA = ROW_SCHEMA.append(pa.field("segments", pa.list_(SEGMENT)))
+
 COLUMNS: tuple[str, ...] = tuple(ROW_SCHEMA.names)
 
 # The shards of select: the rows, plus the detector-dataset columns (filters/corpus/dataset.py) that
@@ -65,7 +82,26 @@ DATASET_FIELDS: tuple[pa.Field, ...] = (
     pa.field("era_date", _TS),
     pa.field("era_date_source", pa.string()),
 )
-OUTPUT_SCHEMA = pa.schema([*ROW_SCHEMA, *DATASET_FIELDS])
+OUTPUT_SCHEMA = pa.schema([*(field for field in ROW_SCHEMA if field.name != "segments"), *DATASET_FIELDS])
+
+# The segment shards (DIR/segments/): the contract's columns, then `quoted_words`, `segment_source`,
+# the page's `page_type` and its place in the input (`source_file`, `source_offset`).
+SEGMENT_SCHEMA = pa.schema([
+    pa.field("id", pa.string()),
+    pa.field("page_id", pa.string()),
+    pa.field("url", pa.string()),
+    pa.field("host", pa.string()),
+    *(SEGMENT.field(name) for name in ("segment_index", "segment_kind", "author", "published", "language", "text",
+                                       "word_count", "signals")),
+    pa.field("reasons", pa.list_(pa.string())),
+    pa.field("kept", pa.bool_()),
+    pa.field("split", pa.string()),
+    SEGMENT.field("quoted_words"),
+    SEGMENT.field("segment_source"),
+    pa.field("page_type", pa.string()),
+    pa.field("source_file", pa.string()),
+    pa.field("source_offset", pa.int64()),
+])
 
 
 class Row(TypedDict):
@@ -102,6 +138,7 @@ class Row(TypedDict):
     updated: datetime | None
     tags: list[str] | None
     warc_record_id: str | None
+    segments: list[dict[str, Any]] | None
 
 
 def empty_row() -> Row:

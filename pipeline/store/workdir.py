@@ -33,7 +33,7 @@ EXTRACT_DIR = "extract"
 PARTS_DIR = "parts"
 MANIFEST = "manifest.json"
 # Bump when rows written by the extract stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 11
+FORMAT_VERSION = 12
 
 
 def file_key(path: str) -> str:
@@ -47,11 +47,14 @@ def file_key(path: str) -> str:
 def fingerprint(params: Params, extract_all: bool) -> str:
     """What makes an extract output reusable: code format, library version, extract params.
 
-    `extract.task_bytes` is left out: how a file is cut into tasks never changes its rows.
+    `extract.task_bytes` is left out: how a file is cut into tasks never changes its rows;
+    `segment` is in (whether segments are found, and how many a page keeps).
     """
     extract = {k: v for k, v in params.to_dict()["extract"].items() if k != "task_bytes"}
+    # segmentation's extract-time keys (segment.min_tokens is select's)
+    segment = None if params.segment is None else {"max_per_page": params.segment.max_per_page}
     payload = json.dumps({"format": FORMAT_VERSION, "version": __version__, "extract_all": extract_all,
-                          "params": extract}, sort_keys=True)
+                          "params": extract, "segment": segment}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 

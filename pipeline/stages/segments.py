@@ -1,0 +1,228 @@
+"""Segments in select: the pages' segments as rows of their own, decided and written to
+`DIR/segments/accepted/` and `DIR/segments/rejected/` (docs/segments.md).
+
+The extract stage stores each page's segments in its row (`segments`, with their text signals
+and de-duplication keys). Select's write pass hands every slice of decided pages to
+`SegmentRows.add`, which lays their segments out flat, one file per unit of extract files, with
+the page's final id, split and page type. Then `decide_segments` judges them as select judges
+pages: the select rules (`segment_params`: `length.tokens` at `segment.min_tokens`, no per-site
+balance) and the same de-duplication passes (`pipeline.stages.dedup.Passes`) over the segments
+alone, in their own partitions. A segment's split is its page's, whatever its own duplicates.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from filters.corpus.dataset import SPLITS
+from filters.rules import reasons
+from pipeline.params import Params
+from pipeline.run.executors import Executor
+from pipeline.stages.dedup import Passes, apply_rules, attach_duplicates, compact_columns, id_columns
+from pipeline.store.schema import SEGMENT_SCHEMA
+from pipeline.store.writers import ShardWriter
+
+SEGMENTS_DIR = "segments"
+# the columns of a flat segment file: SEGMENT_SCHEMA's, and what the de-duplication passes read
+_PASS_COLUMNS = ("normalized_url", "canonical_url", "warc_date", "record_type")
+# rows of segments the write pass holds at once
+SLICE_ROWS = 5_000
+_WORD_BINS = (0, 30, 50, 100, 200, 500, 1000)
+
+
+def segment_params(params: Params) -> Params:
+    """The params segments are judged with: the page's, with `length.tokens` at
+    `segment.min_tokens` and no per-site balance (`dataset.host_min`, `dataset.host_cap` count pages)."""
+    assert params.segment is not None
+    select = dataclasses.replace(params.select, length=dataclasses.replace(params.select.length,
+                                                                           min_tokens=params.segment.min_tokens))
+    dataset = dataclasses.replace(params.dataset, host_min=None, host_cap=None)
+    return dataclasses.replace(params, select=select, dataset=dataset)
+
+
+class SegmentRows:
+    """The flat segment files of one select run, in `directory` (one a unit of extract files)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        self.files: list[Path] = []
+        self._writer: pq.ParquetWriter | None = None
+        self._index = -1
+
+    def add(self, unit_index: int, pages: pl.DataFrame) -> None:
+        """The segments of decided pages (with `split` and `page_type`), appended to the unit's file."""
+        if unit_index != self._index:
+            self._close()
+            self._index = unit_index
+            path = self.directory / f"s{unit_index:05d}.parquet"
+            self.files.append(path)
+            self._writer = pq.ParquetWriter(path, _FILE_SCHEMA, compression="zstd")
+        assert self._writer is not None
+        self._writer.write_table(flat_segments(pages))
+
+    def close(self) -> list[Path]:
+        self._close()
+        return self.files
+
+    def _close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+
+def flat_segments(pages: pl.DataFrame) -> pa.Table:
+    """One row a segment of `pages`, in page order then segment order (`_FILE_SCHEMA`)."""
+    if "segments" not in pages.columns:  # a work directory extracted before segments existed
+        return _FILE_SCHEMA.empty_table()
+    exploded = pages.select(
+        pl.col("id").alias("page_id"), "url", "host", "split", "page_type", "source_file", "source_offset",
+        "normalized_url", "warc_date", "record_type", "segments").filter(
+        pl.col("segments").list.len() > 0).explode("segments").unnest("segments")
+    if exploded.is_empty():
+        return _FILE_SCHEMA.empty_table()
+    index = pl.col("segment_index").cast(pl.String)
+    frame = exploded.with_columns(
+        pl.concat_str([pl.col("page_id"), pl.lit("#"), index]).alias("id"),
+        pl.concat_str([pl.col("normalized_url"), pl.lit("#"), index]).alias("normalized_url"),
+        pl.lit(None, dtype=pl.String).alias("canonical_url"),
+        pl.lit([], dtype=pl.List(pl.String)).alias("reasons"),
+        pl.lit(None, dtype=pl.Boolean).alias("kept"))
+    return frame.select(_FILE_SCHEMA.names).to_arrow().cast(_FILE_SCHEMA)
+
+
+_FILE_SCHEMA = pa.schema([*SEGMENT_SCHEMA, pa.field("normalized_url", pa.string()),
+                          pa.field("canonical_url", pa.string()),
+                          pa.field("warc_date", pa.timestamp("us", tz="UTC")), pa.field("record_type", pa.string())])
+
+
+@dataclasses.dataclass
+class SegmentCounts:
+    """stats.json["segments"]: the same accounting as the pages', per kind and per page type."""
+
+    segments_in: int = 0
+    accepted: int = 0
+    pages: int = 0  # pages with at least one segment
+    by_reason: Counter[str] = dataclasses.field(default_factory=Counter)
+    first_reason: Counter[str] = dataclasses.field(default_factory=Counter)
+    kinds: Counter[tuple[str, bool]] = dataclasses.field(default_factory=Counter)
+    page_types: Counter[tuple[str, bool]] = dataclasses.field(default_factory=Counter)
+    splits: Counter[str] = dataclasses.field(default_factory=Counter)
+    words: Counter[tuple[int, bool]] = dataclasses.field(default_factory=Counter)
+    _page_ids: set[str] = dataclasses.field(default_factory=set)
+
+    def add(self, frame: pl.DataFrame) -> None:
+        self.segments_in += frame.height
+        kept = frame["kept"]
+        self.accepted += int(kept.sum())
+        codes = frame["reasons"]
+        self.by_reason.update(codes.explode().drop_nulls().to_list())
+        self.first_reason.update(codes.list.first().drop_nulls().to_list())
+        self.kinds.update(zip(frame["segment_kind"].fill_null("none"), kept, strict=True))
+        self.page_types.update(zip(frame["page_type"].fill_null("none"), kept, strict=True))
+        self.splits.update(frame.filter(pl.col("kept"))["split"].fill_null("none").to_list())
+        bins = [max(i for i, low in enumerate(_WORD_BINS) if (words or 0) >= low) for words in frame["word_count"]]
+        self.words.update(zip(bins, kept, strict=True))
+        self._page_ids.update(frame["page_id"].unique().to_list())
+
+    def to_stats(self, enabled: bool) -> dict[str, Any]:
+        def kept_of(counter: Counter[tuple[Any, bool]]) -> dict[str, dict[str, int]]:
+            names = sorted({name for name, _ in counter}, key=str)
+            return {str(name): {"segments": counter[(name, True)] + counter[(name, False)],
+                                "accepted": counter[(name, True)]} for name in names}
+
+        labels = [f"{low}-{high - 1}" for low, high in zip(_WORD_BINS, _WORD_BINS[1:], strict=False)]
+        labels.append(f"{_WORD_BINS[-1]}+")
+        words = kept_of(self.words)
+        return {
+            "enabled": enabled,
+            "segments_in": self.segments_in,
+            "accepted": self.accepted,
+            "rejected": self.segments_in - self.accepted,
+            "pages_with_segments": len(self._page_ids),
+            "by_reason": dict(sorted(self.by_reason.items())),
+            "first_reason": dict(sorted(self.first_reason.items())),
+            "by_kind": kept_of(self.kinds),
+            "by_page_type": kept_of(self.page_types),
+            "accepted_by_split": dict(sorted(self.splits.items())),
+            "word_count": {labels[int(index)]: counts for index, counts in words.items()},
+        }
+
+
+def decide_segments(files: list[Path], root: Path, staging: Path, params: Params,
+                    executor: Executor | None) -> SegmentCounts:
+    """Judge the segments of `files` (`SegmentRows`) and write their shards under `staging`
+    (accepted/ by split, rejected/); the de-duplication partitions in `root`."""
+    judged = segment_params(params)
+    rules = reasons.rules_for("select")
+    units = [(str(path),) for path in files]
+    identity = {"files": [{"path": str(path), "bytes": path.stat().st_size} for path in files],
+                "select": judged.to_dict()["select"], "dataset": judged.to_dict()["dataset"]}
+    passes = Passes(str(root), judged, identity)
+    for index, unit in enumerate(units):
+        compact = compact_columns(_apply(unit, rules, judged), index).collect()
+        passes.add(index, compact, id_columns(unit))
+    passes.run(units, executor, None)
+    found = passes.decide()
+    writers = _SegmentWriters(staging, params)
+    counts = SegmentCounts()
+    for index, unit in enumerate(units):
+        duplicates = found.for_file(index)
+        for start, stop in _slices(unit):
+            lazy = _apply(unit, rules, judged).slice(start, stop - start)
+            in_slice = duplicates.filter(pl.col("row").is_between(start, stop, closed="left"))
+            lazy = attach_duplicates(lazy, in_slice, judged)
+            frame = lazy.collect()
+            counts.add(frame)
+            writers.write(frame)
+    writers.close()
+    return counts
+
+
+def _apply(unit: tuple[str, ...], rules: tuple[reasons.Rule, ...], params: Params) -> pl.LazyFrame:
+    return apply_rules(pl.scan_parquet(list(unit)).with_row_index("row"), rules, params)
+
+
+def _slices(unit: tuple[str, ...]) -> Iterator[tuple[int, int]]:
+    rows = pq.read_metadata(unit[0]).num_rows
+    for start in range(0, rows, SLICE_ROWS):
+        yield start, min(rows, start + SLICE_ROWS)
+
+
+class _SegmentWriters:
+    """segments/rejected/part-NNNNN, and segments/accepted/SPLIT-NNNNN-of-MMMMM per split (or
+    accepted/part-NNNNN without splits), as the page shards."""
+
+    def __init__(self, staging: Path, params: Params) -> None:
+        output = params.select.output
+
+        def writer(directory: Path, prefix: str = "part", of_total: bool = False) -> ShardWriter:
+            return ShardWriter(directory, SEGMENT_SCHEMA, output.shard_max_rows, output.shard_max_bytes,
+                               prefix=prefix, of_total=of_total)
+
+        self.rejected = writer(staging / "rejected")
+        self.by_split = params.dataset.split_by is not None
+        self.accepted = ({name: writer(staging / "accepted", name, of_total=True) for name in SPLITS}
+                         if self.by_split else {None: writer(staging / "accepted")})
+
+    def write(self, frame: pl.DataFrame) -> None:
+        rejected = frame.filter(~pl.col("kept"))
+        if rejected.height:
+            self.rejected.write(rejected.select(SEGMENT_SCHEMA.names).to_arrow().cast(SEGMENT_SCHEMA))
+        accepted = frame.filter(pl.col("kept"))
+        for name, writer in self.accepted.items():
+            part = accepted.filter(pl.col("split") == name) if self.by_split else accepted
+            if part.height:
+                writer.write(part.select(SEGMENT_SCHEMA.names).to_arrow().cast(SEGMENT_SCHEMA))
+
+    def close(self) -> None:
+        for writer in (self.rejected, *self.accepted.values()):
+            writer.close()
