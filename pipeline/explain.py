@@ -2,7 +2,8 @@
 
 The tool a user reaches for when a page was rejected and they want to know why. The page is
 read from an HTML file, or found by `--url` in WARC/ARC files or directories. Select-stage
-rules are applied too; duplication is not (it depends on the other pages of a run).
+rules are applied too, to the page and to each of its segments; duplication is not (it depends
+on the other pages of a run).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pipeline.io.readers import FileReport, NonChunkedGzip, RawRecord, discover_
 from pipeline.params import Params
 from pipeline.run.timings import Timings
 from pipeline.stages.extract import record_to_row_within_budget
+from pipeline.stages.segments import segment_params
 
 
 class NotFound(Exception):
@@ -60,6 +62,11 @@ def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tup
     row["reasons"] = reasons.in_pipeline_order([*row["reasons"], *fired])
     row["kept"] = not row["reasons"]
     row["language_features"] = language_features(row)
+    if params.segment is not None:
+        judged = segment_params(params)
+        for segment in row["segments"] or []:
+            segment["reasons"] = reasons.decide(reasons.rules_for("select"), reasons.values_of(segment), judged)
+            segment["kept"] = not segment["reasons"]
     return row, timings
 
 
@@ -109,6 +116,21 @@ def _add_page_type(row: dict[str, Any], model_path: str | None = None) -> None:
         value = float(model.full.text.feature([row], PAGE_TYPES.index("article"), len(PAGE_TYPES))[0])
         row["text_model"] = {"article_probability": round(value, 6) if value == value else None,
                              "languages": list(model.full.text.languages)}
+
+
+def _print_segments(row: dict[str, Any], line: Any) -> None:
+    """Each segment: its kind, author, date, words, verdict with its reasons, and its first words."""
+    segments = row.get("segments")
+    if segments is None:
+        return
+    kept = sum(1 for segment in segments if segment.get("kept"))
+    line(f"\nsegments:     {len(segments)} ({kept} kept; duplicates not checked here)\n")
+    for segment in segments:
+        who = " ".join(str(value) for value in (segment["author"], segment["published"]) if value is not None)
+        verdict = "KEPT" if segment.get("kept") else "REJECTED " + ", ".join(segment.get("reasons", []))
+        line(f"  #{segment['segment_index']} {segment['segment_kind']:8} {segment['word_count']:5} words  "
+             f"{verdict}{'  by ' + who if who else ''}\n")
+        line(textwrap.indent(textwrap.shorten(segment["text"], 160, placeholder=" …"), "      ") + "\n")
 
 
 def _plain(value: Any) -> Any:
@@ -172,6 +194,7 @@ def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_jso
         value = signals.get(signal.name)
         if value is not None and not signal.name.startswith("article_score_"):
             line(f"  {signal.name:40} {_plain(value)}\n")
+    _print_segments(row, line)
     if row.get("error"):
         line(f"\nerror: {row['error']}\n")
     line("\ntimings (ms): " + ", ".join(f"{k} {v * 1000:.1f}" for k, v in sorted(timings.seconds.items())) + "\n")

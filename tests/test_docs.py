@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 PAGES = [ROOT / "README.md", *DOCS]
 EXPECTED_DOCS = {"cli.md", "output.md", "filters.md", "reliability.md", "scale.md", "dataset.md", "benchmarks.md",
-                 "development.md", "decisions.md"}
+                 "development.md", "decisions.md", "segments.md"}
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 # Internal references: numbers of documents and issues that are not in the repository.
 INTERNAL = re.compile(r"seed 0|issues? #\d|CONTRACT\.md|\.\./shared/seeds")

@@ -27,7 +27,7 @@ pytest.importorskip("matplotlib")
 NOTEBOOK = ROOT / "notebooks" / "filter_stats.ipynb"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 FIGURES = {"funnel.png", "reasons.png", "reason_cooccurrence.png", "signal_histograms.png", "hosts.png",
-           "language_year.png"}
+           "language_year.png", "segments.png"}
 KEY = ["id", "source_file", "source_offset"]
 
 
@@ -121,6 +121,9 @@ def test_printed_counts_agree_with_stats(runs, compared):
     a, b = stats_of(runs / "a"), stats_of(runs / "b")
     assert marker(compared, r"RUN ACCEPTED=(\d+) REJECTED=(\d+)") == (a["accepted"], a["rejected"])
     assert marker(compared, r"COMPARE ACCEPTED=(\d+) REJECTED=(\d+)") == (b["accepted"], b["rejected"])
+    segments = a["segments"]
+    assert segments["segments_in"] > 0  # the sample has pages with repeated units
+    assert marker(compared, r"SEGMENTS IN=(\d+) ACCEPTED=(\d+)") == (segments["segments_in"], segments["accepted"])
 
 
 def test_pages_accepted_in_only_one_run(runs, compared):

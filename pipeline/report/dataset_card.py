@@ -67,6 +67,7 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         "## Era\n\n" + _era_text(dataset),
         "## Funnel\n\nRecords remaining after each group of rules, in pipeline order.\n\n" + _funnel_table(stats),
         "## Keep rates per detected language\n\n" + _language_table(stats),
+        "## Segments\n\n" + _segments_text(stats.get("segments"), params),
         "## Page-type model\n\n" + _model_text(params),
         "## Thresholds\n\n" + _params_text(params),
         "## Input files\n\n" + _inputs_table(manifest),
@@ -128,10 +129,11 @@ def _header(stats: dict[str, Any], params: Params) -> dict[str, Any]:
     dataset = stats["dataset"]
     languages = sorted({language for split in dataset["splits"].values() for language in split["language"]}
                        - {"unknown"})
-    if params.dataset.split_by is None:
-        files = [{"split": "train", "path": "accepted/part-*.parquet"}]
-    else:
-        files = [{"split": name, "path": f"accepted/{name}-*.parquet"} for name in SPLITS]
+    pages = {name: split["pages"] for name, split in dataset["splits"].items()}
+    configs = [{"config_name": "default", "data_files": _data_files("accepted", params, pages)}]
+    if params.segment is not None:
+        segments = stats.get("segments", {}).get("accepted_by_split", {})
+        configs.append({"config_name": "segments", "data_files": _data_files("segments/accepted", params, segments)})
     return {
         "license": "other",
         "license_name": "to-be-decided",
@@ -141,8 +143,36 @@ def _header(stats: dict[str, Any], params: Params) -> dict[str, Any]:
         "size_categories": [size_category(stats["accepted"])],
         "task_categories": ["text-classification"],
         "tags": ["machine-generated-text-detection", "web-articles"],
-        "configs": [{"config_name": "default", "data_files": files}],
+        "configs": configs,
     }
+
+
+def _data_files(directory: str, params: Params, rows: dict[str, int]) -> list[dict[str, str]]:
+    """The `data_files` of a config: one glob per split that has rows (`datasets` refuses a split of
+    none), or `train` without splits."""
+    if params.dataset.split_by is None:
+        return [{"split": "train", "path": f"{directory}/part-*.parquet"}]
+    return [{"split": name, "path": f"{directory}/{name}-*.parquet"} for name in SPLITS if rows.get(name)]
+
+
+def _segments_text(segments: dict[str, Any] | None, params: Params) -> str:
+    """What segmentation found and kept: per kind, per page type, per split and length."""
+    if params.segment is None or not segments:
+        return "Pages were not segmented (`segment: null`)."
+    lines = [f"Each page's posts, questions, answers, comments and list items were also judged as units of their own "
+             f"(the `segments` config, `segments/accepted/` by the page's split; every other segment in "
+             f"`segments/rejected/` with its reasons): the same text rules as pages, with `length.tokens` at "
+             f"{params.segment.min_tokens} tokens, and de-duplication among segments. "
+             f"{segments['segments_in']} segments from {segments['pages_with_segments']} pages, "
+             f"{segments['accepted']} accepted.", "", "| kind | segments | accepted |", "|---|---|---|"]
+    lines += [f"| {kind} | {row['segments']} | {row['accepted']} |" for kind, row in segments["by_kind"].items()]
+    lines += ["", "| page type | segments | accepted |", "|---|---|---|"]
+    lines += [f"| {kind} | {row['segments']} | {row['accepted']} |" for kind, row in segments["by_page_type"].items()]
+    lines += ["", "| words | segments | accepted |", "|---|---|---|"]
+    lines += [f"| {bin_} | {row['segments']} | {row['accepted']} |" for bin_, row in segments["word_count"].items()]
+    lines += ["", "| split | accepted segments |", "|---|---|"]
+    lines += [f"| {name} | {count} |" for name, count in segments["accepted_by_split"].items()]
+    return "\n".join(lines)
 
 
 def _splits_text(dataset: dict[str, Any]) -> str:

@@ -119,7 +119,7 @@ class SectionJob:
     name: str
 
 
-SECTIONS = ("funnel", "reasons", "cooccurrence", "page_types", "language_keep_rates",
+SECTIONS = ("funnel", "reasons", "cooccurrence", "page_types", "segments", "language_keep_rates",
             *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS),
             "hosts",
             "languages", "years", "split_era")
@@ -156,6 +156,7 @@ def _draw_section(job: SectionJob) -> Section:
         "reasons": lambda: reasons_section(stats, out_dir),
         "cooccurrence": lambda: cooccurrence_section(rows, out_dir),
         "page_types": lambda: page_types_section(rows, out_dir),
+        "segments": lambda: segments_section(stats, out_dir),
         "language_keep_rates": lambda: language_keep_rates_section(rows, out_dir),
         "languages": lambda: languages_section(rows, out_dir),
         "years": lambda: years_section(rows, out_dir),
@@ -236,7 +237,33 @@ def page_types_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
                          empty="the page-type model did not run")
 
 
-# ---------------------------------------------------------------- 1c. keep rates per detected language
+# ---------------------------------------------------------------- 1c. segments
+
+def segments_table(stats: dict[str, Any]) -> pl.DataFrame:
+    """Segments and segments kept per kind, then per page type of their page (stats.json `segments`)."""
+    found = stats.get("segments") or {}
+    rows = [(f"{label} {name}", counts["segments"], counts["accepted"])
+            for label, key in (("kind", "by_kind"), ("page type", "by_page_type"))
+            for name, counts in (found.get(key) or {}).items()]
+    return pl.DataFrame({"group": [row[0] for row in rows], "segments": [row[1] for row in rows],
+                         "accepted": [row[2] for row in rows]},
+                        schema={"group": pl.String, "segments": pl.Int64, "accepted": pl.Int64}).with_columns(
+        (pl.col("accepted") / pl.col("segments")).round(4).alias("keep_rate"))
+
+
+def segments_section(stats: dict[str, Any], out_dir: Path) -> Section:
+    table = segments_table(stats)
+    labels = [f"{group} ({rate:.0%} kept)" for group, rate in zip(table["group"], table["keep_rate"], strict=True)]
+    return chart_section(out_dir, "segments", table, (8, bar_height(max(table.height, 3))),
+                         "Segments per kind and per page type (segments)",
+                         lambda _, axes: draw_horizontal_bars(axes, labels, table["segments"].to_list(), "segments"),
+                         "Segments",
+                         "A page's posts, questions, answers, comments and items, judged as units of their own "
+                         "(DIR/segments/): how many of each kind, and from pages of each predicted type, and the "
+                         "share kept.", empty="no segments (segmentation off, or no page had repeated units)")
+
+
+# ---------------------------------------------------------------- 1d. keep rates per detected language
 
 def language_keep_rates(rows: pl.LazyFrame) -> pl.DataFrame:
     """Per language identified from the extracted text: pages, pages kept and the share kept."""

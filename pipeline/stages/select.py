@@ -146,15 +146,7 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     segment_rows = SegmentRows(Path(root) / "segment-rows") if params.segment is not None else None
     counts = _write_shards(grouped, predicted, found, staging, params, segment_rows)
     timings["select.write"] = _since(step)
-    segments = SegmentCounts()
-    if segment_rows is not None:
-        step = time.perf_counter()
-        staging[SEGMENTS_DIR] = out_dir / f".{SEGMENTS_DIR}.new"
-        segments = decide_segments(segment_rows.close(), Path(root) / "segment-passes", staging[SEGMENTS_DIR],
-                                   params, executor)
-        timings["select.segments"] = _since(step)
-    else:
-        shutil.rmtree(out_dir / SEGMENTS_DIR, ignore_errors=True)  # an earlier run's, now off
+    segments = _segments(segment_rows, root, out_dir, staging, params, executor, timings)
     timings = {**_merge_timings(summaries, extract_timings), **timings}
     timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
     stats = counts.to_stats(summaries, manifest, params, timings)
@@ -162,6 +154,20 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     publish_directories(out_dir, staging, STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n",
                         {CARD: dataset_card(stats, manifest, params)})
     return stats
+
+
+def _segments(rows: SegmentRows | None, root: str, out_dir: Path, staging: dict[str, Path], params: Params,
+              executor: Executor | None, timings: dict[str, Any]) -> SegmentCounts:
+    """Judge the segments the write pass laid out, into a staged `segments/` (added to `staging`);
+    without segmentation, an earlier run's `segments/` is removed."""
+    if rows is None:
+        shutil.rmtree(out_dir / SEGMENTS_DIR, ignore_errors=True)
+        return SegmentCounts()
+    step = time.perf_counter()
+    staging[SEGMENTS_DIR] = out_dir / f".{SEGMENTS_DIR}.new"
+    counts = decide_segments(rows.close(), Path(root) / "segment-passes", staging[SEGMENTS_DIR], params, executor)
+    timings["select.segments"] = _since(step)
+    return counts
 
 
 def _write_shards(grouped: list[tuple[str, ...]], predicted: list[Path], found: Duplicates,

@@ -1,0 +1,193 @@
+"""Segments in the pipeline (docs/segments.md): a page's posts become rows of `DIR/segments/`, each
+with its own signals and reasons, in its page's split; the page dataset is the same with or
+without them; `pipeline select` re-tunes them without re-extraction; `segment: null` turns them off."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+import yaml
+
+from conftest import article_html, cli, prose, shard_bytes, stats_without_timings, write_warc
+from filters.corpus.dataset import SPLITS
+from pipeline.explain import explain_row, find_record, print_explanation
+from pipeline.params import Params, params_from_dict
+
+THREAD = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title} - Harbour forum</title></head>
+<body><header><a href="/">Harbour forum</a><nav><a href="/latest">Latest</a> <a href="/login">Log in</a></nav></header>
+<main><h1>{title}</h1>{posts}</main><footer><p>Harbour forum, for people who sail small boats.</p></footer>
+</body></html>"""
+POST = """<article class="message" itemscope itemtype="https://schema.org/DiscussionForumPosting">
+<div class="message-user"><span itemprop="author">{author}</span></div>
+<time itemprop="datePublished" datetime="2024-0{month}-1{day}T10:00:00Z">{day} days ago</time>
+<div class="message-body" itemprop="text">{body}</div>
+<div class="message-actions"><button>Reply</button> <a class="share" href="#">Share</a></div></article>"""
+
+
+def post_body(seed: str, paragraphs: int) -> str:
+    return "".join(f"<p>{text}</p>" for text in prose(seed, paragraphs))
+
+
+def thread(title: str, posts: list[tuple[str, str]]) -> bytes:
+    """A thread page: (author, body html) per post."""
+    html = "".join(POST.format(author=author, body=body, month=1 + n % 9, day=n % 10)
+                   for n, (author, body) in enumerate(posts))
+    return THREAD.format(title=title, posts=html).encode()
+
+
+# Two threads on one site (the second repeats a post of the first: a thread's page 2 shows the
+# last post of page 1 again), a thread on another site, and an article without posts.
+REPEATED = post_body("the anchor that held through the storm", 3)
+PAGES = [
+    ("https://harbour-forum.example.org/t/anchors.101", thread("Which anchor for a rocky bay", [
+        ("marlin", post_body("a long question about anchors in rock", 3)),
+        ("petrel", post_body("an answer about plough anchors", 2)),
+        ("gannet", "<p>Thanks, that helps.</p>"),  # too short for a detector: length.tokens
+        ("tern", REPEATED)])),
+    ("https://harbour-forum.example.org/t/anchors.101?page=2", thread("Which anchor for a rocky bay, page 2", [
+        ("tern", REPEATED),  # the same post again: dup.exact
+        ("skua", post_body("a reply about chain length and scope", 3))])),
+    ("https://lake-sailors.example.net/thread/9", thread("Reefing early on the lake", [
+        ("heron", post_body("why reefing early saves the day", 3)),
+        ("grebe", post_body("reefing lines and how to lead them aft", 2))])),
+    ("https://news.example.com/2024/05/harbour-dredging", article_html("Harbour dredging begins in June", 10)),
+]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> Path:
+    """`on`: default params; `off`: `segment: null`; `retuned`: select of `on` with segment.min_tokens 5."""
+    base = tmp_path_factory.mktemp("segments")
+    write_warc(base / "forum.warc.gz", [(url, body, {}) for url, body in PAGES])
+    assert cli("run", base / "forum.warc.gz", "--out", base / "on") == 0
+    (base / "off.yaml").write_text("segment: null\n")
+    assert cli("run", base / "forum.warc.gz", "--out", base / "off", "--params", base / "off.yaml") == 0
+    (base / "retuned.yaml").write_text("segment:\n  min_tokens: 5\n")
+    assert cli("select", base / "on" / "work", "--out", base / "retuned", "--params", base / "retuned.yaml") == 0
+    return base
+
+
+def segments_of(out: Path) -> pl.DataFrame:
+    return pl.read_parquet(out / "segments" / "*" / "*.parquet").sort("page_id", "segment_index")
+
+
+def test_every_post_is_a_segment_with_its_author_date_and_own_text(runs):
+    segments = segments_of(runs / "on")
+    pages = pl.read_parquet(runs / "on" / "*ed" / "*.parquet").select("id", "url")
+    first = segments.join(pages, left_on="page_id", right_on="id").filter(
+        pl.col("url_right") == PAGES[0][0]).sort("segment_index")
+    assert first["author"].to_list() == ["marlin", "petrel", "gannet", "tern"]
+    assert first["published"].dt.month().to_list() == [1, 2, 3, 4]
+    assert first["text"][2] == "Thanks, that helps."  # the Reply and Share controls are not its text
+    assert first["id"].to_list() == [f"{first['page_id'][0]}#{index}" for index in range(4)]
+    assert set(segments["segment_kind"]) == {"post"}
+    assert segments.filter(pl.col("url").str.contains("news.example.com")).is_empty()  # an article: no posts
+
+
+def test_segments_are_judged_by_the_rules_and_deduplicated(runs):
+    segments = segments_of(runs / "on")
+    short = segments.filter(pl.col("text") == "Thanks, that helps.")
+    assert "length.tokens" in short["reasons"][0]
+    repeated = segments.filter(pl.col("author") == "tern").sort("url")
+    assert repeated["reasons"].to_list()[0] == [] and repeated["reasons"].to_list()[1] == ["dup.exact"]
+    kept = segments.filter(pl.col("kept"))
+    assert kept.height == 6 and kept["reasons"].list.len().max() == 0
+    assert (segments["kept"] == (segments["reasons"].list.len() == 0)).all()
+    assert segments["id"].n_unique() == segments.height
+
+
+def test_each_segment_is_in_its_pages_split_and_the_shards_by_split(runs):
+    out = runs / "on"
+    segments = segments_of(out)
+    pages = pl.read_parquet(out / "*ed" / "*.parquet").select(pl.col("id").alias("page_id"), "split")
+    joined = segments.join(pages, on="page_id", suffix="_page")
+    assert joined.height == segments.height and (joined["split"] == joined["split_page"]).all()
+    for shard in (out / "segments" / "accepted").iterdir():
+        split = shard.name.split("-")[0]
+        assert split in SPLITS and set(pl.read_parquet(shard)["split"]) <= {split}
+
+
+def test_stats_account_for_every_segment(runs):
+    stats = json.loads((runs / "on" / "stats.json").read_text())["segments"]
+    segments = segments_of(runs / "on")
+    assert stats["segments_in"] == segments.height == stats["accepted"] + stats["rejected"]
+    assert stats["accepted"] == segments["kept"].sum() and stats["pages_with_segments"] == 3
+    assert stats["by_kind"] == {"post": {"segments": segments.height, "accepted": stats["accepted"]}}
+    assert stats["by_reason"]["dup.exact"] == 1 and stats["first_reason"]["length.tokens"] >= 1
+    assert sum(row["segments"] for row in stats["word_count"].values()) == segments.height
+    assert sum(stats["accepted_by_split"].values()) == stats["accepted"]
+
+
+def test_the_page_dataset_is_the_same_without_segments(runs):
+    on, off = runs / "on", runs / "off"
+    assert shard_bytes(on) == shard_bytes(off)
+    assert not (off / "segments").exists()
+    on_stats, off_stats = stats_without_timings(on), stats_without_timings(off)
+    assert off_stats["segments"] == {**off_stats["segments"], "enabled": False, "segments_in": 0}
+    for key in ("records_in", "accepted", "by_reason", "funnel", "dataset"):
+        assert on_stats[key] == off_stats[key], key
+
+
+def test_select_retunes_segments_without_extracting_again(runs):
+    before, after = segments_of(runs / "on"), segments_of(runs / "retuned")
+    assert after.select("id", "text").equals(before.select("id", "text"))
+    thanks = after.filter(pl.col("text") == "Thanks, that helps.")
+    assert "length.tokens" not in thanks["reasons"][0]  # 4 tokens < 5 would still fire: it has 4
+    assert after["kept"].sum() >= before["kept"].sum()
+    assert shard_bytes(runs / "retuned") == shard_bytes(runs / "on")  # pages unchanged
+
+
+def test_the_card_offers_the_segments_config(runs):
+    card = (runs / "on" / "README.md").read_text()
+    header = yaml.safe_load(card.split("---\n")[1])
+    configs = {config["config_name"]: config["data_files"] for config in header["configs"]}
+    stats = json.loads((runs / "on" / "stats.json").read_text())["segments"]
+    assert configs["segments"] == [{"split": name, "path": f"segments/accepted/{name}-*.parquet"} for name in SPLITS
+                                   if stats["accepted_by_split"].get(name)]  # datasets refuses an empty split
+    assert f"| post | {stats['segments_in']} | {stats['accepted']} |" in card
+    off = yaml.safe_load((runs / "off" / "README.md").read_text().split("---\n")[1])
+    assert [config["config_name"] for config in off["configs"]] == ["default"]
+
+
+def test_hugging_face_datasets_loads_the_segments_by_split(runs, tmp_path, monkeypatch):
+    datasets = pytest.importorskip("datasets", reason="the Hugging Face check needs the datasets library")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    out = runs / "on"
+    loaded = datasets.load_dataset(str(out), "segments", cache_dir=str(tmp_path / "cache"))
+    kept = segments_of(out).filter(pl.col("kept"))
+    assert {name: loaded[name].num_rows for name in loaded} == dict(kept.group_by("split").len().iter_rows())
+    assert set(loaded) and set(loaded) <= set(SPLITS)
+
+
+def test_explain_lists_the_pages_segments_with_their_reasons(runs):
+    params = params_from_dict({})
+    raw = find_record([str(runs / "forum.warc.gz")], PAGES[0][0], params)
+    row, timings = explain_row(raw, params)
+    assert [segment["author"] for segment in row["segments"]] == ["marlin", "petrel", "gannet", "tern"]
+    assert [segment["kept"] for segment in row["segments"]] == [True, True, False, True]
+    printed = io.StringIO()
+    print_explanation(row, timings, printed)
+    text = printed.getvalue()
+    assert "segments:     4 (3 kept; duplicates not checked here)" in text
+    assert "#2 post" in text and "REJECTED length.tokens" in text
+
+
+def test_segment_params_are_checked():
+    assert Params().segment is not None and Params().segment.min_tokens == 100
+    assert params_from_dict({"segment": None}).segment is None
+    with pytest.raises(ValueError, match="segment.max_per_page"):
+        params_from_dict({"segment": {"max_per_page": 0}})
+    with pytest.raises(ValueError, match="unknown key 'segment.min_words'"):
+        params_from_dict({"segment": {"min_words": 3}})
+
+
+def test_max_per_page_keeps_the_first_segments(tmp_path):
+    write_warc(tmp_path / "one.warc.gz", [PAGES[0][:2] + ({},)])
+    (tmp_path / "two.yaml").write_text("segment:\n  max_per_page: 2\n")
+    assert cli("run", tmp_path / "one.warc.gz", "--out", tmp_path / "out", "--params", tmp_path / "two.yaml") == 0
+    assert segments_of(tmp_path / "out")["author"].to_list() == ["marlin", "petrel"]
