@@ -47,6 +47,9 @@ KNOWN_LIMITS = (
     "short or mixed-language texts.",
     "**Extraction** keeps the main text of a page; captions, comments and tables may be missing or "
     "partly included.",
+    "**Segments** (the `segments` config) are found from each page's repeated structure, without site "
+    "rules: posts whose markup does not repeat one shape may be merged or missed, and a post's text may "
+    "keep a line of its header or lose a quoted passage the page did not mark as a quote.",
 )
 
 

@@ -163,7 +163,7 @@ def decide_segments(files: list[Path], root: Path, staging: Path, params: Params
     (accepted/ by split, rejected/); the de-duplication partitions in `root`."""
     judged = segment_params(params)
     rules = reasons.rules_for("select")
-    units = [(str(path),) for path in files]
+    units: list[tuple[str, ...]] = [(str(path),) for path in files]
     identity = {"files": [{"path": str(path), "bytes": path.stat().st_size} for path in files],
                 "select": judged.to_dict()["select"], "dataset": judged.to_dict()["dataset"]}
     passes = Passes(str(root), judged, identity)

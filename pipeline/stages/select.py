@@ -153,15 +153,15 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     stats["segments"] = segments.to_stats(params.segment is not None)
     publish_directories(out_dir, staging, STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n",
                         {CARD: dataset_card(stats, manifest, params)})
+    if params.segment is None:  # an earlier run's segments would not describe this one
+        shutil.rmtree(out_dir / SEGMENTS_DIR, ignore_errors=True)
     return stats
 
 
 def _segments(rows: SegmentRows | None, root: str, out_dir: Path, staging: dict[str, Path], params: Params,
               executor: Executor | None, timings: dict[str, Any]) -> SegmentCounts:
-    """Judge the segments the write pass laid out, into a staged `segments/` (added to `staging`);
-    without segmentation, an earlier run's `segments/` is removed."""
+    """Judge the segments the write pass laid out, into a staged `segments/` (added to `staging`)."""
     if rows is None:
-        shutil.rmtree(out_dir / SEGMENTS_DIR, ignore_errors=True)
         return SegmentCounts()
     step = time.perf_counter()
     staging[SEGMENTS_DIR] = out_dir / f".{SEGMENTS_DIR}.new"
