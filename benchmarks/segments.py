@@ -1,14 +1,25 @@
-"""Segments against posts read by hand: `python benchmarks/segments.py [--labels FILE] [--warc FILE]`.
+"""Segments against posts read by hand, and against article bodies: `python benchmarks/segments.py
+[--posts FILE] [--cache FILE]`.
 
-Reads `../shared/corpora/wcxb-dev.forum-posts.json` (every forum page of wcxb-dev, each post's
-first 8 and last 6 words) and the pages from `wcxb-dev.warc.gz`, finds each page's units with
-`filters.segment.units` after the consent overlays are removed (as the extract step does), and
-scores them. A labelled post of >= 30 words is *recovered* when
-exactly one unit contains its first and its last words and no other post's first words;
-*merged* when the unit holding it holds another post's first words too; *split* when its first
-and last words are in different units; *missed* when no unit holds its first words. Units of >= 30
-words that hold no labelled post's first words are *unmatched*. Words are compared as lower-cased
-`\\w+` runs. Prints the figures per kind and per language, and the pages without posts that got units.
+Calls `filters.segment.segments.page_segments` as the pipeline does: on the page's `<body>` after
+the consent overlays are removed, with `text` the extraction cascade's text (`run_cascade`, cached in
+`--cache` because it takes minutes) or None (pages the pre-extraction gate turns away), and
+`article=False` (the page-type hint off, as in presets/seed.yaml: the segmenter must protect an
+article by itself); article pages also with `article=True`.
+
+1. **Posts** (`../shared/corpora/wcxb-dev.forum-posts.json`: every forum page of wcxb-dev, each
+   post's first 8 and last 6 words). A labelled post of >= 30 words is *recovered* when exactly one
+   segment contains its first and its last words and no other post's first words; *merged* when the
+   segment holding it holds another post's first words too; *split* when its first and last words
+   are in different segments; *missed* when no segment holds its first words. Segments of >= 30
+   words that hold no labelled post's first words are *unmatched*; on Q&A pages those found as
+   comments are counted apart (the labels leave the comments under answers out). Words are
+   compared as lower-cased `\\w+` runs. Per kind and per language, with the extracted text and
+   without; and the pages without posts in their HTML that got segments.
+2. **Articles** (pages typed `article` in `wcxb-dev.labels.json` and `trafilatura-eval.labels.json`):
+   the share of pages with a segment that holds article-body text: at least half of its words are in
+   paragraphs or lines of >= 12 words it shares with the extracted text (whose cascade leaves comments out).
+3. **Cost**: `page_segments` per page (thread CPU time), median and p90 over all wcxb-dev pages.
 """
 
 from __future__ import annotations
@@ -16,22 +27,32 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import statistics
 import sys
+import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from lxml.html import HtmlElement  # noqa: E402
+
+from filters.extract.cascade import run_cascade  # noqa: E402
 from filters.extract.cleanup import remove_cookie_overlays  # noqa: E402
 from filters.parse.html import parse_html_bytes  # noqa: E402
-from filters.segment.units import units  # noqa: E402
+from filters.parse.parsed import Page  # noqa: E402
+from filters.segment.segments import Segment, page_segments  # noqa: E402
 from filters.text.tokens import words  # noqa: E402
 from pipeline.io.decode import decode_html  # noqa: E402
 from pipeline.io.readers import FileReport, read_file  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
+CORPORA = ("wcxb-dev", "trafilatura-eval")
 MIN_WORDS = 30
+BODY_LINE_WORDS = 12  # a shared run this long is the article's text, not a coincidence
+BODY_SHARE = 0.5  # a segment holds article-body text when at least this share of its words are shared runs
 _WORD = re.compile(r"\w+")
 
 
@@ -47,7 +68,14 @@ def holds(unit: str, phrase: str) -> bool:
 
 def score_page(unit_texts: list[str], posts: list[dict]) -> tuple[Counter, int]:
     """(outcome counts over the posts of >= MIN_WORDS words, units of >= MIN_WORDS words matching no post)."""
-    prepared = [tokens(text) for text in unit_texts]
+    outcome, unmatched = score_segments([(text, "post") for text in unit_texts], posts)
+    return outcome, unmatched["post"]
+
+
+def score_segments(found: list[tuple[str, str]], posts: list[dict]) -> tuple[Counter, Counter]:
+    """Outcome counts over the posts of >= MIN_WORDS words, and the segments (text, kind) of >= MIN_WORDS
+    words matching no post, by kind."""
+    prepared = [tokens(text) for text, _ in found]
     outcome: Counter = Counter()
     for post in posts:
         if post["words"] < MIN_WORDS:
@@ -62,49 +90,153 @@ def score_page(unit_texts: list[str], posts: list[dict]) -> tuple[Counter, int]:
             unit = prepared[sorted(set(first) & set(last))[0]]
             others = [other for other in posts if other is not post and holds(unit, other["first_words"])]
             outcome["merged" if others or len(first) > 1 else "recovered"] += 1
-    unmatched = sum(1 for text, raw in zip(prepared, unit_texts, strict=True) if len(words(raw)) >= MIN_WORDS
-                    and not any(holds(text, post["first_words"]) for post in posts))
+    unmatched: Counter = Counter()
+    for text, (raw, kind) in zip(prepared, found, strict=True):
+        if len(words(raw)) >= MIN_WORDS and not any(holds(text, post["first_words"]) for post in posts):
+            unmatched[kind] += 1
     return outcome, unmatched
+
+
+def body_runs(body: str) -> list[str]:
+    """The extracted text's paragraphs and lines of >= BODY_LINE_WORDS words, as `tokens`."""
+    runs = {tokens(line) for part in body.split("\n") if len(_WORD.findall(line := part.strip())) >= BODY_LINE_WORDS}
+    return sorted(runs)
+
+
+def holds_body_text(segment: str, body: str, runs: list[str]) -> bool:
+    """Whether at least half of `segment`'s words are in paragraphs or lines of >= BODY_LINE_WORDS words it
+    shares with the extracted `body` (`tokens` of it; `runs` from `body_runs`), either way round. A
+    comment that quotes a sentence of the article does not hold its body."""
+    prepared = tokens(segment)
+    total = len(_WORD.findall(segment))
+    inside = sum(run.count(" ") - 1 for run in runs if run in prepared)
+    lines = [found for line in segment.split("\n") if len(found := _WORD.findall(line)) >= BODY_LINE_WORDS]
+    shared = sum(len(found) for found in lines if tokens(" ".join(found)) in body)
+    return total > 0 and max(inside, shared) >= BODY_SHARE * total
+
+
+def pages(warc: Path, urls: set[str] | None = None) -> Iterator[tuple[str, HtmlElement]]:
+    """(url, parsed page) of the WARC's HTML pages (only `urls` when given), consent overlays removed
+    as the extract step does before the cascade and the segments."""
+    for raw in read_file(str(warc), 5_000_000, FileReport(str(warc))):
+        if raw.payload is None or not raw.url or (urls is not None and raw.url not in urls):
+            continue
+        decoded = decode_html(raw.payload, raw.http_content_type)
+        tree = parse_html_bytes(decoded.data, decoded.encoding)
+        if tree is None:
+            continue
+        remove_cookie_overlays(tree)
+        yield raw.url, tree
+
+
+def extracted_texts(cache: Path) -> dict[str, str | None]:
+    """Every page's cascade text (as the extract step computes it), from `cache` or computed into it."""
+    if cache.exists():
+        return json.loads(cache.read_text(encoding="utf-8"))
+    texts: dict[str, str | None] = {}
+    for corpus in CORPORA:
+        for url, tree in pages(SHARED / f"{corpus}.warc.gz"):
+            texts[url] = run_cascade(Page(tree, url)).text
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps(texts), encoding="utf-8")
+    return texts
+
+
+def timed_segments(body: HtmlElement | None, text: str | None, article: bool = False) -> tuple[list[Segment], float]:
+    """The page's segments and the thread CPU seconds they took."""
+    start = time.thread_time()
+    found = page_segments(body, text, article) if body is not None else []
+    return found, time.thread_time() - start
+
+
+def posts_table(title: str, by_group: dict[str, Counter]) -> None:
+    columns = ("recovered", "merged", "split", "missed", "segments", "unmatched", "qa comments")
+    print(f"\n{title}: posts of >= {MIN_WORDS} words; segments of >= {MIN_WORDS} words")
+    print(f"{'group':<14}" + "".join(f"{name:>12}" for name in columns) + f"{'recovered':>11}")
+    for name, counts in by_group.items():
+        posts = sum(counts[key] for key in ("recovered", "merged", "split", "missed"))
+        share = counts["recovered"] / posts if posts else float("nan")
+        print(f"{name:<14}" + "".join(f"{counts[key]:>12}" for key in columns) + f"{share:>11.3f}")
+
+
+def score_posts(found: list[Segment], page: dict) -> Counter:
+    outcome, unmatched = score_segments([(segment.text, segment.kind) for segment in found], page["posts"])
+    outcome["segments"] += sum(1 for segment in found if len(words(segment.text)) >= MIN_WORDS)
+    if page["kind"] == "qa":  # comments under the question and answers are not labelled
+        outcome["qa comments"] += unmatched.pop("comment", 0)
+    outcome["unmatched"] += sum(unmatched.values())
+    return outcome
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--labels", type=Path, default=SHARED / "wcxb-dev.forum-posts.json")
-    parser.add_argument("--warc", type=Path, default=SHARED / "wcxb-dev.warc.gz")
+    parser.add_argument("--posts", type=Path, default=SHARED / "wcxb-dev.forum-posts.json")
+    parser.add_argument("--cache", type=Path, default=ROOT / "out" / "cache" / "segments-extracted.json",
+                        help="the cascade's text of every page (computed once, about 5 minutes)")
+    parser.add_argument("--skip-articles", action="store_true", help="posts and cost only")
+    parser.add_argument("--show", type=int, default=10, help="article pages listed per line")
     args = parser.parse_args()
-    labels = {url: page for url, page in json.loads(args.labels.read_text(encoding="utf-8")).items()
-              if not url.startswith("_")}
-    by_kind: dict[str, Counter] = defaultdict(Counter)
-    by_language: dict[str, Counter] = defaultdict(Counter)
-    empty_with_units = []
-    for raw in read_file(str(args.warc), 5_000_000, FileReport(str(args.warc))):
-        page = labels.get(raw.url or "")
-        if page is None or raw.payload is None:
+    posts = {url: page for url, page in json.loads(args.posts.read_text(encoding="utf-8")).items()
+             if not url.startswith("_")}
+    texts = extracted_texts(args.cache)
+    types = {corpus: {url: label["page_type"] for url, label in
+                      json.loads((SHARED / f"{corpus}.labels.json").read_text(encoding="utf-8")).items()}
+             for corpus in CORPORA}
+    by_setting: dict[str, dict[str, Counter]] = {"text": defaultdict(Counter), "None": defaultdict(Counter)}
+    empty_with_segments: dict[str, list[str]] = {"text": [], "None": []}
+    costs: dict[str, list[float]] = defaultdict(list)
+    articles: dict[str, Counter] = defaultdict(Counter)
+    holding: dict[str, list[str]] = defaultdict(list)
+    for corpus in CORPORA:
+        wanted = None if corpus == "wcxb-dev" else {url for url, kind in types[corpus].items() if kind == "article"}
+        if args.skip_articles and corpus != "wcxb-dev":
             continue
-        decoded = decode_html(raw.payload, raw.http_content_type)
-        tree = parse_html_bytes(decoded.data, decoded.encoding)
-        if tree is not None:
-            remove_cookie_overlays(tree)  # as the extract step does before the cascade, and so before segments
-        body = tree.find("body") if tree is not None else None
-        found = [unit.text for unit in units(body)] if body is not None else []
-        if not page["posts"]:
-            if found:
-                empty_with_units.append(raw.url)
-            continue
-        outcome, unmatched = score_page(found, page["posts"])
-        outcome["unmatched units"] += unmatched
-        outcome["units"] += sum(1 for text in found if len(words(text)) >= MIN_WORDS)
-        by_kind[page["kind"]].update(outcome)
-        by_language[page["language"]].update(outcome)
-        by_kind["all"].update(outcome)
-    columns = ("recovered", "merged", "split", "missed", "units", "unmatched units")
-    print(f"posts of >= {MIN_WORDS} words, and units of >= {MIN_WORDS} words")
-    print(f"{'group':<16}" + "".join(f"{name:>17}" for name in columns) + f"{'recovered share':>17}")
-    for name, counts in [*sorted(by_kind.items()), *sorted(by_language.items())]:
-        posts = sum(counts[key] for key in ("recovered", "merged", "split", "missed"))
-        share = counts["recovered"] / posts if posts else float("nan")
-        print(f"{name:<16}" + "".join(f"{counts[key]:>17}" for key in columns) + f"{share:>17.3f}")
-    print(f"pages without posts in their HTML that got units: {len(empty_with_units)} {empty_with_units}")
+        for url, tree in pages(SHARED / f"{corpus}.warc.gz", wanted):
+            body, text = tree.find("body"), texts.get(url)
+            found, seconds = timed_segments(body, text)
+            kind = types[corpus].get(url)
+            if corpus == "wcxb-dev":
+                costs["all"].append(seconds)
+                costs[kind or "unlabelled"].append(seconds)
+            if kind == "article" and not args.skip_articles:
+                runs = body_runs(text or "")
+                prepared = tokens(text or "")
+                hinted = timed_segments(body, text, article=True)[0]
+                for hint, segments in (("article=False", found), ("article=True", hinted)):
+                    counts = articles[f"{corpus}, {hint}"]
+                    counts["pages"] += 1
+                    counts["with segments"] += bool(segments)
+                    if any(holds_body_text(segment.text, prepared, runs) for segment in segments):
+                        counts["holding body text"] += 1
+                        holding[f"{corpus}, {hint}"].append(url)
+            page = posts.get(url) if corpus == "wcxb-dev" else None
+            if page is None:
+                continue
+            for setting, segments in (("text", found), ("None", timed_segments(body, None)[0])):
+                if not page["posts"]:
+                    if segments:
+                        empty_with_segments[setting].append(url)
+                    continue
+                outcome = score_posts(segments, page)
+                for group in ("all", page["kind"], f"lang {page['language']}"):
+                    by_setting[setting][group].update(outcome)
+    for setting, by_group in by_setting.items():
+        posts_table(f"wcxb-dev forum pages, text={'extracted' if setting == 'text' else 'None'}",
+                    dict(sorted(by_group.items(), key=lambda item: (item[0] != "all", item[0]))))
+        print(f"pages without posts in their HTML that got segments: {len(empty_with_segments[setting])} "
+              f"{empty_with_segments[setting]}")
+    if not args.skip_articles:
+        print("\narticle pages (text=extracted; article=True is the page-type hint as a perfect model gives it):"
+              "\n  pages, with segments, with a segment holding article-body text")
+        for name, counts in articles.items():
+            share = counts["holding body text"] / counts["pages"]
+            print(f"  {name:<32}{counts['pages']:>6}{counts['with segments']:>6}{counts['holding body text']:>6}"
+                  f"  ({share:.3f})  {holding[name][:args.show]}")
+    print("\ncost of page_segments, ms a page (thread CPU time), wcxb-dev, text=extracted")
+    for group, seconds in sorted(costs.items(), key=lambda item: -len(item[1])):
+        millis = sorted(1000 * value for value in seconds)
+        print(f"  {group:<14}{len(millis):>6} pages  median {statistics.median(millis):6.2f}"
+              f"  p90 {millis[int(0.9 * (len(millis) - 1))]:6.2f}  max {millis[-1]:7.1f}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The scorer of benchmarks/segments.py: recovered, merged, split and missed posts, unmatched units."""
+"""The scorer of benchmarks/segments.py: recovered, merged, split and missed posts, unmatched segments, Q&A
+comments counted apart, and what holds article-body text."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from segments import score_page  # noqa: E402
+from segments import body_runs, holds_body_text, score_page, score_posts, tokens  # noqa: E402
+
+from filters.segment.segments import Segment  # noqa: E402
 
 
 def post(first: str, last: str, words: int = 40) -> dict:
@@ -25,3 +28,24 @@ def test_each_outcome_is_counted():
     outcome, unmatched = score_page(units, posts)
     assert outcome == {"recovered": 1, "merged": 1, "split": 1, "missed": 1}
     assert unmatched == 1
+
+
+def test_comments_on_a_qa_page_are_counted_apart_from_unmatched_segments():
+    filler = " ".join(["filler"] * 40)
+    found = [Segment("one two three four five", "question", None, None, 0, "microdata"),
+             Segment(filler, "comment", None, None, 0, "microdata"),
+             Segment(filler, "answer", None, None, 0, "microdata")]
+    outcome = score_posts(found, {"kind": "qa", "posts": [post("one two", "four five")]})
+    assert outcome["recovered"] == 1 and outcome["qa comments"] == 1 and outcome["unmatched"] == 1
+    assert outcome["segments"] == 2  # segments of >= 30 words
+
+
+def test_a_segment_holds_article_body_text_when_half_its_words_are_shared_runs_of_the_body():
+    paragraph = " ".join(f"body{i}" for i in range(20))
+    body = f"Title\n\n{paragraph}\n\nAnother paragraph of the story."
+    runs, prepared = body_runs(body), tokens(body)
+    assert holds_body_text(f"{paragraph}\nnice", prepared, runs)
+    # a comment quoting one sentence of the article (a run of 12 words) among its own 30 words does not
+    quoting = " ".join(f"body{i}" for i in range(12)) + "\n" + " ".join(f"mine{i}" for i in range(30))
+    assert not holds_body_text(quoting, prepared, runs)
+    assert not holds_body_text("Another paragraph of the story.", prepared, runs)  # shorter than BODY_LINE_WORDS

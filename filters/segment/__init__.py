@@ -1,6 +1,9 @@
-"""Segments: a page's posts, answers, comments and items, found from its structure after extraction.
+"""Segments: a page's posts, questions, answers, comments and items, each a unit of the dataset
+(../shared/CONTRACT.md, "Segments"; docs/benchmarks.md, "Segments").
 
-Work in progress (the pipeline does not run it yet): `units` finds the repeated units of a parsed
-page and their own text; `benchmarks/segments.py` measures them against posts read by hand.
+`segments.page_segments(body, text, article)` is the pipeline's entry, run after extraction on every
+page (and on pages the pre-extraction gate turned away, from the DOM alone); `units` finds the
+repeated units of a page's structure (schema.org microdata, same-shape siblings) and their own text.
+Generic markup only: no site rules. Pure and read-only: the tree is never modified.
 May import `filters.core`, `filters.parse` and `filters.text`; never `pipeline`.
 """

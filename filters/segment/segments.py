@@ -9,13 +9,31 @@ its comments may still be segments).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from lxml import etree
 from lxml.html import HtmlElement
 
-from filters.segment.units import units
+from filters.segment.units import Unit, left_out, own_text, size, units
+from filters.text.tokens import word_count
 
 KINDS = ("post", "question", "answer", "comment", "item")
+# Class words (split at spaces, - and _) naming a unit's kind, on the unit or its parent.
+KIND_WORDS = {"question": "question", "questions": "question", "answer": "answer", "answers": "answer",
+              "comment": "comment", "comments": "comment", "reply": "comment", "replies": "comment"}
+# Class words of the element that shows a unit's author.
+AUTHOR_WORDS = frozenset(("author", "username", "user", "poster", "nickname", "commenter"))
+MAX_AUTHOR_WORDS = 6
+ITEM_LINK_SHARE = 0.5  # units whose words are mostly link text are items of a list
+# On a page judged an article (`article=True`), a unit at least this share of whose words are in lines of
+# at least `BODY_LINE_WORDS` words that the extracted text holds is a part of the article's body.
+BODY_SHARE = 0.5
+BODY_LINE_WORDS = 12
+_WORD = re.compile(r"\w+")
+_MARK_WORDS = re.compile(r"[\s_-]+")
+_AUTHOR_MARKS = etree.XPath(".//*[@itemprop='author' or contains(concat(' ', @rel, ' '), ' author ') or @class]")
+_DATES = etree.XPath(".//*[self::time[@datetime] or @itemprop='datePublished' or @itemprop='dateCreated']")
 
 
 @dataclass(frozen=True)
@@ -23,11 +41,109 @@ class Segment:
     text: str  # the unit's own text, blocks on lines
     kind: str  # one of KINDS
     author: str | None  # as the unit shows it
-    published: str | None  # as the unit shows it (a `datetime` attribute or date text), unparsed
+    published: str | None  # as the unit shows it (a `datetime` or `content` attribute, or date text), unparsed
     quoted_words: int  # words of quoted posts left out of `text`
     source: str  # how the unit was found: "microdata" or "repeated"
 
 
 def page_segments(body: HtmlElement, text: str | None = None, article: bool = False) -> list[Segment]:
-    """The page's segments in page order (none when nothing repeats)."""
-    return [Segment(unit.text, "post", None, None, 0, unit.source) for unit in units(body)]
+    """The page's segments in page order (none when nothing repeats). With `article` and `text`,
+    units that are parts of the extracted article body (`in_body`) are left out."""
+    found = units(body)
+    inside = frozenset(unit.element for unit in found)
+    body_text = _plain(text) if article and text else None
+    segments = []
+    for unit in found:
+        name, name_element = author(unit.element, inside)
+        date, date_element = published(unit.element, inside)
+        shown = frozenset(element for element in (name_element, date_element)
+                          if element is not None and 2 * size(element) < size(unit.element))
+        own, quoted = own_text(unit.element, inside, shown)
+        if own and not (body_text is not None and in_body(own, body_text)):
+            segments.append(Segment(own, unit_kind(unit, own), name, date, quoted, unit.source))
+    return segments
+
+
+def _plain(text: str) -> str:
+    """Lower-cased `\\w+` runs joined by single spaces, framed by spaces for whole-word search."""
+    return " " + " ".join(_WORD.findall(text.lower())) + " "
+
+
+def in_body(own: str, body_text: str) -> bool:
+    """Whether at least `BODY_SHARE` of a unit's words are in its lines of at least `BODY_LINE_WORDS`
+    words that the extracted article body (`_plain`) holds: a part of the article, not a comment on it."""
+    total = 0
+    shared = 0
+    for line in own.split("\n"):
+        found = _WORD.findall(line.lower())
+        total += len(found)
+        if len(found) >= BODY_LINE_WORDS and f" {' '.join(found)} " in body_text:
+            shared += len(found)
+    return total > 0 and shared >= BODY_SHARE * total
+
+
+def _marks(element: HtmlElement) -> list[str]:
+    return _MARK_WORDS.split((element.get("class") or "").lower())
+
+
+def unit_kind(unit: Unit, own: str) -> str:
+    """Its microdata kind, else a kind named by a class word of the unit or its parent, else `item`
+    when its words are mostly link text, else `post`."""
+    if unit.kind is not None:
+        return unit.kind
+    parent = unit.element.getparent()
+    for element in (unit.element, parent):
+        if element is None:
+            continue
+        for mark in _marks(element):
+            if mark in KIND_WORDS:
+                return KIND_WORDS[mark]
+    link_words = sum(word_count(" ".join(link.itertext())) for link in unit.element.iter("a"))
+    return "item" if link_words >= ITEM_LINK_SHARE * word_count(own) else "post"
+
+
+def _outside(element: HtmlElement, unit: HtmlElement, others: frozenset[HtmlElement]) -> bool:
+    """Whether `element` belongs to `unit` itself, not to a unit nested in it."""
+    for ancestor in element.iterancestors():
+        if ancestor is unit:
+            return True
+        if ancestor in others:
+            return False
+    return False
+
+
+def _shown_text(element: HtmlElement) -> str:
+    return element.get("content") or " ".join(" ".join(element.itertext()).split())
+
+
+def author(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | None, HtmlElement | None]:
+    """The author as the unit shows it, and the element showing it: the first `itemprop=author` (its
+    `itemprop=name` when it has one), `rel=author` link or element with an author class word
+    (`AUTHOR_WORDS`) whose text, or else whose first link's text, has at most `MAX_AUTHOR_WORDS` words."""
+    for element in _AUTHOR_MARKS(unit):
+        marked = element.get("itemprop") == "author" or "author" in (element.get("rel") or "").split()
+        if not marked and AUTHOR_WORDS.isdisjoint(_marks(element)):
+            continue
+        if not _outside(element, unit, others) or left_out(element):
+            continue
+        named = element.find(".//*[@itemprop='name']")
+        link = element.find(".//a")
+        for source in (named, element, link):
+            if source is None:
+                continue
+            name = _shown_text(source)
+            if name and word_count(name) <= MAX_AUTHOR_WORDS:
+                return name, element
+    return None, None
+
+
+def published(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | None, HtmlElement | None]:
+    """The date as the unit shows it, and the element showing it: the first `<time datetime>` or
+    `itemprop` datePublished or dateCreated (its `datetime` or `content` attribute, else its text), unparsed."""
+    for element in _DATES(unit):
+        if not _outside(element, unit, others):
+            continue
+        value = element.get("datetime") or _shown_text(element)
+        if value:
+            return value.strip(), element
+    return None, None

@@ -1,11 +1,18 @@
-"""A page's repeated units (posts, answers, comments) from its structure, and each unit's own text.
+"""A page's repeated units (posts, answers, comments, items) from its structure, and each unit's own text.
 
-Input: a parsed page (`filters.parse.parsed.Page`). Output: `Unit`s in page order, each with its
-own text (quoted posts, signatures, buttons and scripts left out). Two sources, generic only:
-schema.org microdata (`itemtype` Comment, Answer, Question, DiscussionForumPosting, SocialMediaPosting)
-and, without it, the sibling elements of one shape (tag and class words less digits) that repeat
-under one parent and together hold most of the page's words. A unit inside another (a comment
-under an answer) is a unit of its own and left out of the other's text. No site rules.
+Input: a page's `<body>` (lxml, never modified). Output (`units`): `Unit`s in page order. Two sources,
+generic markup only, no site rules:
+
+* **microdata**: elements whose schema.org `itemtype` is one person's contribution (`UNIT_TYPES`).
+* **repeated**: sibling elements of one shape (`shape`: tag and class words, digits removed) that each
+  hold blocks and at least `MIN_UNIT_WORDS` words, and together at least `MIN_SHARE` of the page's
+  words; of the groups holding at least half the words the largest holds, the one with the most
+  members. Elements of exactly that shape elsewhere in the page join it (a thread's first post is
+  often set apart from the replies), and so do elements of a like shape (`alike`) under its parent
+  (replies nested in a comment).
+
+A unit inside another is a unit of its own and left out of the other's text. One bottom-up pass
+counts every element's words (`Measures`); a unit's text (`own_text`) is read only for the units found.
 """
 
 from __future__ import annotations
@@ -14,119 +21,290 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from lxml import etree
 from lxml.html import HtmlElement
 
-from filters.text.tokens import words
+from filters.text.tokens import word_count
 
-# schema.org types of one person's contribution to a page (microdata `itemtype`).
-UNIT_TYPES = ("comment", "answer", "question", "discussionforumposting", "socialmediaposting")
-# Parts of a unit that are not its own text (a class or id word, split at - and _): quotes of other
-# posts, signatures, votes, badges, reactions, sharing and reply controls.
-LEFT_OUT = frozenset(("quote", "quotes", "uncited", "signature", "sig", "vote", "votes", "badge", "badges",
-                      "reactions", "share", "sharing", "button", "buttons"))
+# schema.org types of one person's contribution to a page (microdata `itemtype`), by segment kind.
+UNIT_TYPES = {"comment": "comment", "answer": "answer", "question": "question",
+              "discussionforumposting": "post", "socialmediaposting": "post"}
+# Parts of a unit that are not its own text, by class or id word (split at spaces, - and _; a word
+# starting with one of `LEFT_OUT_PREFIXES`, as `reactionsBar`): quotes of other posts, signatures,
+# votes, badges, reactions, sharing controls and buttons. A `blockquote` or
+# `aside` is a quote of another post when a class word starts or ends with `quote` (`ipsQuote`; not
+# xenForo's `SelectQuoteContainer`, a post's own text) or it names its author (`data-author`,
+# `data-quote`, a `<cite>`).
+QUOTE_WORDS = frozenset(("quote", "quotes", "quotebox", "quotecontent", "quotecontainer", "uncited"))
+LEFT_OUT = QUOTE_WORDS | frozenset(("sig",))
+LEFT_OUT_PREFIXES = ("signature", "vote", "voting", "badge", "reaction", "share", "sharing", "button")
+# Words that name a post's text as often as its controls (`reply-content`): a control is short.
+CONTROL_WORDS = frozenset(("reply", "permalink", "report"))
+MAX_CONTROL_WORDS = 3
+QUOTE_TAGS = frozenset(("blockquote", "aside"))
 _MARK_WORDS = re.compile(r"[\s_-]+")
-SKIPPED_TAGS = frozenset(("script", "style", "template", "noscript", "button", "form", "svg"))
+SKIPPED_TAGS = frozenset(("script", "style", "template", "noscript", "button", "svg", "select", "textarea"))
 # A unit holds blocks: a paragraph or list item of text alone is part of one, never a unit.
-BLOCK_TAGS = frozenset(("div", "p", "article", "section", "ul", "ol", "li", "blockquote", "pre", "table", "header",
-                        "footer", "aside", "h1", "h2", "h3", "h4", "h5", "h6"))
-MIN_UNIT_WORDS = 5  # a repeated element with fewer words is furniture (a date, a counter)
+BLOCK_TAGS = ("div", "p", "article", "section", "ul", "ol", "li", "blockquote", "pre", "table", "header",
+              "footer", "aside", "h1", "h2", "h3", "h4", "h5", "h6")
+LINE_TAGS = frozenset(("p", "div", "li", "br", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "blockquote",
+                       "article", "section", "header", "footer", "ul", "ol", "table", "dd", "dt"))
+CELL_TAGS = frozenset(("td", "th"))  # the cells of a row are its columns, not posts (a post is a row or a table)
+MIN_UNIT_CHARS = 25  # a repeated element with fewer characters is furniture (a date, a counter)
 MIN_UNITS = 2
-MIN_SHARE = 0.3  # the repeated units hold at least this share of the page's words
+MIN_SHARE = 0.15  # the repeated units hold at least this share of the page's text
+# A group one member of which holds more than this share of the group's text is a layout (the
+# article's column beside a sidebar), not a list of posts.
+MAX_MEMBER_SHARE = 0.7
 _DIGITS = re.compile(r"\d+")
+_MICRODATA = etree.XPath(".//*[@itemtype]")
+# Sizes are characters of whitespace-normalised text, counted by libxml2.
+_SIZE = etree.XPath("string-length(normalize-space(.))")
+
+# What shows a unit as one person's contribution rather than a part of one text: who wrote it or
+# when. A `<time>`; a class naming an author, user name, avatar, poster, byline or date; a link to a
+# user's page; a schema.org author or date property; or (`DATED`) a time of day or a numeric date
+# near its start. Attribute values are read by libxml2 and searched as strings, in one pass each.
+WRITER_CLASSES = ("author", "username", "avatar", "poster", "byline", "date", "timestamp")
+USER_PAGES = ("/user", "/member", "/profile", "/u/", "/~")
+WRITER_PROPERTIES = ("author", "creator", "datePublished", "dateCreated")
+_CLASSES = etree.XPath("descendant::*/@class")
+_LINKS = etree.XPath("descendant::a/@href")
+_PROPERTIES = etree.XPath("descendant::*/@itemprop | descendant::a/@rel")
+DATED = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?!\d)|(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)")
+HEAD_CHARS = 300  # where a post shows its date: its header, before its text
+_HEAD = etree.XPath(f"substring(normalize-space(.), 1, {HEAD_CHARS})")
+
+Shape = tuple[str, str]
 
 
 @dataclass(frozen=True)
 class Unit:
     element: HtmlElement
-    text: str
     source: str  # "microdata" or "repeated"
+    kind: str | None = None  # from its microdata type, when it has one
 
 
-def own_text(element: HtmlElement, others: frozenset[HtmlElement] = frozenset()) -> str:
-    """The unit's text with quotes, signatures, controls, scripts and the `others` units inside it
-    left out, blocks on lines."""
-    parts: list[str] = []
-
-    def walk(node: HtmlElement) -> None:
-        if not isinstance(node.tag, str) or node.tag in SKIPPED_TAGS or _left_out(node) \
-                or (node is not element and node in others):
-            return
-        if node.text:
-            parts.append(node.text)
-        for child in node:
-            walk(child)
-            if child.tail:
-                parts.append(child.tail)
-        if node.tag in ("p", "div", "li", "br", "pre", "h1", "h2", "h3", "h4", "tr"):
-            parts.append("\n")
-
-    walk(element)
-    lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
-    return "\n".join(line for line in lines if line)
+@dataclass(frozen=True)
+class Group:
+    parent: HtmlElement
+    shape: Shape
+    members: list[HtmlElement]
+    size: int  # characters of text its members hold
 
 
-def _left_out(node: HtmlElement) -> bool:
-    marks = f"{node.get('class', '')} {node.get('id', '')}".lower()
-    if LEFT_OUT.intersection(_MARK_WORDS.split(marks)):
+def _marks(element: HtmlElement) -> list[str]:
+    return _MARK_WORDS.split(f"{element.get('class', '')} {element.get('id', '')}".lower())
+
+
+def left_out(element: HtmlElement) -> bool:
+    """Whether `element` is a quote of another post (`is_quote`), a signature or a control (`LEFT_OUT`,
+    `LEFT_OUT_PREFIXES`, and `CONTROL_WORDS` on an element of at most `MAX_CONTROL_WORDS` words)."""
+    marks = _marks(element)
+    if is_quote(element) or not LEFT_OUT.isdisjoint(marks) or any(mark.startswith(LEFT_OUT_PREFIXES) for mark in marks):
         return True
-    # a quotation of another post names it (`<cite>X wrote:</cite>`); other blockquotes are the post's own
-    return node.tag == "blockquote" and node.find(".//cite") is not None
+    return not CONTROL_WORDS.isdisjoint(marks) and word_count(" ".join(element.itertext())) <= MAX_CONTROL_WORDS
 
 
-def shape(element: HtmlElement) -> tuple[str, str]:
+def is_quote(element: HtmlElement) -> bool:
+    """Whether `element` quotes another post (`QUOTE_WORDS`, `QUOTE_TAGS`)."""
+    marks = _marks(element)
+    if not QUOTE_WORDS.isdisjoint(marks):
+        return True
+    if element.tag not in QUOTE_TAGS:
+        return False
+    return (any(mark.startswith("quote") or mark.endswith("quote") for mark in marks)
+            or element.find(".//cite") is not None
+            or any(element.get(name) is not None for name in ("data-author", "data-quote", "data-username")))
+
+
+def holds_block(element: HtmlElement) -> bool:
+    return next(element.iterdescendants(*BLOCK_TAGS), None) is not None
+
+
+def size(element: HtmlElement) -> int:
+    """Characters of the element's whitespace-normalised text."""
+    return int(_SIZE(element))
+
+
+def text_size(body: HtmlElement) -> int:
+    """Characters of the body's text, less what scripts, styles and other hidden parts hold."""
+    return size(body) - sum(size(element) for element in body.iterdescendants(*SKIPPED_TAGS))
+
+
+def shape(element: HtmlElement) -> Shape:
     """What repeats: the tag and the class words with their digits removed (`post-123` is `post-`)."""
     classes = sorted({_DIGITS.sub("", word) for word in (element.get("class") or "").split()})
     return element.tag, " ".join(classes)
 
 
-def microdata_units(body: HtmlElement) -> list[HtmlElement]:
-    return [element for element in body.iter() if isinstance(element.tag, str)
-            and (element.get("itemtype") or "").rstrip("/").rsplit("/", 1)[-1].lower() in UNIT_TYPES]
-
-
-def repeated_units(body: HtmlElement, page_words: int) -> list[HtmlElement]:
-    """The units of the best shape: among the groups of same-shape siblings that hold blocks, those
-    holding at least half the words the largest holds (and `MIN_SHARE` of the page), the one with
-    the most members; then every element of a like shape (`alike`) under their parent, so replies
-    nested in a comment are units too."""
-    groups: list[tuple[HtmlElement, tuple[str, str], int, int]] = []  # parent, shape, members, words
-    for parent in body.iter():
-        if not isinstance(parent.tag, str):
-            continue
-        by_shape: dict[tuple[str, str], list[int]] = defaultdict(list)
-        for child in parent:
-            if isinstance(child.tag, str) and child.tag not in SKIPPED_TAGS and _holds_blocks(child):
-                count = len(words(own_text(child)))
-                if count >= MIN_UNIT_WORDS:
-                    by_shape[shape(child)].append(count)
-        groups += [(parent, key, len(counts), sum(counts)) for key, counts in by_shape.items()
-                   if len(counts) >= MIN_UNITS and sum(counts) >= MIN_SHARE * page_words]
-    if not groups:
-        return []
-    most = max(held for *_, held in groups)
-    parent, key, _, _ = max((group for group in groups if group[3] >= most / 2), key=lambda group: group[2])
-    return [element for element in parent.iterdescendants() if isinstance(element.tag, str)
-            and alike(shape(element), key) and _holds_blocks(element)]
-
-
-def alike(one: tuple[str, str], other: tuple[str, str]) -> bool:
+def alike(one: Shape, other: Shape) -> bool:
     """The same tag, and a class word in common or no class at all (a reply marked `comment
     oneline` is of a `comment contain full`'s kind)."""
     first, second = set(one[1].split()), set(other[1].split())
     return one[0] == other[0] and (bool(first & second) or not (first or second))
 
 
-def _holds_blocks(element: HtmlElement) -> bool:
-    return any(isinstance(child.tag, str) and child.tag in BLOCK_TAGS for child in element.iterdescendants())
+def microdata_kind(element: HtmlElement) -> str | None:
+    """The segment kind of an element's schema.org `itemtype` (`UNIT_TYPES`), None for other types."""
+    for name in (element.get("itemtype") or "").split():
+        kind = UNIT_TYPES.get(name.rstrip("/").rsplit("/", 1)[-1].lower())
+        if kind is not None:
+            return kind
+    return None
+
+
+def shows_writer(element: HtmlElement) -> bool:
+    """Whether the element shows who wrote it or when (`WRITER_CLASSES`, `USER_PAGES`,
+    `WRITER_PROPERTIES`, `DATED`)."""
+    if next(element.iterdescendants("time"), None) is not None:
+        return True
+    classes = " ".join(_CLASSES(element)).lower()
+    if any(word in classes for word in WRITER_CLASSES):
+        return True
+    links = " ".join(_LINKS(element))
+    if any(path in links for path in USER_PAGES):
+        return True
+    properties = " ".join(_PROPERTIES(element))
+    return any(name in properties for name in WRITER_PROPERTIES) or DATED.search(_HEAD(element)) is not None
+
+
+def microdata_units(body: HtmlElement) -> list[Unit]:
+    """Elements of a contribution's schema.org type that show their writer or date (an FAQ's
+    questions and answers, written by the page's author, show neither)."""
+    return [Unit(element, "microdata", kind) for element in _MICRODATA(body)
+            if (kind := microdata_kind(element)) is not None and shows_writer(element)]
+
+
+def sibling_groups(body: HtmlElement, min_size: float) -> list[Group]:
+    """The groups of same-shape siblings holding blocks and together at least `min_size` characters,
+    that are lists of contributions (`is_list_of_posts`). Only elements holding `min_size` can be
+    their parent, so the walk descends into those alone."""
+    headline = body.find(".//h1")
+    groups = []
+    stack = [body]
+    while stack:
+        parent = stack.pop()
+        by_shape: dict[Shape, list[tuple[HtmlElement, int]]] = defaultdict(list)
+        for child in parent:
+            if not isinstance(child.tag, str) or child.tag in SKIPPED_TAGS:
+                continue
+            held = size(child)
+            if held >= min_size:
+                stack.append(child)
+            if held >= MIN_UNIT_CHARS:
+                by_shape[shape(child)].append((child, held))
+        if parent is body:
+            continue  # the page's own regions (header, columns, footer), never a list of posts
+        for key, sized in by_shape.items():
+            if len(sized) < MIN_UNITS or key[0] in CELL_TAGS or sum(held for _, held in sized) < min_size:
+                continue
+            members = [(child, held) for child, held in sized if holds_block(child)]
+            held_total = sum(held for _, held in members)
+            if len(members) >= MIN_UNITS and held_total >= min_size and is_list_of_posts(members, headline):
+                groups.append(Group(parent, key, [child for child, _ in members], held_total))
+    return groups
+
+
+def is_list_of_posts(members: list[tuple[HtmlElement, int]], headline: HtmlElement | None) -> bool:
+    """Whether same-shape siblings (element, size) are contributions rather than parts of a layout
+    or of one text: at least half show their writer or date, none holds the page's `<main>` or its
+    headline (the first `<h1>`), and none holds more than `MAX_MEMBER_SHARE` of their text."""
+    total = sum(held for _, held in members)
+    if max(held for _, held in members) > MAX_MEMBER_SHARE * total:
+        return False
+    for element, _ in members:
+        if next(element.iterdescendants("main"), None) is not None:
+            return False
+        if headline is not None and _inside(headline, element):
+            return False
+    showing, unseen = 0, len(members)
+    for element, _ in members:
+        showing += shows_writer(element)
+        unseen -= 1
+        if 2 * showing >= len(members):
+            return True
+        if 2 * (showing + unseen) < len(members):
+            return False
+    return False
+
+
+def best_group(groups: list[Group]) -> Group | None:
+    """Of the groups holding at least half the text the largest holds, the one with the most members."""
+    if not groups:
+        return None
+    most = max(group.size for group in groups)
+    return max((group for group in groups if group.size >= most / 2), key=lambda group: len(group.members))
+
+
+def _class_test(key: Shape, example: HtmlElement) -> str:
+    """An XPath predicate that every element of shape `key` passes (its class words that carry no
+    digits); empty when there is none."""
+    plain = [word for word in (example.get("class") or "").split() if word in key[1].split() and "'" not in word]
+    return "[" + " or ".join(f"contains(@class, '{word}')" for word in plain) + "]" if plain else ""
+
+
+def grown(body: HtmlElement, group: Group) -> list[HtmlElement]:
+    """The group's members, with the elements of exactly its shape elsewhere in the page and those of
+    a like shape under its parent, in page order. A group without class words does not grow: a
+    bare `div` is of every layout's shape."""
+    chosen = set(group.members)
+    test = _class_test(group.shape, group.members[0])
+    if test:
+        for element in body.xpath(f".//{group.shape[0]}{test}"):
+            if element in chosen or size(element) < MIN_UNIT_CHARS or not holds_block(element):
+                continue
+            other = shape(element)
+            if (other == group.shape and not _holds_any(element, group.members)) \
+                    or (alike(other, group.shape) and _inside(element, group.parent)):
+                chosen.add(element)
+    return [element for element in body.iter(group.shape[0]) if element in chosen]
+
+
+def _holds_any(element: HtmlElement, members: list[HtmlElement]) -> bool:
+    return any(_inside(member, element) for member in members)
+
+
+def _inside(element: HtmlElement, ancestor: HtmlElement) -> bool:
+    return any(parent is ancestor for parent in element.iterancestors())
 
 
 def units(body: HtmlElement) -> list[Unit]:
-    """The page's units in page order (none when nothing repeats)."""
+    """The page's units in page order (none when nothing repeats): its microdata units when it
+    has at least `MIN_UNITS`, else its repeated ones."""
     marked = microdata_units(body)
-    if len(marked) >= MIN_UNITS:  # a unit inside another (a comment under an answer) is left out of it
-        inside = frozenset(marked)
-        return [Unit(element, own_text(element, inside), "microdata") for element in marked]
-    page_words = len(words(own_text(body)))
-    found = repeated_units(body, page_words)
-    inside = frozenset(found)
-    return [Unit(element, own_text(element, inside), "repeated") for element in found]
+    if len(marked) >= MIN_UNITS:
+        return marked
+    group = best_group(sibling_groups(body, MIN_SHARE * text_size(body)))
+    return [] if group is None else [Unit(element, "repeated") for element in grown(body, group)]
+
+
+def own_text(element: HtmlElement, others: frozenset[HtmlElement] = frozenset(),
+             removed: frozenset[HtmlElement] = frozenset()) -> tuple[str, int]:
+    """The unit's text with quotes, signatures, controls, scripts, the `others` units inside it and the
+    `removed` parts left out, blocks on lines; and the words of the quotes of other posts left out."""
+    parts: list[str] = []
+    quoted = 0
+
+    def walk(node: HtmlElement) -> None:
+        nonlocal quoted
+        if node is not element and (node in others or node in removed or left_out(node)):
+            if is_quote(node):
+                quoted += word_count(" ".join(node.itertext()))
+            return
+        block = node.tag in LINE_TAGS
+        if block:
+            parts.append("\n")
+        if node.text:
+            parts.append(node.text)
+        for child in node:
+            if isinstance(child.tag, str) and child.tag not in SKIPPED_TAGS:
+                walk(child)
+            if child.tail:
+                parts.append(child.tail)
+        if block:
+            parts.append("\n")
+
+    walk(element)
+    lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
+    return "\n".join(line for line in lines if line), quoted

@@ -1,15 +1,29 @@
-"""Repeated units of a page (filters/segment/units.py): posts, answers with their comments, quotes
-left out, an article's paragraphs never split."""
+"""Repeated units of a page (filters/segment/units.py): which siblings are a list of posts, what is left
+out of a unit's text, and that the walk reads only."""
 
 from __future__ import annotations
 
 from lxml import html
 
-from filters.segment.units import units
+from filters.segment.units import (
+    DATED,
+    MAX_MEMBER_SHARE,
+    MIN_SHARE,
+    is_quote,
+    left_out,
+    own_text,
+    shape,
+    shows_writer,
+    units,
+)
 
 
 def body_of(markup: str):
     return html.fromstring(f"<html><body>{markup}</body></html>").find("body")
+
+
+def element(markup: str):
+    return html.fragment_fromstring(markup)
 
 
 def words(n: int, word: str = "word") -> str:
@@ -21,51 +35,113 @@ def post(author: str, text: str, extra: str = "") -> str:
             f'<div class="body">{extra}<p>{text}</p></div></div>')
 
 
-def test_repeated_posts_are_units_with_their_own_text():
+def test_repeated_posts_are_units_whatever_the_digits_in_their_class():
     page = body_of("<nav><a href='/'>Home</a></nav><div id='thread'>"
                    + post("ann", words(40, "alpha")) + post("bob", words(30, "beta")) + post("cy", words(20, "gamma"))
                    + "</div><footer>About us</footer>")
+    first = page.xpath("//div[starts-with(@class, 'post ')]")[0]
+    assert first.get("class") == f"post post-{len(words(40, 'alpha'))}" and shape(first) == ("div", "post post-")
     found = units(page)
-    assert len(found) == 3 and [unit.source for unit in found] == ["repeated"] * 3
-    assert "alpha0" in found[0].text and "beta0" not in found[0].text and "gamma19" in found[2].text
-    assert "About us" not in " ".join(unit.text for unit in found)
+    assert [unit.source for unit in found] == ["repeated"] * 3
+    assert [own_text(unit.element)[0] for unit in found] == [f"ann\n{words(40, 'alpha')}", f"bob\n{words(30, 'beta')}",
+                                                            f"cy\n{words(20, 'gamma')}"]
 
 
-def test_a_quote_of_another_post_is_left_out_of_a_post():
-    quoted = "<blockquote><cite>ann wrote:</cite>alpha quoted words here</blockquote>"
-    page = body_of("<div>" + post("ann", words(40, "alpha")) + post("bob", words(30, "beta"), quoted) + "</div>")
-    second = units(page)[1].text
-    assert "beta0" in second and "quoted" not in second and "wrote" not in second
+def test_siblings_that_do_not_show_a_writer_are_not_posts():
+    section = "<div class='part'><h2>Part</h2><p>{}</p></div>"
+    page = body_of("<div class='story'>" + "".join(section.format(words(50, f"s{i}x")) for i in range(4)) + "</div>")
+    assert units(page) == []
 
 
-def test_an_answer_and_the_comments_under_it_are_units_of_their_own():
-    comment = '<li itemscope itemtype="https://schema.org/Comment">{}</li>'
-    page = body_of(
-        f'<div itemscope itemtype="https://schema.org/Question"><p>{words(30, "question")}</p></div>'
-        f'<div itemscope itemtype="https://schema.org/Answer"><p>{words(50, "answer")}</p>'
-        f'<ul>{comment.format(words(8, "remark"))}{comment.format(words(6, "note"))}</ul></div>')
-    found = units(page)
-    assert [unit.source for unit in found] == ["microdata"] * 4
-    answer = found[1].text
-    assert "answer0" in answer and "remark0" not in answer and "note0" not in answer
-    assert "remark0" in found[2].text
+def test_a_layout_whose_one_column_holds_most_of_the_text_is_not_a_list_of_posts():
+    column = "<div class='col'><span class='date'>2024-01-0{}</span><p>{}</p></div>"
+    dominant = words(int(100 * MAX_MEMBER_SHARE) + 10, "main")
+    page = body_of(f"<div class='row'>{column.format(1, dominant)}{column.format(2, words(20, 'side'))}</div>")
+    assert units(page) == []
+    balanced = body_of(f"<div class='row'>{column.format(1, words(50, 'one'))}"
+                       f"{column.format(2, words(40, 'two'))}</div>")
+    assert len(units(balanced)) == 2
 
 
-def test_an_articles_paragraphs_are_not_units():
-    article = "".join(f"<p>{words(40, f'para{i}x')}</p>" for i in range(8))
-    assert units(body_of(f"<article><h1>Title</h1>{article}</article>")) == []
+def test_siblings_holding_the_pages_headline_are_parts_of_the_article():
+    card = "<div class='card'><span class='byline'>by kim</span>{}<p>{}</p></div>"
+    page = body_of("<div class='cards'>" + card.format("<h1>The headline</h1>", words(40, "story"))
+                   + card.format("", words(40, "teaser")) + "</div>")
+    assert units(page) == []
 
 
-def test_a_page_without_repeated_units_has_none():
-    assert units(body_of(f"<div><p>{words(300)}</p></div><div><p>short</p></div>")) == []
+def test_repeated_units_holding_less_than_min_share_of_the_page_are_not_units():
+    comment = "<li class='comment'><span class='author'>ann</span><p>{}</p></li>"
+    body = words(600, "story")
+    small = int(600 * MIN_SHARE / 2 / (1 - MIN_SHARE)) - 5  # two comments well under MIN_SHARE of the page
+    page = body_of(f"<article><p>{body}</p></article><ol class='comments'>"
+                   + comment.format(words(small, "a")) + comment.format(words(small, "b")) + "</ol>")
+    assert units(page) == []
+
+
+def test_the_first_post_set_apart_from_the_replies_is_a_unit_of_the_same_shape():
+    page = body_of("<div class='first'>" + post("ann", words(40, "alpha")) + "</div><div class='replies'>"
+                   + post("bob", words(30, "beta")) + post("cy", words(25, "gamma")) + "</div>")
+    assert [own_text(unit.element)[0].split("\n")[0] for unit in units(page)] == ["ann", "bob", "cy"]
 
 
 def test_replies_nested_in_a_comment_are_units_of_their_own():
     def comment(kind: str, text: str, replies: str = "") -> str:
-        return f'<li class="comment {kind}"><div class="body"><p>{text}</p></div><ul>{replies}</ul></li>'
+        return (f'<li class="comment {kind}"><span class="by">by <a href="/~x">x</a></span>'
+                f'<div class="body"><p>{text}</p></div><ul>{replies}</ul></li>')
 
     thread = comment("full", words(30, "first"), comment("oneline", words(20, "reply")))
     page = body_of(f"<ul class='thread'>{thread}{comment('full', words(25, 'second'))}</ul>")
-    texts = [unit.text for unit in units(page)]
-    assert len(texts) == 3
-    assert "first0" in texts[0] and "reply0" not in texts[0] and "reply0" in texts[1] and "second0" in texts[2]
+    found = units(page)
+    inside = frozenset(unit.element for unit in found)
+    texts = [own_text(unit.element, inside)[0] for unit in found]
+    assert texts == [f"by x\n{words(30, 'first')}", f"by x\n{words(20, 'reply')}", f"by x\n{words(25, 'second')}"]
+
+
+def test_microdata_units_need_no_repetition_but_must_show_a_writer():
+    posting = ('<div itemscope itemtype="http://schema.org/DiscussionForumPosting">'
+               '<span itemprop="author">ann</span><p>{}</p></div>')
+    assert [unit.kind for unit in units(body_of(posting.format(words(30)) * 2))] == ["post", "post"]
+    unsigned = '<div itemscope itemtype="https://schema.org/Comment"><p>{}</p></div>'
+    assert units(body_of(unsigned.format(words(30)) * 3)) == []
+
+
+def test_quotes_of_other_posts_are_told_from_a_posts_own_blockquote():
+    assert is_quote(element('<blockquote class="ipsQuote" data-ipsquote=""><p>x</p></blockquote>'))
+    assert is_quote(element('<blockquote class="bbCodeBlock bbCodeBlock--quote"><p>x</p></blockquote>'))
+    assert is_quote(element('<div class="bbc_standard_quote"><p>x</p></div>'))
+    assert is_quote(element('<blockquote><cite>ann wrote:</cite> x</blockquote>'))
+    assert is_quote(element('<aside class="quote" data-username="ann"><p>x</p></aside>'))
+    assert not is_quote(element('<blockquote class="messageText SelectQuoteContainer ugc">my own text</blockquote>'))
+    assert not is_quote(element('<article class="message-body js-selectToQuote"><p>my own text</p></article>'))
+    assert not is_quote(element('<blockquote><p>a source the post cites</p></blockquote>'))
+
+
+def test_signatures_votes_and_short_controls_are_left_out_but_a_reply_text_is_not():
+    for markup in ('<div class="signature">sig</div>', '<div class="js-vote-count">12</div>',
+                   '<div class="reactionsBar">ann likes this</div>', '<a class="comment-reply-link">Reply</a>',
+                   '<ul class="share-buttons"><li>Share</li></ul>'):
+        assert left_out(element(markup)), markup
+    assert not left_out(element(f'<div class="reply-content"><p>{words(12)}</p></div>'))
+    assert not left_out(element('<div class="message-userContent"><p>text</p></div>'))
+
+
+def test_a_units_own_text_counts_the_quoted_words_it_leaves_out():
+    unit = element("<div class='post'><blockquote class='quote'><p>three quoted words</p></blockquote>"
+                   "<p>my answer</p><p>second line<br>third line</p><div class='signature'>sig</div></div>")
+    assert own_text(unit) == ("my answer\nsecond line\nthird line", 3)
+
+
+def test_dates_and_times_are_told_from_other_numbers():
+    for shown in ("on Friday @01:23PM", "Sat 04-Jan-25 12:01:52", "2024-05-22", "12.01.2024"):
+        assert DATED.search(shown), shown
+    for other in ("version 1.2.3", "3.14 is pi", "call 555-1234", "ratio 2:1", "12,094 posts"):
+        assert not DATED.search(other), other
+
+
+def test_a_writer_is_shown_by_markup_or_a_date():
+    assert shows_writer(element("<div><a href='/members/ann.12/'>ann</a><p>text</p></div>"))
+    assert shows_writer(element("<div><time datetime='2024-01-01'>Jan 1</time><p>text</p></div>"))
+    assert shows_writer(element("<div><span class='postAuthor'>ann</span><p>text</p></div>"))
+    assert shows_writer(element("<div><span>ann, 2024-01-01</span><p>text</p></div>"))
+    assert not shows_writer(element(f"<div><h2>A part</h2><p>{words(40)}</p></div>"))

@@ -1,0 +1,169 @@
+"""A page's segments (filters/segment/segments.py): hand-written pages shaped like a forum thread, a Q&A
+page, an article with comments, a link page and plain articles; exact texts, kinds, authors, dates and
+quoted words, and the tree left as it was."""
+
+from __future__ import annotations
+
+from lxml import etree, html
+
+from filters.segment.segments import KINDS, Segment, page_segments
+
+
+def body_of(markup: str):
+    return html.fromstring(f"<html><body>{markup}</body></html>").find("body")
+
+
+def words(n: int, word: str = "word") -> str:
+    return " ".join(f"{word}{i}" for i in range(n))
+
+
+def xenforo_post(number: int, author: str, when: str, text: str, quote: str = "") -> str:
+    return (f'<article class="message message--post" id="post-{number}" data-author="{author}">'
+            f'<div class="message-cell message-cell--user"><h4 class="message-name">'
+            f'<a href="/members/{author}.{number}/" class="username">{author}</a></h4></div>'
+            f'<div class="message-main"><header class="message-attribution">'
+            f'<time class="u-dt" datetime="{when}">{when[:10]}</time></header>'
+            f'<article class="message-body js-selectToQuote">{quote}<div class="bbWrapper">{text}</div></article>'
+            f'<aside class="message-signature"><div class="bbWrapper">my rig: words here</div></aside>'
+            f'<div class="reactionsBar">ann and 2 others like this</div></div></article>')
+
+
+def forum_thread() -> str:
+    quote = ('<blockquote class="bbCodeBlock bbCodeBlock--quote" data-quote="ann">'
+             '<div class="bbCodeBlock-content">alpha quoted words here</div></blockquote>')
+    return ("<header><nav><ul><li><a href='/'>Forums</a></li><li><a href='/new'>New posts</a></li></ul></nav></header>"
+            "<h1 class='p-title'>A thread title</h1>"
+            "<div class='block-container lbContainer'>"
+            + xenforo_post(1, "ann", "2024-05-01T10:00:00+0000", words(40, "alpha"))
+            + "</div><div class='block-container'><div class='block-body'>"
+            + xenforo_post(2, "bob", "2024-05-02T11:00:00+0000", words(30, "beta"), quote)
+            + xenforo_post(3, "cy", "2024-05-03T12:00:00+0000", words(20, "gamma"))
+            + "</div></div><footer><p>About us. Terms and rules. Privacy policy.</p></footer>")
+
+
+def test_a_forum_threads_posts_are_segments_with_their_author_date_and_own_text():
+    found = page_segments(body_of(forum_thread()))
+    assert [segment.text for segment in found] == [words(40, "alpha"), words(30, "beta"), words(20, "gamma")]
+    assert [segment.author for segment in found] == ["ann", "bob", "cy"]
+    assert [segment.published for segment in found] == ["2024-05-01T10:00:00+0000", "2024-05-02T11:00:00+0000",
+                                                        "2024-05-03T12:00:00+0000"]
+    assert [segment.kind for segment in found] == ["post"] * 3
+    assert [segment.source for segment in found] == ["repeated"] * 3
+
+
+def test_a_quote_of_another_post_is_left_out_and_its_words_counted():
+    found = page_segments(body_of(forum_thread()))
+    assert [segment.quoted_words for segment in found] == [0, 4, 0]
+    assert all("quoted" not in segment.text and "rig" not in segment.text and "others" not in segment.text
+               for segment in found)
+
+
+def test_the_text_argument_and_the_article_hint_do_not_change_a_thread():
+    body = body_of(forum_thread())
+    assert page_segments(body, "Alpha words.\n\nBeta words.", article=False) == page_segments(body)
+
+
+def test_the_tree_is_left_as_it_was():
+    body = body_of(forum_thread())
+    before = etree.tostring(body)
+    page_segments(body)
+    assert etree.tostring(body) == before
+
+
+def qa_page() -> str:
+    def user(name: str, when: str) -> str:
+        return (f'<div class="user-info"><time itemprop="dateCreated" datetime="{when}">{when[:10]}</time>'
+                f'<div itemprop="author" itemscope itemtype="https://schema.org/Person">'
+                f'<a href="/users/1/{name}"><span itemprop="name">{name}</span></a></div></div>')
+
+    def comment(name: str, text: str) -> str:
+        return (f'<li class="comment" itemscope itemtype="https://schema.org/Comment">'
+                f'<span class="comment-copy">{text}</span> – <a href="/users/2/{name}" class="comment-user">{name}</a>'
+                f' <span class="comment-date">2024-01-03 09:00</span></li>')
+
+    return ('<div itemscope itemtype="https://schema.org/QAPage"><h1>How do I do this?</h1>'
+            '<div class="question" itemprop="mainEntity" itemscope itemtype="https://schema.org/Question">'
+            f'<div class="js-vote-count vote-count">12</div><div itemprop="text"><p>{words(30, "asking")}</p></div>'
+            + user("ann", "2024-01-01T08:00:00")
+            + f'<ul class="comments">{comment("dan", words(9, "remark"))}</ul></div>'
+            '<div id="answers"><div class="answer" itemprop="suggestedAnswer" itemscope '
+            'itemtype="https://schema.org/Answer">'
+            f'<div class="vote-count">7</div><div itemprop="text"><p>{words(50, "answer")}</p>'
+            '<pre><code>print("hello")</code></pre></div>'
+            + user("bob", "2024-01-02T09:30:00") + f'<ul class="comments">{comment("eve", words(7, "note"))}</ul></div>'
+            '</div></div>')
+
+
+def test_a_qa_pages_question_answers_and_comments_come_from_microdata():
+    found = page_segments(body_of(qa_page()))
+    assert [segment.kind for segment in found] == ["question", "comment", "answer", "comment"]
+    assert [segment.source for segment in found] == ["microdata"] * 4
+    assert [segment.author for segment in found] == ["ann", "dan", "bob", "eve"]
+    assert found[0].published == "2024-01-01T08:00:00" and found[2].published == "2024-01-02T09:30:00"
+    assert found[0].text == words(30, "asking")  # its comments, votes, author and date are not its text
+    assert found[2].text == words(50, "answer") + '\nprint("hello")'
+    # a date in plain text (no `<time>`, no date property) is not read, and stays in the text
+    assert found[1].text == words(9, "remark") + " – 2024-01-03 09:00" and found[1].published is None
+
+
+def test_an_faqs_questions_and_answers_written_by_the_page_are_not_segments():
+    entry = ('<div itemscope itemprop="mainEntity" itemtype="https://schema.org/Question"><h3 itemprop="name">{q}</h3>'
+             '<div itemscope itemprop="acceptedAnswer" itemtype="https://schema.org/Answer">'
+             '<div itemprop="text"><p>{a}</p></div></div></div>')
+    faq = "".join(entry.format(q=words(8, f"q{i}x"), a=words(40, f"a{i}x")) for i in range(4))
+    assert page_segments(body_of(f'<div itemscope itemtype="https://schema.org/FAQPage">{faq}</div>')) == []
+
+
+ARTICLE = ("<article class='post'><h1>The headline of the story</h1>"
+           "<p class='byline'>By <a rel='author' href='/authors/kim'>Kim</a>, "
+           "<time datetime='2024-02-01'>1 Feb</time></p>"
+           + "".join(f"<section class='chapter'><h2>Part {i}</h2><p>{words(60, f'story{i}x')}</p>"
+                     f"<p>{words(45, f'more{i}x')}</p></section>" for i in range(5))
+           + "</article>")
+
+
+def test_a_plain_article_has_no_segments():
+    assert page_segments(body_of(f"<main>{ARTICLE}</main>")) == []
+    assert page_segments(body_of(f"<main>{ARTICLE}</main>"), "the extracted story", article=True) == []
+
+
+def test_an_articles_comments_are_segments_and_its_body_is_never_split():
+    def comment(i: int, name: str) -> str:
+        return (f"<li class='comment depth-1' id='comment-{i}'><div class='comment-meta'>"
+                f"<span class='comment-author vcard'><b class='fn'>{name}</b></span>"
+                f"<a href='#comment-{i}'>March {i}, 2024 at 10:0{i} am</a></div>"
+                f"<div class='comment-content'><p>{words(35, f'said{i}x')}</p></div>"
+                f"<div class='reply'><a class='comment-reply-link' href='#'>Reply</a></div></li>")
+
+    # the comments hold 140 of the page's 665 words: more than MIN_SHARE of its text
+    page = body_of(f"<main>{ARTICLE}<section id='comments'><h2>4 comments</h2><ol class='comment-list'>"
+                   + "".join(comment(i, name) for i, name in enumerate(("Ann", "Bob", "Cy", "Di"), 1))
+                   + "</ol></section></main>")
+    found = page_segments(page)
+    assert [segment.kind for segment in found] == ["comment"] * 4
+    assert [segment.author for segment in found] == ["Ann", "Bob", "Cy", "Di"]
+    assert found[0].text == f"March 1, 2024 at 10:01 am\n{words(35, 'said1x')}"  # the reply link is a button
+    assert not any("story" in segment.text or "more" in segment.text for segment in found)
+
+
+def test_a_layouts_columns_are_not_segments():
+    teaser = "<div class='teaser'><a href='/x'>{}</a> <span class='date'>2024-03-0{}</span></div>"
+    sidebar = "".join(teaser.format(words(6, f"other{i}x"), i) for i in range(1, 4))
+    page = body_of(f"<div class='row'><div class='col main-col'>{ARTICLE}</div>"
+                   f"<div class='col side-col'><h3>Related</h3>{sidebar}</div></div>")
+    assert not any("story0x0" in segment.text for segment in page_segments(page))
+
+
+def test_a_link_pages_entries_are_items():
+    entry = ("<div class='entry'><h3><a href='/p/{i}'>{title}</a></h3>"
+             "<p class='meta'>posted 2024-04-0{i} by <a href='/user/u{i}'>u{i}</a></p></div>")
+    page = body_of("<h1>Links</h1><div class='entries'>"
+                   + "".join(entry.format(i=i, title=words(12, f"title{i}x")) for i in range(1, 6)) + "</div>")
+    found = page_segments(page)
+    assert [segment.kind for segment in found] == ["item"] * 5
+    assert found[0].text == f"{words(12, 'title1x')}\nposted 2024-04-01 by u1"
+
+
+def test_kinds_are_the_declared_ones():
+    assert set(KINDS) == {"post", "question", "answer", "comment", "item"}
+    assert Segment("a", "post", None, None, 0, "repeated").kind in KINDS
