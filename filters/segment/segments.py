@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
-from filters.segment.units import Unit, left_out, own_text, size, units
+from filters.segment.units import USER_LINK, Unit, left_out, own_text, size, units
 from filters.text.tokens import word_count
 
 KINDS = ("post", "question", "answer", "comment", "item")
@@ -23,7 +23,7 @@ KINDS = ("post", "question", "answer", "comment", "item")
 KIND_WORDS = {"question": "question", "questions": "question", "answer": "answer", "answers": "answer",
               "comment": "comment", "comments": "comment", "reply": "comment", "replies": "comment"}
 # Class words of the element that shows a unit's author.
-AUTHOR_WORDS = frozenset(("author", "username", "user", "poster", "nickname", "commenter"))
+AUTHOR_WORDS = frozenset(("author", "username", "user", "poster", "nickname", "commenter", "person"))
 MAX_AUTHOR_WORDS = 6
 ITEM_LINK_SHARE = 0.5  # units whose words are mostly link text are items of a list
 # On a page judged an article (`article=True`), a unit at least this share of whose words are in lines of
@@ -47,11 +47,11 @@ class Segment:
 
 
 def page_segments(body: HtmlElement, text: str | None = None, article: bool = False) -> list[Segment]:
-    """The page's segments in page order (none when nothing repeats). With `article` and `text`,
-    units that are parts of the extracted article body (`in_body`) are left out."""
+    """The page's segments in page order (none when nothing repeats). With `text`, units that are
+    parts of the extracted body (`in_body`) are left out when `article`, and all are when none shows
+    an author or a date (then they are the parts of one text, not posts)."""
     found = units(body)
     inside = frozenset(unit.element for unit in found)
-    body_text = _plain(text) if article and text else None
     segments = []
     for unit in found:
         name, name_element = author(unit.element, inside)
@@ -59,8 +59,16 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
         shown = frozenset(element for element in (name_element, date_element)
                           if element is not None and 2 * size(element) < size(unit.element))
         own, quoted = own_text(unit.element, inside, shown)
-        if own and not (body_text is not None and in_body(own, body_text)):
+        if own:
             segments.append(Segment(own, unit_kind(unit, own), name, date, quoted, unit.source))
+    if not segments or not text:
+        return segments
+    body_text = _plain(text)
+    if article:
+        return [segment for segment in segments if not in_body(segment.text, body_text)]
+    if all(segment.author is None and segment.published is None for segment in segments) \
+            and any(in_body(segment.text, body_text) for segment in segments):
+        return []  # parts of the extracted text that show no writer: an article's, not posts
     return segments
 
 
@@ -119,7 +127,8 @@ def _shown_text(element: HtmlElement) -> str:
 def author(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | None, HtmlElement | None]:
     """The author as the unit shows it, and the element showing it: the first `itemprop=author` (its
     `itemprop=name` when it has one), `rel=author` link or element with an author class word
-    (`AUTHOR_WORDS`) whose text, or else whose first link's text, has at most `MAX_AUTHOR_WORDS` words."""
+    (`AUTHOR_WORDS`) whose text, or else whose first link's text, has at most `MAX_AUTHOR_WORDS` words;
+    else the first link to a user's page (`USER_LINK`) with such a text."""
     for element in _AUTHOR_MARKS(unit):
         marked = element.get("itemprop") == "author" or "author" in (element.get("rel") or "").split()
         if not marked and AUTHOR_WORDS.isdisjoint(_marks(element)):
@@ -134,6 +143,11 @@ def author(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | Non
             name = _shown_text(source)
             if name and word_count(name) <= MAX_AUTHOR_WORDS:
                 return name, element
+    for link in unit.iter("a"):
+        if USER_LINK.search(link.get("href") or "") and _outside(link, unit, others):
+            name = _shown_text(link)
+            if name and word_count(name) <= MAX_AUTHOR_WORDS:
+                return name, link
     return None, None
 
 

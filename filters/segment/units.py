@@ -66,7 +66,10 @@ _SIZE = etree.XPath("string-length(normalize-space(.))")
 # user's page; a schema.org author or date property; or (`DATED`) a time of day or a numeric date
 # near its start. Attribute values are read by libxml2 and searched as strings, in one pass each.
 WRITER_CLASSES = ("author", "username", "avatar", "poster", "byline", "date", "timestamp")
-USER_PAGES = ("/user", "/member", "/profile", "/u/", "/~")
+# A link to a user's page: a path segment or script named so (`/members/ann.12/`, `/u/ann`, `/~ann`,
+# `profile.php?id=12`, `memberlist.php?mode=viewprofile&u=12`).
+USER_LINK = re.compile(r"(?:^|[\s/.])(?:users?|u|members?|memberlist|profiles?|people|person)(?:[/?]|\.php)|/~",
+                       re.IGNORECASE)
 WRITER_PROPERTIES = ("author", "creator", "datePublished", "dateCreated")
 _CLASSES = etree.XPath("descendant::*/@class")
 _LINKS = etree.XPath("descendant::a/@href")
@@ -155,15 +158,14 @@ def microdata_kind(element: HtmlElement) -> str | None:
 
 
 def shows_writer(element: HtmlElement) -> bool:
-    """Whether the element shows who wrote it or when (`WRITER_CLASSES`, `USER_PAGES`,
+    """Whether the element shows who wrote it or when (`WRITER_CLASSES`, `USER_LINK`,
     `WRITER_PROPERTIES`, `DATED`)."""
     if next(element.iterdescendants("time"), None) is not None:
         return True
     classes = " ".join(_CLASSES(element)).lower()
     if any(word in classes for word in WRITER_CLASSES):
         return True
-    links = " ".join(_LINKS(element))
-    if any(path in links for path in USER_PAGES):
+    if USER_LINK.search(" ".join(_LINKS(element))) is not None:
         return True
     properties = " ".join(_PROPERTIES(element))
     return any(name in properties for name in WRITER_PROPERTIES) or DATED.search(_HEAD(element)) is not None
