@@ -20,11 +20,13 @@ article by itself); article pages also with `article=True`.
    the share of pages with a segment that holds article-body text: at least half of its words are in
    paragraphs or lines of >= 12 words it shares with the extracted text (whose cascade leaves comments out).
 3. **Cost**: `page_segments` per page (thread CPU time), median and p90 over all wcxb-dev pages.
+4. `--cv`: leave-domain-out cross-validation of the thresholds read off these pages (`GRID`).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import statistics
@@ -33,6 +35,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -41,8 +44,10 @@ from lxml.html import HtmlElement  # noqa: E402
 
 from filters.extract.cascade import run_cascade  # noqa: E402
 from filters.extract.cleanup import remove_cookie_overlays  # noqa: E402
+from filters.page.domains import registered_domain  # noqa: E402
 from filters.parse.html import parse_html_bytes  # noqa: E402
 from filters.parse.parsed import Page  # noqa: E402
+from filters.segment import units as segment_units  # noqa: E402
 from filters.segment.segments import Segment, page_segments  # noqa: E402
 from filters.text.tokens import words  # noqa: E402
 from pipeline.io.decode import decode_html  # noqa: E402
@@ -54,6 +59,11 @@ MIN_WORDS = 30
 BODY_LINE_WORDS = 12  # a shared run this long is the article's text, not a coincidence
 BODY_SHARE = 0.5  # a segment holds article-body text when at least this share of its words are shared runs
 _WORD = re.compile(r"\w+")
+# The thresholds read off the labelled pages, and the values leave-domain-out cross-validation chooses
+# among; the choice maximises recovered posts less BROKEN_ARTICLE_COST for each article page with a
+# segment holding its body (a split article costs a detector more than a missed post).
+GRID = {"MIN_SHARE": (0.1, 0.15, 0.2, 0.3), "MAX_MEMBER_SHARE": (0.6, 0.7, 0.8, 1.0)}
+BROKEN_ARTICLE_COST = 10
 
 
 def tokens(text: str) -> str:
@@ -149,6 +159,50 @@ def timed_segments(body: HtmlElement | None, text: str | None, article: bool = F
     return found, time.thread_time() - start
 
 
+def cross_validate(forum: list[tuple[str, HtmlElement, dict]], articles: list[tuple[str, HtmlElement, str | None]]) \
+        -> None:
+    """Leave-domain-out: for each registered domain, the `GRID` values that score best on the other
+    domains' pages, applied to its own (forum pages with text=None, article pages with their text);
+    prints the held-out recovered share and share of article pages with a segment holding body text."""
+    combos = [dict(zip(GRID, values, strict=True)) for values in itertools.product(*GRID.values())]
+    defaults = {name: getattr(segment_units, name) for name in GRID}
+    scores: list[dict[str, tuple[int, int, int]]] = []  # per combo, url -> (recovered, posts, broken)
+    for combo in combos:
+        for name, value in combo.items():
+            setattr(segment_units, name, value)
+        scored = {}
+        for url, body, page in forum:
+            outcome = score_posts(page_segments(body, None), page)
+            posts = sum(outcome[key] for key in ("recovered", "merged", "split", "missed"))
+            scored[url] = (outcome["recovered"], posts, 0)
+        for url, body, text in articles:
+            runs, prepared = body_runs(text or ""), tokens(text or "")
+            broken = any(holds_body_text(segment.text, prepared, runs) for segment in page_segments(body, text))
+            scored[url] = (0, 0, int(broken))
+        scores.append(scored)
+    for name, value in defaults.items():
+        setattr(segment_units, name, value)
+    by_domain: dict[str, list[str]] = defaultdict(list)
+    for url in scores[0]:
+        host = urlsplit(url).hostname
+        by_domain[registered_domain(host) or host or url].append(url)
+
+    def gain(index: int, urls: list[str]) -> int:
+        return sum(scores[index][url][0] - BROKEN_ARTICLE_COST * scores[index][url][2] for url in urls)
+
+    held = [0, 0, 0]
+    chosen: Counter = Counter()
+    for domain, urls in by_domain.items():
+        others = [url for other, listed in by_domain.items() if other != domain for url in listed]
+        best = max(range(len(combos)), key=lambda index: (gain(index, others), -abs(index - len(combos) // 2)))
+        chosen[str(combos[best])] += 1
+        for url in urls:
+            held = [total + value for total, value in zip(held, scores[best][url], strict=True)]
+    pages = len(articles)
+    print(f"\nleave-domain-out ({len(by_domain)} domains; {dict(chosen)}): recovered {held[0] / held[1]:.3f} "
+          f"of {held[1]} posts (text=None); article pages holding body text {held[2] / pages:.3f} of {pages}")
+
+
 def posts_table(title: str, by_group: dict[str, Counter]) -> None:
     columns = ("recovered", "merged", "split", "missed", "segments", "unmatched", "qa comments")
     print(f"\n{title}: posts of >= {MIN_WORDS} words; segments of >= {MIN_WORDS} words")
@@ -175,6 +229,7 @@ def main() -> None:
                         help="the cascade's text of every page (computed once, about 5 minutes)")
     parser.add_argument("--skip-articles", action="store_true", help="posts and cost only")
     parser.add_argument("--show", type=int, default=10, help="article pages listed per line")
+    parser.add_argument("--cv", action="store_true", help="cross-validate the thresholds by domain (minutes)")
     args = parser.parse_args()
     posts = {url: page for url, page in json.loads(args.posts.read_text(encoding="utf-8")).items()
              if not url.startswith("_")}
@@ -187,6 +242,8 @@ def main() -> None:
     costs: dict[str, list[float]] = defaultdict(list)
     articles: dict[str, Counter] = defaultdict(Counter)
     holding: dict[str, list[str]] = defaultdict(list)
+    kept_forum: list[tuple[str, HtmlElement, dict]] = []
+    kept_articles: list[tuple[str, HtmlElement, str | None]] = []
     for corpus in CORPORA:
         wanted = None if corpus == "wcxb-dev" else {url for url, kind in types[corpus].items() if kind == "article"}
         if args.skip_articles and corpus != "wcxb-dev":
@@ -199,6 +256,8 @@ def main() -> None:
                 costs["all"].append(seconds)
                 costs[kind or "unlabelled"].append(seconds)
             if kind == "article" and not args.skip_articles:
+                if args.cv and body is not None:
+                    kept_articles.append((url, body, text))
                 runs = body_runs(text or "")
                 prepared = tokens(text or "")
                 hinted = timed_segments(body, text, article=True)[0]
@@ -212,6 +271,8 @@ def main() -> None:
             page = posts.get(url) if corpus == "wcxb-dev" else None
             if page is None:
                 continue
+            if args.cv and body is not None and page["posts"]:
+                kept_forum.append((url, body, page))
             for setting, segments in (("text", found), ("None", timed_segments(body, None)[0])):
                 if not page["posts"]:
                     if segments:
@@ -232,6 +293,8 @@ def main() -> None:
             share = counts["holding body text"] / counts["pages"]
             print(f"  {name:<32}{counts['pages']:>6}{counts['with segments']:>6}{counts['holding body text']:>6}"
                   f"  ({share:.3f})  {holding[name][:args.show]}")
+    if args.cv:
+        cross_validate(kept_forum, kept_articles)
     print("\ncost of page_segments, ms a page (thread CPU time), wcxb-dev, text=extracted")
     for group, seconds in sorted(costs.items(), key=lambda item: -len(item[1])):
         millis = sorted(1000 * value for value in seconds)

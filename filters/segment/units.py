@@ -44,6 +44,7 @@ MAX_CONTROL_WORDS = 3
 QUOTE_TAGS = frozenset(("blockquote", "aside"))
 _MARK_WORDS = re.compile(r"[\s_-]+")
 SKIPPED_TAGS = frozenset(("script", "style", "template", "noscript", "button", "svg", "select", "textarea"))
+HIDDEN_TEXT_TAGS = ("script", "style", "template", "noscript")
 # A unit holds blocks: a paragraph or list item of text alone is part of one, never a unit.
 BLOCK_TAGS = ("div", "p", "article", "section", "ul", "ol", "li", "blockquote", "pre", "table", "header",
               "footer", "aside", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -52,12 +53,12 @@ LINE_TAGS = frozenset(("p", "div", "li", "br", "pre", "h1", "h2", "h3", "h4", "h
 CELL_TAGS = frozenset(("td", "th"))  # the cells of a row are its columns, not posts (a post is a row or a table)
 MIN_UNIT_CHARS = 25  # a repeated element with fewer characters is furniture (a date, a counter)
 MIN_UNITS = 2
-MIN_SHARE = 0.15  # the repeated units hold at least this share of the page's text
+MIN_SHARE = 0.3  # the repeated units hold at least this share of the page's text
 # A group one member of which holds more than this share of the group's text is a layout (the
 # article's column beside a sidebar), not a list of posts.
-MAX_MEMBER_SHARE = 0.7
+MAX_MEMBER_SHARE = 0.6
 _DIGITS = re.compile(r"\d+")
-_MICRODATA = etree.XPath(".//*[@itemtype]")
+_MICRODATA = etree.XPath("descendant::*[@itemtype]")
 # Sizes are characters of whitespace-normalised text, counted by libxml2.
 _SIZE = etree.XPath("string-length(normalize-space(.))")
 
@@ -103,6 +104,8 @@ def _marks(element: HtmlElement) -> list[str]:
 def left_out(element: HtmlElement) -> bool:
     """Whether `element` is a quote of another post (`is_quote`), a signature or a control (`LEFT_OUT`,
     `LEFT_OUT_PREFIXES`, and `CONTROL_WORDS` on an element of at most `MAX_CONTROL_WORDS` words)."""
+    if element.get("class") is None and element.get("id") is None and element.tag not in QUOTE_TAGS:
+        return False
     marks = _marks(element)
     if is_quote(element) or not LEFT_OUT.isdisjoint(marks) or any(mark.startswith(LEFT_OUT_PREFIXES) for mark in marks):
         return True
@@ -131,8 +134,10 @@ def size(element: HtmlElement) -> int:
 
 
 def text_size(body: HtmlElement) -> int:
-    """Characters of the body's text, less what scripts, styles and other hidden parts hold."""
-    return size(body) - sum(size(element) for element in body.iterdescendants(*SKIPPED_TAGS))
+    """Characters of the body's text, less what its scripts, styles and templates hold (their text, as
+    it stands: a bound, since their whitespace is not normalised)."""
+    hidden = sum(len(element.text) for element in body.iterdescendants(*HIDDEN_TEXT_TAGS) if element.text)
+    return size(body) - hidden
 
 
 def shape(element: HtmlElement) -> Shape:
@@ -208,13 +213,39 @@ def sibling_groups(body: HtmlElement, min_size: float) -> list[Group]:
     return groups
 
 
+def _dominated(members: list[tuple[HtmlElement, int]]) -> bool:
+    return max(held for _, held in members) > MAX_MEMBER_SHARE * sum(held for _, held in members)
+
+
+def _own_size(element: HtmlElement) -> int:
+    """Its size less that of the elements of a like shape nested in it (the replies under a comment)."""
+    key = shape(element)
+    test = _class_test(key, element)
+    if not test:
+        return size(element)
+    nested = {other for other in element.xpath(f"descendant::{key[0]}{test}") if alike(shape(other), key)}
+    return size(element) - sum(size(other) for other in nested if not _below_any(other, nested, element))
+
+
+def _below_any(element: HtmlElement, elements: set[HtmlElement], top: HtmlElement) -> bool:
+    """Whether an ancestor of `element` under `top` is one of `elements`."""
+    for ancestor in element.iterancestors():
+        if ancestor is top:
+            return False
+        if ancestor in elements:
+            return True
+    return False
+
+
 def is_list_of_posts(members: list[tuple[HtmlElement, int]], headline: HtmlElement | None) -> bool:
     """Whether same-shape siblings (element, size) are contributions rather than parts of a layout
     or of one text: at least half show their writer or date, none holds the page's `<main>` or its
-    headline (the first `<h1>`), and none holds more than `MAX_MEMBER_SHARE` of their text."""
-    total = sum(held for _, held in members)
-    if max(held for _, held in members) > MAX_MEMBER_SHARE * total:
-        return False
+    headline (the first `<h1>`), and none holds more than `MAX_MEMBER_SHARE` of their text (less the
+    replies nested in it)."""
+    if _dominated(members):
+        largest = max(members, key=lambda member: member[1])[0]
+        if _dominated([(element, _own_size(element) if element is largest else held) for element, held in members]):
+            return False
     for element, _ in members:
         if next(element.iterdescendants("main"), None) is not None:
             return False

@@ -132,17 +132,17 @@ def test_an_articles_comments_are_segments_and_its_body_is_never_split():
         return (f"<li class='comment depth-1' id='comment-{i}'><div class='comment-meta'>"
                 f"<span class='comment-author vcard'><b class='fn'>{name}</b></span>"
                 f"<a href='#comment-{i}'>March {i}, 2024 at 10:0{i} am</a></div>"
-                f"<div class='comment-content'><p>{words(35, f'said{i}x')}</p></div>"
+                f"<div class='comment-content'><p>{words(60, f'said{i}x')}</p></div>"
                 f"<div class='reply'><a class='comment-reply-link' href='#'>Reply</a></div></li>")
 
-    # the comments hold 140 of the page's 665 words: more than MIN_SHARE of its text
+    # the comments hold 300 of the page's 825 words: more than MIN_SHARE of its text
     page = body_of(f"<main>{ARTICLE}<section id='comments'><h2>4 comments</h2><ol class='comment-list'>"
-                   + "".join(comment(i, name) for i, name in enumerate(("Ann", "Bob", "Cy", "Di"), 1))
+                   + "".join(comment(i, name) for i, name in enumerate(("Ann", "Bob", "Cy", "Di", "Ed"), 1))
                    + "</ol></section></main>")
     found = page_segments(page)
-    assert [segment.kind for segment in found] == ["comment"] * 4
-    assert [segment.author for segment in found] == ["Ann", "Bob", "Cy", "Di"]
-    assert found[0].text == f"March 1, 2024 at 10:01 am\n{words(35, 'said1x')}"  # the reply link is a button
+    assert [segment.kind for segment in found] == ["comment"] * 5
+    assert [segment.author for segment in found] == ["Ann", "Bob", "Cy", "Di", "Ed"]
+    assert found[0].text == f"March 1, 2024 at 10:01 am\n{words(60, 'said1x')}"  # the reply link is a control
     assert not any("story" in segment.text or "more" in segment.text for segment in found)
 
 
@@ -168,3 +168,20 @@ def test_a_link_pages_entries_are_items():
 def test_kinds_are_the_declared_ones():
     assert set(KINDS) == {"post", "question", "answer", "comment", "item"}
     assert Segment("a", "post", None, None, 0, "repeated").kind in KINDS
+
+
+def test_with_the_article_hint_a_unit_holding_the_extracted_body_is_left_out_and_comments_stay():
+    part = "<div class='part'><span class='date'>2024-01-0{}</span><p>{}</p></div>"
+    story = [words(40, f"story{i}x") for i in range(3)]
+    comment = "<li class='comment'><a href='/user/{0}'>{0}</a><p>{1}</p></li>"
+    page = body_of("<div class='parts'>" + "".join(part.format(i, text) for i, text in enumerate(story, 1))
+                   + "</div><ol class='comments'>" + comment.format("ann", words(40, "said")) + "</ol>")
+    assert len(page_segments(page)) == 3  # without the text, the dated parts look like posts
+    extracted = "\n\n".join(story)
+    assert page_segments(page, extracted, article=True) == []
+    # the parts show no author and no `<time>`: with the extracted text they are an article's, hint or not
+    assert page_segments(page, extracted) == []
+    replies = "".join(comment.format(name, words(40, f"{name}x")) for name in ("ann", "bob", "cy"))
+    page = body_of(f"<article><h1>Title</h1><p>{words(200, 'story')}</p></article><ol class='comments'>{replies}</ol>")
+    found = page_segments(page, words(200, "story"), article=True)
+    assert [segment.author for segment in found] == ["ann", "bob", "cy"]
