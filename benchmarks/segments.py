@@ -296,8 +296,8 @@ def main() -> None:
     if args.cv:
         cross_validate(kept_forum, kept_articles)
     print("\ncost of page_segments, ms a page (thread CPU time), wcxb-dev, text=extracted")
-    for group, seconds in sorted(costs.items(), key=lambda item: -len(item[1])):
-        millis = sorted(1000 * value for value in seconds)
+    for group, timings in sorted(costs.items(), key=lambda item: -len(item[1])):
+        millis = sorted(1000 * value for value in timings)
         print(f"  {group:<14}{len(millis):>6} pages  median {statistics.median(millis):6.2f}"
               f"  p90 {millis[int(0.9 * (len(millis) - 1))]:6.2f}  max {millis[-1]:7.1f}")
 
