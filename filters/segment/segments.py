@@ -1,10 +1,13 @@
-"""A page's segments: its units (`units.py`) as the dataset sees them, each with its kind, its
-author and date as the unit shows them, and the words of other posts quoted in it.
+"""A page's segments: its units (`units.py`) as the dataset sees them, each with its own text, its
+kind, its author and date as the unit shows them, and the words of other posts quoted in it.
 
 `page_segments(body, text, article)` is what the pipeline calls after extraction: `body` is the
 parsed page's `<body>` (never modified), `text` the extracted main text (None when the page was
-not extracted) and `article` whether the page is judged an article (its body is never split;
-its comments may still be segments).
+not extracted) and `article` the page-type hint (True: the page is judged an article). An article's
+body is never a segment: with `text`, units that show no author or date and hold the extracted body
+are its parts (no segments), and with `article` each unit holding it is left out; its comments stay.
+Kinds: microdata's, else a class word of the unit or its parent (`KIND_WORDS`), else `item` for units
+mostly of link text, else `post`. The author and date elements read are left out of the text.
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ KIND_WORDS = {"question": "question", "questions": "question", "answer": "answer
 AUTHOR_WORDS = frozenset(("author", "username", "user", "poster", "nickname", "commenter", "person"))
 MAX_AUTHOR_WORDS = 6
 ITEM_LINK_SHARE = 0.5  # units whose words are mostly link text are items of a list
-# On a page judged an article (`article=True`), a unit at least this share of whose words are in lines of
-# at least `BODY_LINE_WORDS` words that the extracted text holds is a part of the article's body.
+# A unit at least this share of whose words are in lines of at least `BODY_LINE_WORDS` words that the
+# extracted text holds is a part of that text (`in_body`).
 BODY_SHARE = 0.5
 BODY_LINE_WORDS = 12
 _WORD = re.compile(r"\w+")

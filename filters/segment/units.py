@@ -3,16 +3,20 @@
 Input: a page's `<body>` (lxml, never modified). Output (`units`): `Unit`s in page order. Two sources,
 generic markup only, no site rules:
 
-* **microdata**: elements whose schema.org `itemtype` is one person's contribution (`UNIT_TYPES`).
+* **microdata**: elements whose schema.org `itemtype` is one person's contribution (`UNIT_TYPES`) and
+  that show their writer or date (`shows_writer`).
 * **repeated**: sibling elements of one shape (`shape`: tag and class words, digits removed) that each
-  hold blocks and at least `MIN_UNIT_WORDS` words, and together at least `MIN_SHARE` of the page's
-  words; of the groups holding at least half the words the largest holds, the one with the most
-  members. Elements of exactly that shape elsewhere in the page join it (a thread's first post is
-  often set apart from the replies), and so do elements of a like shape (`alike`) under its parent
-  (replies nested in a comment).
+  hold blocks and at least `MIN_UNIT_CHARS` characters, together at least `MIN_SHARE` of the page's
+  text, and are a list of contributions (`is_list_of_posts`: they show writers, none holds the page's
+  `<main>` or headline or most of their text); of the groups holding at least half the text the
+  largest holds, the one with the most members. Elements of exactly its shape elsewhere in the page
+  join it (a thread's first post is often set apart from the replies), and so do elements of a like
+  shape (`alike`) under its parent (replies nested in a comment).
 
-A unit inside another is a unit of its own and left out of the other's text. One bottom-up pass
-counts every element's words (`Measures`); a unit's text (`own_text`) is read only for the units found.
+Sizes are characters of whitespace-normalised text counted by libxml2, and only elements holding
+`MIN_SHARE` of the page are walked into. A unit inside another is a unit of its own and left out of
+the other's text (`own_text`: quotes of other posts, signatures, votes, badges and controls left out).
+Measured in docs/benchmarks.md ("Segments").
 """
 
 from __future__ import annotations
