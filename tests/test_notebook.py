@@ -122,7 +122,6 @@ def test_printed_counts_agree_with_stats(runs, compared):
     assert marker(compared, r"RUN ACCEPTED=(\d+) REJECTED=(\d+)") == (a["accepted"], a["rejected"])
     assert marker(compared, r"COMPARE ACCEPTED=(\d+) REJECTED=(\d+)") == (b["accepted"], b["rejected"])
     segments = a["segments"]
-    assert segments["segments_in"] > 0  # the sample has pages with repeated units
     assert marker(compared, r"SEGMENTS IN=(\d+) ACCEPTED=(\d+)") == (segments["segments_in"], segments["accepted"])
 
 

@@ -60,13 +60,13 @@ PAGES = [
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> Path:
-    """`on`: default params; `off`: `segment: null`; `retuned`: select of `on` with segment.min_tokens 5."""
+    """`on`: default params; `off`: `segment: null`; `retuned`: select of `on` with segment.min_tokens 3."""
     base = tmp_path_factory.mktemp("segments")
     write_warc(base / "forum.warc.gz", [(url, body, {}) for url, body in PAGES])
     assert cli("run", base / "forum.warc.gz", "--out", base / "on") == 0
     (base / "off.yaml").write_text("segment: null\n")
     assert cli("run", base / "forum.warc.gz", "--out", base / "off", "--params", base / "off.yaml") == 0
-    (base / "retuned.yaml").write_text("segment:\n  min_tokens: 5\n")
+    (base / "retuned.yaml").write_text("segment:\n  min_tokens: 3\n")
     assert cli("select", base / "on" / "work", "--out", base / "retuned", "--params", base / "retuned.yaml") == 0
     return base
 
@@ -93,7 +93,7 @@ def test_segments_are_judged_by_the_rules_and_deduplicated(runs):
     short = segments.filter(pl.col("text") == "Thanks, that helps.")
     assert "length.tokens" in short["reasons"][0]
     repeated = segments.filter(pl.col("author") == "tern").sort("url")
-    assert repeated["reasons"].to_list()[0] == [] and repeated["reasons"].to_list()[1] == ["dup.exact"]
+    assert repeated["reasons"].to_list()[0] == [] and "dup.exact" in repeated["reasons"].to_list()[1]
     kept = segments.filter(pl.col("kept"))
     assert kept.height == 6 and kept["reasons"].list.len().max() == 0
     assert (segments["kept"] == (segments["reasons"].list.len() == 0)).all()
@@ -136,7 +136,7 @@ def test_select_retunes_segments_without_extracting_again(runs):
     before, after = segments_of(runs / "on"), segments_of(runs / "retuned")
     assert after.select("id", "text").equals(before.select("id", "text"))
     thanks = after.filter(pl.col("text") == "Thanks, that helps.")
-    assert "length.tokens" not in thanks["reasons"][0]  # 4 tokens < 5 would still fire: it has 4
+    assert "length.tokens" not in thanks["reasons"][0]  # 3 tokens, no longer under the minimum
     assert after["kept"].sum() >= before["kept"].sum()
     assert shard_bytes(runs / "retuned") == shard_bytes(runs / "on")  # pages unchanged
 
@@ -191,3 +191,10 @@ def test_max_per_page_keeps_the_first_segments(tmp_path):
     (tmp_path / "two.yaml").write_text("segment:\n  max_per_page: 2\n")
     assert cli("run", tmp_path / "one.warc.gz", "--out", tmp_path / "out", "--params", tmp_path / "two.yaml") == 0
     assert segments_of(tmp_path / "out")["author"].to_list() == ["marlin", "petrel"]
+
+
+def test_segment_shards_do_not_depend_on_workers(runs, tmp_path):
+    assert cli("run", runs / "forum.warc.gz", "--out", tmp_path / "two", "--workers", "2") == 0
+    pattern = "segments/*/*.parquet"
+    assert shard_bytes(tmp_path / "two", pattern) == shard_bytes(runs / "on", pattern)
+    assert shard_bytes(tmp_path / "two", pattern)  # the pattern found the shards
