@@ -1,5 +1,5 @@
 """Segments: a page's posts, questions, answers, comments and items, each a unit of the dataset
-(../shared/CONTRACT.md, "Segments"; docs/benchmarks.md, "Segments").
+(docs/segments.md; docs/benchmarks.md, "Segments").
 
 `segments.page_segments(body, text, article)` is the pipeline's entry, run after extraction on every
 page (and on pages the pre-extraction gate turned away, from the DOM alone); `units` finds the
