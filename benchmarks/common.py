@@ -10,10 +10,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_WARC = ROOT.parent / "shared" / "corpora" / "trafilatura-eval.warc.gz"
 
 
-def warc_and_repeat(doc: str) -> argparse.Namespace:
-    """`[WARC] [--repeat N]` (default: trafilatura-eval, best of 3); exits when WARC is missing."""
+def warc_and_repeat(doc: str, default: Path = DEFAULT_WARC) -> argparse.Namespace:
+    """`[WARC] [--repeat N]` (default: `default`, trafilatura-eval; best of 3); exits when WARC is missing."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument("warc", nargs="?", type=Path, default=DEFAULT_WARC)
+    parser.add_argument("warc", nargs="?", type=Path, default=default)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     if not args.warc.is_file():

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import statistics
@@ -24,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from common import ROOT  # noqa: E402
+from common import ROOT, warc_and_repeat  # noqa: E402
 from compare import measured  # noqa: E402
 
 from pipeline.io.readers import FileReport, read_file  # noqa: E402
@@ -82,12 +81,7 @@ def whole_runs(warc: Path, repeat: int, scratch: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("warc", nargs="?", type=Path, default=DEFAULT_WARC)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    if not args.warc.is_file():
-        sys.exit(f"no input at {args.warc} (pass a WARC file)")
+    args = warc_and_repeat(__doc__, DEFAULT_WARC)
     warc = args.warc
     step, record, found = step_costs(warc, args.repeat)
     with_segments = [index for index, count in enumerate(found) if count]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
-from filters.segment.units import USER_LINK, Unit, left_out, own_text, size, units
+from filters.segment.units import USER_LINK, Unit, below_any, left_out, own_text, size, units
 from filters.text.tokens import word_count
 
 KINDS = ("post", "question", "answer", "comment", "item")
@@ -114,13 +114,8 @@ def unit_kind(unit: Unit, own: str) -> str:
 
 
 def _outside(element: HtmlElement, unit: HtmlElement, others: frozenset[HtmlElement]) -> bool:
-    """Whether `element` belongs to `unit` itself, not to a unit nested in it."""
-    for ancestor in element.iterancestors():
-        if ancestor is unit:
-            return True
-        if ancestor in others:
-            return False
-    return False
+    """Whether `element` (inside `unit`) belongs to `unit` itself, not to a unit nested in it."""
+    return not below_any(element, others, unit)
 
 
 def _shown_text(element: HtmlElement) -> str:

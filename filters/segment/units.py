@@ -228,10 +228,10 @@ def _own_size(element: HtmlElement) -> int:
     if not test:
         return size(element)
     nested = {other for other in element.xpath(f"descendant::{key[0]}{test}") if alike(shape(other), key)}
-    return size(element) - sum(size(other) for other in nested if not _below_any(other, nested, element))
+    return size(element) - sum(size(other) for other in nested if not below_any(other, nested, element))
 
 
-def _below_any(element: HtmlElement, elements: set[HtmlElement], top: HtmlElement) -> bool:
+def below_any(element: HtmlElement, elements: set[HtmlElement] | frozenset[HtmlElement], top: HtmlElement) -> bool:
     """Whether an ancestor of `element` under `top` is one of `elements`."""
     for ancestor in element.iterancestors():
         if ancestor is top:
