@@ -20,8 +20,8 @@ from pipeline.report.index import SIGNAL_PLOTS, histogram_table, reasons_table, 
 from pipeline.run.executors import LocalExecutor
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-FIGURES = {"funnel", "reasons", "cooccurrence", "page_types", "language_keep_rates", "hosts", "languages", "years",
-           "split_era",
+FIGURES = {"funnel", "reasons", "cooccurrence", "page_types", "segments", "language_keep_rates", "hosts", "languages",
+           "years", "split_era",
            *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS)}
 EXPECTED = {*(f"{name}.png" for name in FIGURES), *(f"{name}.csv" for name in FIGURES), "host_pages.csv",
             "index.html"}
@@ -346,3 +346,13 @@ def test_index_shows_the_first_rejected_pages_of_each_reason(sample_run, report)
         assert section.count("<tr>") == 1 + shown.height  # header + examples
         for url in shown["url"]:
             assert html.escape(url or "") in section
+
+
+def test_the_segments_table_counts_each_kind_and_page_type():
+    from pipeline.report.index import segments_table
+
+    stats = {"segments": {"by_kind": {"post": {"segments": 4, "accepted": 1}},
+                          "by_page_type": {"forum": {"segments": 4, "accepted": 1}}}}
+    table = segments_table(stats)
+    assert table.rows() == [("kind post", 4, 1, 0.25), ("page type forum", 4, 1, 0.25)]
+    assert segments_table({}).height == 0  # a run of an older version, or segmentation off
