@@ -227,15 +227,16 @@ def test_report_escapes_every_string_from_a_page(hostile_run):
 def test_output_file_names_never_come_from_urls_or_pages(hostile_run):
     inputs, out = hostile_run
     written = sorted(path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file())
-    report = {"cooccurrence", "funnel", "page_types", "language_keep_rates", "hosts", "languages", "reasons", "years",
-              "split_era",
+    report = {"cooccurrence", "funnel", "page_types", "segments", "language_keep_rates", "hosts", "languages",
+              "reasons", "years", "split_era",
               *(f"signal_{name}" for name in ("article_score", "word_count", "link_code_char_fraction",
                                              "large_block_char_fraction", "product_score",
                                              "cdc_duplicated_fraction", "gopher_alpha_word_fraction",
                                              "kept_type_probability"))}
     keys = {file_key(str(inputs / "hostile.warc.gz")), file_key(str(inputs / "page.html"))}
-    expected = {*(f"accepted/{name}-00000-of-00001.parquet" for name in SPLITS), "rejected/part-00000.parquet",
-                "stats.json", "README.md", "work/manifest.json", MARKER, f"work/{MARKER}",
+    expected = {*(f"{folder}accepted/{name}-00000-of-00001.parquet" for name in SPLITS for folder in ("", "segments/")),
+                "rejected/part-00000.parquet", "segments/rejected/part-00000.parquet", "stats.json", "README.md",
+                "work/manifest.json", MARKER, f"work/{MARKER}",
                 "report/index.html", "report/host_pages.csv",
                 *(f"report/{name}.{ext}" for name in report for ext in ("png", "csv")),
                 *(f"work/extract/{key}.{ext}" for key in keys for ext in ("parquet", "json"))}
