@@ -14,12 +14,15 @@ import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow as pa
 
 from filters.corpus.dataset import SPLITS, era_columns, site_of, split_of
 from pipeline.params import Params, era_cutoff
+from pipeline.store.writers import ShardWriter
 
 
 def site_unit(params: Params) -> str:
@@ -116,3 +119,39 @@ class DatasetCounts:
                        "rejected": {name: self.cross_split.get(name, 0) for name in SPLITS}}
         return {"split_by": dataset.split_by, "site_unit": self.unit, "era_cutoff": dataset.era_cutoff,
                 "splits": splits, "era_date_source": dict(sorted(self.sources.items())), "cross_split": cross_split}
+
+
+class SplitWriters:
+    """The shard writers of one dataset (pages, or segments): `rejected/part-NNNNN`, and
+    `accepted/SPLIT-NNNNN-of-MMMMM` per split (the Hugging Face layout), or `accepted/part-NNNNN`
+    without splits."""
+
+    def __init__(self, accepted: Path, rejected: Path, schema: pa.Schema, params: Params) -> None:
+        output = params.select.output
+        self.schema = schema
+
+        def writer(directory: Path, prefix: str = "part", of_total: bool = False) -> ShardWriter:
+            return ShardWriter(directory, schema, output.shard_max_rows, output.shard_max_bytes,
+                               prefix=prefix, of_total=of_total)
+
+        self.rejected = writer(rejected)
+        self.by_split = params.dataset.split_by is not None
+        self.accepted = ({name: writer(accepted, name, of_total=True) for name in SPLITS}
+                         if self.by_split else {None: writer(accepted)})
+
+    def write(self, frame: pl.DataFrame) -> None:
+        rejected = frame.filter(~pl.col("kept"))
+        if rejected.height:
+            self.rejected.write(self._table(rejected))
+        accepted = frame.filter(pl.col("kept"))
+        for name, writer in self.accepted.items():
+            part = accepted.filter(pl.col("split") == name) if self.by_split else accepted
+            if part.height:
+                writer.write(self._table(part))
+
+    def close(self) -> None:
+        for writer in (self.rejected, *self.accepted.values()):
+            writer.close()
+
+    def _table(self, frame: pl.DataFrame) -> pa.Table:
+        return frame.select(self.schema.names).to_arrow().cast(self.schema)

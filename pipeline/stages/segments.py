@@ -22,17 +22,14 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from filters.corpus.dataset import SPLITS
 from filters.rules import reasons
 from pipeline.params import Params
 from pipeline.run.executors import Executor
+from pipeline.stages.dataset import SplitWriters
 from pipeline.stages.dedup import Passes, apply_rules, attach_duplicates, compact_columns, id_columns
 from pipeline.store.schema import SEGMENT_SCHEMA
-from pipeline.store.writers import ShardWriter
 
 SEGMENTS_DIR = "segments"
-# the columns of a flat segment file: SEGMENT_SCHEMA's, and what the de-duplication passes read
-_PASS_COLUMNS = ("normalized_url", "canonical_url", "warc_date", "record_type")
 # rows of segments the write pass holds at once
 SLICE_ROWS = 5_000
 _WORD_BINS = (0, 30, 50, 100, 200, 500, 1000)
@@ -172,7 +169,7 @@ def decide_segments(files: list[Path], root: Path, staging: Path, params: Params
         passes.add(index, compact, id_columns(unit))
     passes.run(units, executor, None)
     found = passes.decide()
-    writers = _SegmentWriters(staging, params)
+    writers = SplitWriters(staging / "accepted", staging / "rejected", SEGMENT_SCHEMA, params)
     counts = SegmentCounts()
     for index, unit in enumerate(units):
         duplicates = found.for_file(index)
@@ -195,34 +192,3 @@ def _slices(unit: tuple[str, ...]) -> Iterator[tuple[int, int]]:
     rows = pq.read_metadata(unit[0]).num_rows
     for start in range(0, rows, SLICE_ROWS):
         yield start, min(rows, start + SLICE_ROWS)
-
-
-class _SegmentWriters:
-    """segments/rejected/part-NNNNN, and segments/accepted/SPLIT-NNNNN-of-MMMMM per split (or
-    accepted/part-NNNNN without splits), as the page shards."""
-
-    def __init__(self, staging: Path, params: Params) -> None:
-        output = params.select.output
-
-        def writer(directory: Path, prefix: str = "part", of_total: bool = False) -> ShardWriter:
-            return ShardWriter(directory, SEGMENT_SCHEMA, output.shard_max_rows, output.shard_max_bytes,
-                               prefix=prefix, of_total=of_total)
-
-        self.rejected = writer(staging / "rejected")
-        self.by_split = params.dataset.split_by is not None
-        self.accepted = ({name: writer(staging / "accepted", name, of_total=True) for name in SPLITS}
-                         if self.by_split else {None: writer(staging / "accepted")})
-
-    def write(self, frame: pl.DataFrame) -> None:
-        rejected = frame.filter(~pl.col("kept"))
-        if rejected.height:
-            self.rejected.write(rejected.select(SEGMENT_SCHEMA.names).to_arrow().cast(SEGMENT_SCHEMA))
-        accepted = frame.filter(pl.col("kept"))
-        for name, writer in self.accepted.items():
-            part = accepted.filter(pl.col("split") == name) if self.by_split else accepted
-            if part.height:
-                writer.write(part.select(SEGMENT_SCHEMA.names).to_arrow().cast(SEGMENT_SCHEMA))
-
-    def close(self) -> None:
-        for writer in (self.rejected, *self.accepted.values()):
-            writer.close()

@@ -27,21 +27,20 @@ from typing import Any
 import polars as pl
 import pyarrow.parquet as pq
 
-from filters.corpus.dataset import SPLITS
 from filters.rules import reasons
 from pipeline.params import Params
 from pipeline.report.dataset_card import CARD, dataset_card
 from pipeline.run.executors import Executor
 from pipeline.run.timings import merge_timings
 from pipeline.stages import page_types
-from pipeline.stages.dataset import DatasetCounts, with_dataset_columns
+from pipeline.stages.dataset import DatasetCounts, SplitWriters, with_dataset_columns
 from pipeline.stages.dedup import Duplicates, Passes, apply_rules, attach_duplicates, compact_columns, id_columns
 from pipeline.stages.partitions import write_whole
 from pipeline.stages.segments import SEGMENTS_DIR, SegmentCounts, SegmentRows, decide_segments
 from pipeline.store.schema import OUTPUT_SCHEMA
 from pipeline.store.storage import local_copies, location
 from pipeline.store.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
-from pipeline.store.writers import ShardWriter, publish_directories, remove_stale_temps
+from pipeline.store.writers import publish_directories, remove_stale_temps
 
 STATS = "stats.json"
 PARTITIONS_DIR = ".select-partitions"
@@ -179,7 +178,7 @@ def _write_shards(grouped: list[tuple[str, ...]], predicted: list[Path], found: 
     out_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(out_dir)
     rules = reasons.rules_for("select")
-    writers = _Writers(staging, params)
+    writers = SplitWriters(staging["accepted"], staging["rejected"], OUTPUT_SCHEMA, params)
     counts = _Counts(params)
     for index, unit in enumerate(grouped):
         signals = found.for_file(index)
@@ -191,41 +190,11 @@ def _write_shards(grouped: list[tuple[str, ...]], predicted: list[Path], found: 
             frame = with_dataset_columns(lazy, params).collect()
             if segment_rows is not None:
                 segment_rows.add(index, frame)
-            writers.write(frame.drop("segments", strict=False), counts)
+            frame = frame.drop("segments", strict=False)
+            counts.add(frame)
+            writers.write(frame)
     writers.close()
     return counts
-
-
-class _Writers:
-    """The shard writers: rejected/part-NNNNN, and accepted/SPLIT-NNNNN-of-MMMMM per split
-    (the Hugging Face layout) or accepted/part-NNNNN without splits."""
-
-    def __init__(self, staging: dict[str, Path], params: Params) -> None:
-        output = params.select.output
-
-        def writer(directory: Path, prefix: str = "part", of_total: bool = False) -> ShardWriter:
-            return ShardWriter(directory, OUTPUT_SCHEMA, output.shard_max_rows, output.shard_max_bytes,
-                               prefix=prefix, of_total=of_total)
-
-        self.rejected = writer(staging["rejected"])
-        self.by_split = params.dataset.split_by is not None
-        self.accepted = ({name: writer(staging["accepted"], name, of_total=True) for name in SPLITS}
-                         if self.by_split else {None: writer(staging["accepted"])})
-
-    def write(self, frame: pl.DataFrame, counts: _Counts) -> None:
-        counts.add(frame)
-        rejected = frame.filter(~pl.col("kept"))
-        if rejected.height:
-            self.rejected.write(rejected.to_arrow().cast(OUTPUT_SCHEMA))
-        accepted = frame.filter(pl.col("kept"))
-        for name, writer in self.accepted.items():
-            part = accepted.filter(pl.col("split") == name) if self.by_split else accepted
-            if part.height:
-                writer.write(part.to_arrow().cast(OUTPUT_SCHEMA))
-
-    def close(self) -> None:
-        for writer in (self.rejected, *self.accepted.values()):
-            writer.close()
 
 
 def units(files: list[str]) -> list[tuple[str, ...]]:
