@@ -7,7 +7,8 @@ not extracted) and `article` the page-type hint (True: the page is judged an art
 body is never a segment: with `text`, units that show no author or date and hold the extracted body
 are its parts (no segments), and with `article` each unit holding it is left out; its comments stay.
 Kinds: microdata's, else a class word of the unit or its parent (`KIND_WORDS`), else `item` for units
-mostly of link text, else `post`. The author and date elements read are left out of the text.
+mostly of link text, else `post`. The author and date elements read are left out of the text, and
+so are a unit's lines that quote an earlier unit of the page (`without_quoted_lines`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ ITEM_LINK_SHARE = 0.5  # units whose words are mostly link text are items of a l
 # extracted text holds is a part of that text (`in_body`).
 BODY_SHARE = 0.5
 BODY_LINE_WORDS = 12
+# A line of a unit all of whose runs of this many words are in the units before it quotes them.
+QUOTE_SPAN = 8
 _WORD = re.compile(r"\w+")
 _MARK_WORDS = re.compile(r"[\s_-]+")
 _AUTHOR_MARKS = etree.XPath(".//*[@itemprop='author' or contains(concat(' ', @rel, ' '), ' author ') or @class]")
@@ -55,6 +58,7 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
     an author or a date (then they are the parts of one text, not posts)."""
     found = units(body)
     inside = frozenset(unit.element for unit in found)
+    seen: set[tuple[str, ...]] = set()  # the QUOTE_SPAN-word runs of the units before
     segments = []
     for unit in found:
         name, name_element = author(unit.element, inside)
@@ -62,8 +66,9 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
         shown = frozenset(element for element in (name_element, date_element)
                           if element is not None and 2 * size(element) < size(unit.element))
         own, quoted = own_text(unit.element, inside, shown)
+        own, repeated = without_quoted_lines(own, seen)
         if own:
-            segments.append(Segment(own, unit_kind(unit, own), name, date, quoted, unit.source))
+            segments.append(Segment(own, unit_kind(unit, own), name, date, quoted + repeated, unit.source))
     if not segments or not text:
         return segments
     body_text = _plain(text)
@@ -73,6 +78,25 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
             and any(in_body(segment.text, body_text) for segment in segments):
         return []  # parts of the extracted text that show no writer: an article's, not posts
     return segments
+
+
+def without_quoted_lines(own: str, seen: set[tuple[str, ...]]) -> tuple[str, int]:
+    """A unit's text less its lines of at least `QUOTE_SPAN` words all of whose `QUOTE_SPAN`-word runs
+    are in `seen` (an earlier unit's: a quote of another post in plain or italic text, or a signature
+    repeated under each post), and the words left out; adds the unit's runs to `seen`."""
+    kept: list[str] = []
+    dropped = 0
+    runs: list[tuple[str, ...]] = []
+    for line in own.split("\n"):
+        found = _WORD.findall(line.lower())
+        spans = [tuple(found[start:start + QUOTE_SPAN]) for start in range(len(found) - QUOTE_SPAN + 1)]
+        if spans and all(span in seen for span in spans):
+            dropped += len(found)
+            continue
+        kept.append(line)
+        runs.extend(spans)
+    seen.update(runs)
+    return "\n".join(kept), dropped
 
 
 def _plain(text: str) -> str:

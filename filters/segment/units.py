@@ -4,8 +4,9 @@ Input: a page's `<body>` (lxml, never modified). Output (`units`): `Unit`s in pa
 generic markup only, no site rules:
 
 * **microdata**: elements whose schema.org `itemtype` is one person's contribution (`UNIT_TYPES`) and
-  that show their writer or date (`shows_writer`).
-* **repeated**: sibling elements of one shape (`shape`: tag and class words, digits removed) that each
+  that show their writer or date (`shows_writer`), with the unmarked elements of a `close` shape
+  that show theirs (an opening post left unmarked among `Comment` replies).
+* **repeated**: sibling elements of one shape (`shape`: tag and class words cut at a digit) that each
   hold blocks and at least `MIN_UNIT_CHARS` characters, together at least `MIN_SHARE` of the page's
   text, and are a list of contributions (`is_list_of_posts`: they show writers, none holds the page's
   `<main>` or headline or most of their text); of the groups holding at least half the text the
@@ -35,17 +36,18 @@ UNIT_TYPES = {"comment": "comment", "answer": "answer", "question": "question",
               "discussionforumposting": "post", "socialmediaposting": "post"}
 # Parts of a unit that are not its own text, by class or id word (split at spaces, - and _; a word
 # starting with one of `LEFT_OUT_PREFIXES`, as `reactionsBar`): quotes of other posts, signatures,
-# votes, badges, reactions, sharing controls and buttons. A `blockquote` or
+# votes, badges, reactions, sharing controls and buttons (`btn`, Bootstrap's). A `blockquote` or
 # `aside` is a quote of another post when a class word starts or ends with `quote` (`ipsQuote`; not
 # xenForo's `SelectQuoteContainer`, a post's own text) or it names its author (`data-author`,
-# `data-quote`, a `<cite>`).
+# `data-quote`, a `<cite>`, or an attribution line just before it: "@ann said in Topic:").
 QUOTE_WORDS = frozenset(("quote", "quotes", "quotebox", "quotecontent", "quotecontainer", "uncited"))
 LEFT_OUT = QUOTE_WORDS | frozenset(("sig",))
-LEFT_OUT_PREFIXES = ("signature", "vote", "voting", "badge", "reaction", "share", "sharing", "button")
+LEFT_OUT_PREFIXES = ("signature", "vote", "voting", "badge", "reaction", "share", "sharing", "button", "btn")
 # Words that name a post's text as often as its controls (`reply-content`): a control is short.
 CONTROL_WORDS = frozenset(("reply", "permalink", "report"))
 MAX_CONTROL_WORDS = 3
 QUOTE_TAGS = frozenset(("blockquote", "aside"))
+MAX_ATTRIBUTION_WORDS = 20
 _MARK_WORDS = re.compile(r"[\s_-]+")
 SKIPPED_TAGS = frozenset(("script", "style", "template", "noscript", "button", "svg", "select", "textarea"))
 HIDDEN_TEXT_TAGS = ("script", "style", "template", "noscript")
@@ -61,7 +63,7 @@ MIN_SHARE = 0.3  # the repeated units hold at least this share of the page's tex
 # A group one member of which holds more than this share of the group's text is a layout (the
 # article's column beside a sidebar), not a list of posts.
 MAX_MEMBER_SHARE = 0.6
-_DIGITS = re.compile(r"\d+")
+_DIGIT = re.compile(r"\d")
 _MICRODATA = etree.XPath("descendant::*[@itemtype]")
 # Sizes are characters of whitespace-normalised text, counted by libxml2.
 _SIZE = etree.XPath("string-length(normalize-space(.))")
@@ -109,7 +111,7 @@ def left_out(element: HtmlElement) -> bool:
     """Whether `element` is a quote of another post (`is_quote`), a signature or a control (`LEFT_OUT`,
     `LEFT_OUT_PREFIXES`, and `CONTROL_WORDS` on an element of at most `MAX_CONTROL_WORDS` words)."""
     if element.get("class") is None and element.get("id") is None and element.tag not in QUOTE_TAGS:
-        return False
+        return is_attribution(element)
     marks = _marks(element)
     if is_quote(element) or not LEFT_OUT.isdisjoint(marks) or any(mark.startswith(LEFT_OUT_PREFIXES) for mark in marks):
         return True
@@ -117,15 +119,30 @@ def left_out(element: HtmlElement) -> bool:
 
 
 def is_quote(element: HtmlElement) -> bool:
-    """Whether `element` quotes another post (`QUOTE_WORDS`, `QUOTE_TAGS`)."""
+    """Whether `element` quotes another post (`QUOTE_WORDS`, `QUOTE_TAGS`), or is the attribution
+    line of one (`is_attribution`)."""
     marks = _marks(element)
     if not QUOTE_WORDS.isdisjoint(marks):
         return True
     if element.tag not in QUOTE_TAGS:
-        return False
+        return is_attribution(element)
+    previous = element.getprevious()
     return (any(mark.startswith("quote") or mark.endswith("quote") for mark in marks)
             or element.find(".//cite") is not None
-            or any(element.get(name) is not None for name in ("data-author", "data-quote", "data-username")))
+            or any(element.get(name) is not None for name in ("data-author", "data-quote", "data-username"))
+            or (previous is not None and is_attribution(previous)))
+
+
+def is_attribution(element: HtmlElement) -> bool:
+    """Whether `element` is the line that names a quote's author just before its `blockquote`: at
+    most `MAX_ATTRIBUTION_WORDS` words ending with a colon, with a link ("@ann said in Topic:")."""
+    following = element.getnext()
+    if following is None or following.tag != "blockquote" or element.tag in QUOTE_TAGS:
+        return False
+    if element.tail and element.tail.strip():
+        return False
+    line = " ".join(element.itertext()).strip()
+    return line.endswith(":") and word_count(line) <= MAX_ATTRIBUTION_WORDS and element.find(".//a") is not None
 
 
 def holds_block(element: HtmlElement) -> bool:
@@ -145,8 +162,9 @@ def text_size(body: HtmlElement) -> int:
 
 
 def shape(element: HtmlElement) -> Shape:
-    """What repeats: the tag and the class words with their digits removed (`post-123` is `post-`)."""
-    classes = sorted({_DIGITS.sub("", word) for word in (element.get("class") or "").split()})
+    """What repeats: the tag and the class words, each cut at its first digit (`post-123` is `post-`,
+    `id-t1_oq7x` is `id-t`: an id's number and what follows it vary from post to post)."""
+    classes = sorted({_DIGIT.split(word, 1)[0] for word in (element.get("class") or "").split()})
     return element.tag, " ".join(classes)
 
 
@@ -187,10 +205,11 @@ def microdata_units(body: HtmlElement) -> list[Unit]:
             if (kind := microdata_kind(element)) is not None and shows_writer(element)]
 
 
-def sibling_groups(body: HtmlElement, min_size: float) -> list[Group]:
-    """The groups of same-shape siblings holding blocks and together at least `min_size` characters,
-    that are lists of contributions (`is_list_of_posts`). Only elements holding `min_size` can be
-    their parent, so the walk descends into those alone."""
+def sibling_groups(body: HtmlElement, total: int) -> list[Group]:
+    """The groups of same-shape siblings holding blocks that are lists of contributions
+    (`is_list_of_posts`) and hold together at least `MIN_SHARE` of the page's `total` characters.
+    Only elements holding that share can be their parent, so the walk descends into those alone."""
+    min_size = MIN_SHARE * total
     headline = body.find(".//h1")
     groups = []
     stack = [body]
@@ -250,11 +269,8 @@ def is_list_of_posts(members: list[tuple[HtmlElement, int]], headline: HtmlEleme
         largest = max(members, key=lambda member: member[1])[0]
         if _dominated([(element, _own_size(element) if element is largest else held) for element, held in members]):
             return False
-    for element, _ in members:
-        if next(element.iterdescendants("main"), None) is not None:
-            return False
-        if headline is not None and _inside(headline, element):
-            return False
+    if any(holds_page(element, headline) for element, _ in members):
+        return False
     showing, unseen = 0, len(members)
     for element, _ in members:
         showing += shows_writer(element)
@@ -264,6 +280,12 @@ def is_list_of_posts(members: list[tuple[HtmlElement, int]], headline: HtmlEleme
         if 2 * (showing + unseen) < len(members):
             return False
     return False
+
+
+def holds_page(element: HtmlElement, headline: HtmlElement | None) -> bool:
+    """Whether `element` holds the page's `<main>` or its headline (its first `<h1>`)."""
+    return next(element.iterdescendants("main"), None) is not None \
+        or (headline is not None and _inside(headline, element))
 
 
 def best_group(groups: list[Group]) -> Group | None:
@@ -283,13 +305,15 @@ def _class_test(key: Shape, example: HtmlElement) -> str:
 
 def grown(body: HtmlElement, group: Group) -> list[HtmlElement]:
     """The group's members, with the elements of exactly its shape elsewhere in the page and those of
-    a like shape under its parent, in page order. A group without class words does not grow: a
-    bare `div` is of every layout's shape."""
+    a like shape under its parent, in page order; none that holds the page's `<main>` or headline
+    (`holds_page`). A group without class words does not grow: a bare `div` is of every layout's shape."""
     chosen = set(group.members)
     test = _class_test(group.shape, group.members[0])
+    headline = body.find(".//h1")
     if test:
         for element in body.xpath(f".//{group.shape[0]}{test}"):
-            if element in chosen or size(element) < MIN_UNIT_CHARS or not holds_block(element):
+            if element in chosen or size(element) < MIN_UNIT_CHARS or not holds_block(element) \
+                    or holds_page(element, headline):
                 continue
             other = shape(element)
             if (other == group.shape and not _holds_any(element, group.members)) \
@@ -306,13 +330,43 @@ def _inside(element: HtmlElement, ancestor: HtmlElement) -> bool:
     return any(parent is ancestor for parent in element.iterancestors())
 
 
+def close(one: Shape, other: Shape) -> bool:
+    """The same tag and at least half their class words in common (`message message--post` and
+    `message message--post message--firstPost`), or both without class."""
+    first, second = set(one[1].split()), set(other[1].split())
+    return one[0] == other[0] and (2 * len(first & second) >= len(first | second) if first | second else True)
+
+
+def with_unmarked(body: HtmlElement, marked: list[Unit]) -> list[Unit]:
+    """The microdata units and the page's elements of a shape close to a unit's (`close`) that show
+    their writer, hold blocks and neither hold nor sit inside a unit (a thread's opening post is
+    often left unmarked, or set apart, while its replies are `Comment`s), in page order."""
+    chosen = {unit.element for unit in marked}
+    shapes = {shape(unit.element) for unit in marked}
+    added = []
+    for key in {key for key in shapes if key[1]}:
+        test = _class_test(key, next(unit.element for unit in marked if shape(unit.element) == key))
+        for element in body.xpath(f".//{key[0]}{test}"):
+            if element in chosen or not close(shape(element), key) or size(element) < MIN_UNIT_CHARS \
+                    or not holds_block(element) or not shows_writer(element) \
+                    or _holds_any(element, list(chosen)) or below_any(element, chosen, body):
+                continue
+            added.append(element)
+            chosen.add(element)
+    if not added:
+        return marked
+    found = {unit.element: unit for unit in marked} | {element: Unit(element, "repeated") for element in added}
+    return [found[element] for element in body.iter() if element in found]
+
+
 def units(body: HtmlElement) -> list[Unit]:
     """The page's units in page order (none when nothing repeats): its microdata units when it
-    has at least `MIN_UNITS`, else its repeated ones."""
+    has at least `MIN_UNITS` (with the unmarked elements of their shape, `with_unmarked`), else its
+    repeated ones."""
     marked = microdata_units(body)
     if len(marked) >= MIN_UNITS:
-        return marked
-    group = best_group(sibling_groups(body, MIN_SHARE * text_size(body)))
+        return with_unmarked(body, marked)
+    group = best_group(sibling_groups(body, text_size(body)))
     return [] if group is None else [Unit(element, "repeated") for element in grown(body, group)]
 
 

@@ -185,3 +185,19 @@ def test_with_the_article_hint_a_unit_holding_the_extracted_body_is_left_out_and
     page = body_of(f"<article><h1>Title</h1><p>{words(200, 'story')}</p></article><ol class='comments'>{replies}</ol>")
     found = page_segments(page, words(200, "story"), article=True)
     assert [segment.author for segment in found] == ["ann", "bob", "cy"]
+
+
+def test_a_line_repeating_an_earlier_posts_words_is_a_quote_left_out_and_counted():
+    from filters.segment.segments import QUOTE_SPAN
+
+    first_line = words(QUOTE_SPAN + 4, "alpha")
+    short = "thanks a lot"  # under QUOTE_SPAN words: a coincidence, kept
+    thread = (xenforo_post(1, "ann", "2024-05-01T10:00:00+0000", f"<p>{first_line}</p><p>{short}</p>")
+              + xenforo_post(2, "bob", "2024-05-02T11:00:00+0000",
+                             f"<p><em>{first_line}</em></p><p>{words(30, 'beta')}</p><p>{short}</p>")
+              + xenforo_post(3, "cy", "2024-05-03T12:00:00+0000", words(20, "gamma")))
+    found = page_segments(body_of(f"<div class='thread'><div class='posts'>{thread}</div></div>"))
+    assert [segment.author for segment in found] == ["ann", "bob", "cy"]
+    assert found[0].text.split("\n") == [first_line, short]
+    assert found[1].text.split("\n") == [words(30, "beta"), short]
+    assert found[1].quoted_words == QUOTE_SPAN + 4

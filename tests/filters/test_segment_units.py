@@ -79,6 +79,26 @@ def test_repeated_units_holding_less_than_min_share_of_the_page_are_not_units():
     assert units(page) == []
 
 
+def test_a_class_word_is_cut_at_its_first_digit_so_ids_do_not_make_each_post_a_shape_of_its_own():
+    assert shape(element("<div class='thing id-t1_oq7x comment'>x</div>")) == ("div", "comment id-t thing")
+    assert shape(element("<div class='thing id-t1_zz9 comment'>x</div>")) == ("div", "comment id-t thing")
+
+
+def test_an_unmarked_opening_post_joins_the_microdata_replies_of_a_close_shape():
+    def message(extra: str, itemtype: str, author: str, text: str) -> str:
+        return (f"<article class='message message--post {extra}'{itemtype}><a href='/members/{author}.1/'>"
+                f"{author}</a><div class='body'><p>{text}</p></div></article>")
+
+    comment = " itemscope itemtype='https://schema.org/Comment'"
+    page = body_of("<div class='first'>" + message("message--firstPost", "", "ann", words(40, "alpha"))
+                   + "</div><div class='replies'>" + message("", comment, "bob", words(30, "beta"))
+                   + message("", comment, "cy", words(20, "gamma")) + "</div><aside class='other'>"
+                   + message("", "", "dee", words(20, "unrelated")).replace("/members/dee.1/", "/about") + "</aside>")
+    found = units(page)
+    assert [own_text(unit.element)[0].split("\n")[0] for unit in found] == ["ann", "bob", "cy"]
+    assert [unit.source for unit in found] == ["repeated", "microdata", "microdata"]
+
+
 def test_the_first_post_set_apart_from_the_replies_is_a_unit_of_the_same_shape():
     page = body_of("<div class='first'>" + post("ann", words(40, "alpha")) + "</div><div class='replies'>"
                    + post("bob", words(30, "beta")) + post("cy", words(25, "gamma")) + "</div>")
@@ -115,6 +135,21 @@ def test_quotes_of_other_posts_are_told_from_a_posts_own_blockquote():
     assert not is_quote(element('<blockquote class="messageText SelectQuoteContainer ugc">my own text</blockquote>'))
     assert not is_quote(element('<article class="message-body js-selectToQuote"><p>my own text</p></article>'))
     assert not is_quote(element('<blockquote><p>a source the post cites</p></blockquote>'))
+
+
+def test_a_blockquote_after_an_attribution_line_is_a_quote_and_the_line_goes_with_it():
+    unit = element("<div class='post'><p><a href='/user/ann'>@ann</a> said in <a href='/post/1'>Topic</a>:</p>"
+                   "<blockquote><p>what ann wrote</p></blockquote><p>my own reply</p></div>")
+    text, quoted = own_text(unit)
+    assert text == "my own reply" and quoted >= 3 + 4  # the quote's words and the attribution's
+    own = element("<div class='post'><p>As the manual puts it, see <a href='/doc'>this</a></p>"
+                  "<blockquote><p>a plain quote</p></blockquote></div>")
+    assert own_text(own)[0] == "As the manual puts it, see this\na plain quote"
+
+
+def test_bootstrap_buttons_are_left_out():
+    unit = element("<div class='post'><p>my text</p><a class='btn btn-ghost'>Show the parent post</a></div>")
+    assert own_text(unit)[0] == "my text"
 
 
 def test_signatures_votes_and_short_controls_are_left_out_but_a_reply_text_is_not():
