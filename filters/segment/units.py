@@ -67,6 +67,7 @@ _DIGIT = re.compile(r"\d")
 _MICRODATA = etree.XPath("descendant::*[@itemtype]")
 # Sizes are characters of whitespace-normalised text, counted by libxml2.
 _SIZE = etree.XPath("string-length(normalize-space(.))")
+_XPATH_SPACES = " \t\r\n"  # the whitespace normalize-space collapses
 
 # What shows a unit as one person's contribution rather than a part of one text: who wrote it or
 # when. A `<time>`; a class naming an author, user name, avatar, poster, byline or date; a link to a
@@ -212,16 +213,16 @@ def sibling_groups(body: HtmlElement, total: int) -> list[Group]:
     min_size = MIN_SHARE * total
     headline = body.find(".//h1")
     groups = []
-    stack = [body]
+    stack: list[tuple[HtmlElement, int | None]] = [(body, None)]
     while stack:
-        parent = stack.pop()
+        parent, parent_size = stack.pop()
         by_shape: dict[Shape, list[tuple[HtmlElement, int]]] = defaultdict(list)
         for child in parent:
             if not isinstance(child.tag, str) or child.tag in SKIPPED_TAGS:
                 continue
-            held = size(child)
+            held = parent_size if parent_size is not None and _wrapper(parent) else size(child)
             if held >= min_size:
-                stack.append(child)
+                stack.append((child, held))
             if held >= MIN_UNIT_CHARS:
                 by_shape[shape(child)].append((child, held))
         if parent is body:
@@ -234,6 +235,15 @@ def sibling_groups(body: HtmlElement, total: int) -> list[Group]:
             if len(members) >= MIN_UNITS and held_total >= min_size and is_list_of_posts(members, headline):
                 groups.append(Group(parent, key, [child for child, _ in members], held_total))
     return groups
+
+
+def _wrapper(parent: HtmlElement) -> bool:
+    """Whether `parent`'s text is its one child's: it has no other child (nor comment) and no text of
+    its own around it, so the child's size is the parent's."""
+    if len(parent) != 1:
+        return False
+    child = parent[0]
+    return not (parent.text or "").strip(_XPATH_SPACES) and not (child.tail or "").strip(_XPATH_SPACES)
 
 
 def _dominated(members: list[tuple[HtmlElement, int]]) -> bool:
