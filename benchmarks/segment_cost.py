@@ -73,7 +73,8 @@ def whole_runs(warc: Path, repeat: int, scratch: Path) -> None:
             shutil.rmtree(out, ignore_errors=True)
             seconds, peak, _ = measured([pipeline, "run", str(warc), "--out", str(out), "--workers", "1", *extra])
             results[name].append((seconds, peak))
-            segments = json.loads((out / "stats.json").read_text())["segments"]
+            if name == "segments on":
+                segments = json.loads((out / "stats.json").read_text())["segments"]
     for name, runs in results.items():
         print(f"{name:14} wall {statistics.median(s for s, _ in runs):.1f} s, "
               f"peak RSS {statistics.median(p for _, p in runs):.0f} MB (median of {len(runs)})")
