@@ -2,7 +2,8 @@
 [--posts FILE] [--cache FILE]`.
 
 Calls `filters.segment.segments.page_segments` as the pipeline does: on the page's `<body>` after
-the consent overlays are removed, with `text` the extraction cascade's text (`run_cascade`, cached in
+the consent overlays are removed (the pipeline leaves them in a page the gate turned away; the
+forum figures are the same either way), with `text` the extraction cascade's text (`run_cascade`, cached in
 `--cache` because it takes minutes) or None (pages the pre-extraction gate turns away), and
 `article=False` (the page-type hint off, as in presets/seed.yaml: the segmenter must protect an
 article by itself); article pages also with `article=True`.
