@@ -217,10 +217,11 @@ def sibling_groups(body: HtmlElement, total: int) -> list[Group]:
     while stack:
         parent, parent_size = stack.pop()
         by_shape: dict[Shape, list[tuple[HtmlElement, int]]] = defaultdict(list)
+        known = parent_size if parent_size is not None and _wrapper(parent) else None
         for child in parent:
             if not isinstance(child.tag, str) or child.tag in SKIPPED_TAGS:
                 continue
-            held = parent_size if parent_size is not None and _wrapper(parent) else size(child)
+            held = known if known is not None else size(child)
             if held >= min_size:
                 stack.append((child, held))
             if held >= MIN_UNIT_CHARS:
@@ -240,9 +241,9 @@ def sibling_groups(body: HtmlElement, total: int) -> list[Group]:
 def _wrapper(parent: HtmlElement) -> bool:
     """Whether `parent`'s text is its one child's: it has no other child (nor comment) and no text of
     its own around it, so the child's size is the parent's."""
-    if len(parent) != 1:
+    child = next(iter(parent), None)  # once a parent: lxml's len() counts the children one by one
+    if child is None or child.getnext() is not None:
         return False
-    child = parent[0]
     return not (parent.text or "").strip(_XPATH_SPACES) and not (child.tail or "").strip(_XPATH_SPACES)
 
 
