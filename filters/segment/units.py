@@ -138,8 +138,9 @@ def is_attribution(element: HtmlElement) -> bool:
     """Whether `element` is the line that names a quote's author just before its `blockquote`: at
     most `MAX_ATTRIBUTION_WORDS` words ending with a colon, with a link ("@ann said in Topic:")."""
     following = element.getnext()
-    if following is None or following.tag != "blockquote" or element.tag in QUOTE_TAGS:
-        return False
+    if not isinstance(element.tag, str) or following is None or following.tag != "blockquote" \
+            or element.tag in QUOTE_TAGS:
+        return False  # a comment or processing instruction names no one
     if element.tail and element.tail.strip():
         return False
     line = " ".join(element.itertext()).strip()

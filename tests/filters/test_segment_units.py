@@ -147,6 +147,12 @@ def test_a_blockquote_after_an_attribution_line_is_a_quote_and_the_line_goes_wit
     assert own_text(own)[0] == "As the manual puts it, see this\na plain quote"
 
 
+def test_a_comment_before_a_blockquote_is_no_attribution_and_raises_nothing():
+    # An HTML comment is the previous sibling the quote test reads; it has no text to iterate.
+    unit = element("<div class='post'><p>x</p><!-- said: --><blockquote><p>q</p></blockquote><p>own</p></div>")
+    assert own_text(unit)[0] == "x\nq\nown"
+
+
 def test_bootstrap_buttons_are_left_out():
     unit = element("<div class='post'><p>my text</p><a class='btn btn-ghost'>Show the parent post</a></div>")
     assert own_text(unit)[0] == "my text"
