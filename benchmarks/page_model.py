@@ -62,7 +62,7 @@ def main() -> int:
             s.matrix(rows[i:i + b]) for i in range(0, len(rows), b)])
         matrix = stage.matrix(rows)
         trees_s = best_of(args.repeat, lambda s=stage, m=matrix, b=batch: [
-            s.booster.predict(m[i:i + b], num_threads=1) for i in range(0, len(m), b)])
+            s.booster.predict(m[i:i + b]) for i in range(0, len(m), b)])
         per_page = 1000 / len(rows)
         text = ""
         if stage.text is not None:

@@ -2,10 +2,11 @@
 
 The file is JSON, read without pickle (a model file is input, and unpickling runs code): the class
 names, and for each of the two models (`page`: before extraction, `full`: in select) its feature
-names, LightGBM's text dump of its trees (`Booster.model_to_string`, loaded with
-`Booster(model_str=...)`) and the threshold it was trained with (`min_article_probability`, the
-one stored value of each threshold). The `full` model may read the text model's article
-probability (`filters.page_model.text_model`), whose weights it then carries as `text`.
+names, LightGBM's text dump of its trees (`Booster.model_to_string`; predicted through LightGBM's
+C API, `filters.page_model.booster`, without importing its Python package) and the threshold it was
+trained with (`min_article_probability`, the one stored value of each threshold). The `full` model
+may read the text model's article probability (`filters.page_model.text_model`), whose weights it
+then carries as `text`.
 `training` is what it was fitted on and how it measured; the card beside the file says the same
 for people. A model is loaded once per process (`load_model`, cached by path).
 """
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from filters.page_model.booster import BoosterError, Predictor, load_booster
 from filters.page_model.features import FULL_FEATURES, PAGE_FEATURES, PAGE_TYPES, page_features
 from filters.page_model.text_model import TEXT_FEATURE, TextModel
 
@@ -39,7 +41,8 @@ class TreeModel:
     """One of the two models: its features, its trees and its article-probability threshold."""
 
     features: tuple[str, ...]
-    booster: Any  # lightgbm.Booster
+    booster: Predictor  # the trees (`filters.page_model.booster`)
+    model_text: str  # LightGBM's text dump of them
     min_article_probability: float
     text: TextModel | None = None  # the text model, when `TEXT_FEATURE` is a feature
 
@@ -57,13 +60,14 @@ class TreeModel:
         if not rows:
             return np.zeros((0, len(PAGE_TYPES)))
         matrix = self.matrix(rows)
-        return np.asarray(self.booster.predict(matrix, num_threads=1)).reshape(len(rows), len(PAGE_TYPES))
+        return self.booster.predict(matrix).reshape(len(rows), len(PAGE_TYPES))
 
     def contributions(self, row: Mapping[str, Any], top: int = 5) -> list[tuple[str, float]]:
         """The features that moved the article class's raw score most for `row` (LightGBM's tree
         contributions, SHAP values in log-odds), largest effect first."""
         matrix = self.matrix([row])
-        values = np.asarray(self.booster.predict(matrix, pred_contrib=True, num_threads=1)).reshape(-1)
+        values = np.asarray(_package_booster(self.model_text).predict(matrix, pred_contrib=True, num_threads=1))
+        values = values.reshape(-1)
         width = len(self.features) + 1  # each class: one value per feature, then the bias
         article = values[ARTICLE * width: ARTICLE * width + len(self.features)]
         order = np.argsort(-np.abs(article), kind="stable")[:top]
@@ -120,8 +124,6 @@ def stored_thresholds(path: str | None = None) -> tuple[float, float]:
 @functools.lru_cache(maxsize=4)
 def load_model(path: str | None = None) -> PageTypeModel:
     """The model at `path` (default: the one shipped with the package), loaded once per process."""
-    import lightgbm  # imported here: only processes that use the model pay for it
-
     where = Path(path) if path else DEFAULT_MODEL
     document = read_document(path)
     stages = {}
@@ -131,10 +133,21 @@ def load_model(path: str | None = None) -> PageTypeModel:
         unknown = sorted(set(features) - set(known))
         if not features or unknown:
             raise ModelError(f"{where}: the {name} model's features are missing or unknown: {unknown}")
-        booster = lightgbm.Booster(model_str=part["booster"])
-        stages[name] = TreeModel(features, booster, float(part["min_article_probability"]),
+        try:
+            booster = load_booster(part["booster"])
+        except BoosterError as exc:
+            raise ModelError(f"{where}: the {name} model's trees: {exc}") from None
+        stages[name] = TreeModel(features, booster, part["booster"], float(part["min_article_probability"]),
                                  _text_model(where, part) if TEXT_FEATURE in features else None)
     return PageTypeModel(stages["page"], stages["full"], document.get("training") or {}, str(where))
+
+
+@functools.lru_cache(maxsize=2)
+def _package_booster(model_text: str) -> Any:
+    """`lightgbm.Booster` of the model text, for what only the Python package does (tree contributions)."""
+    import lightgbm  # imported here: `pipeline explain` pays for it, a run does not
+
+    return lightgbm.Booster(model_str=model_text)
 
 
 def _text_model(where: Path, part: Mapping[str, Any]) -> TextModel:

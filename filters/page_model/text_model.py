@@ -10,16 +10,25 @@ the languages it learned (`MIN_LANGUAGE_PAGES`), missing for the others.
 In training it is stacked: a training page's feature comes from a text model fitted without that
 page's fold (`stacked`). The weights are stored in the model file as float16 (`to_document`);
 prediction computes the same probabilities as scikit-learn's `predict_proba`.
+
+Prediction does not import scikit-learn (1.8 s of a one-page run's select here): `term_vector`
+hashes a page's terms as `HashingVectorizer` does (MurmurHash3 x86 32-bit of the UTF-8 term, seed 0,
+signed; column `abs(hash) % 2 ** HASH_BITS`; the `mmh3` package), and each step after it follows
+the order of scikit-learn's and SciPy's loops (sorted columns, sums in column order), so the
+numbers are the same bit for bit (`tests/filters/test_text_model.py` compares them). Training
+still uses scikit-learn (`vectors`, `fit_text_model`).
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import mmh3
 import numpy as np
 
 from filters.text.tokens import TOKEN
@@ -65,6 +74,23 @@ def vectors(rows: Sequence[Mapping[str, Any]]) -> Any:
     return normalize(matrix)
 
 
+def term_vector(row: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """One row of `vectors` without scikit-learn: its columns (ascending) and their values."""
+    width = 2 ** HASH_BITS
+    hashes = [mmh3.hash(term, 0, True) for term in terms(document(row))]
+    # HashingVectorizer's column: abs(h) % width, and for -2**31 (whose abs overflows an int32)
+    # (2**31 - 1 - (width - 1)) % width
+    columns = np.array([(2147483647 - (width - 1)) % width if h == -2147483648 else abs(h) % width
+                        for h in hashes], dtype=np.int64)
+    indices, counts = np.unique(columns, return_counts=True)
+    values = 1.0 + np.log(counts.astype(np.float64))
+    if values.size:
+        norm = np.cumsum(values * values)[-1]  # summed in column order, as scikit-learn's normalize
+        if norm != 0.0:
+            values = values / np.sqrt(norm)
+    return indices, values
+
+
 @dataclass(frozen=True)
 class TextModel:
     """One weight row and intercept per page type (rows in `classes` order)."""
@@ -79,7 +105,24 @@ class TextModel:
         where the text is in a language the model did not learn."""
         if not rows:
             return np.zeros(0)
-        return self.feature_of(vectors(rows), text_languages(rows), article, width)
+        known = np.isin(text_languages(rows), np.array(self.languages, dtype=object))
+        return np.where(known, self.logistic(self.scores(rows), width)[:, article], np.nan)
+
+    def scores(self, rows: Sequence[Mapping[str, Any]]) -> np.ndarray:
+        """The rows' raw scores (rows, weight rows), each `term_vector` times the weights plus the
+        intercepts, summed in column order as SciPy multiplies a sparse row by a matrix."""
+        weights = self.weights_by_column
+        scores = np.zeros((len(rows), weights.shape[1]))
+        for index, row in enumerate(rows):
+            columns, values = term_vector(row)
+            if columns.size:
+                scores[index] = np.cumsum(values[:, None] * weights[columns], axis=0)[-1]
+        return scores + self.intercepts
+
+    @functools.cached_property
+    def weights_by_column(self) -> np.ndarray:
+        """The weights as float64, one row per hashed column (the matrix `vectors` are multiplied by)."""
+        return np.ascontiguousarray(self.weights.T.astype(np.float64))
 
     def feature_of(self, matrix: Any, languages: np.ndarray, article: int, width: int) -> np.ndarray:
         """`feature` of rows already turned into `vectors` and `text_languages`."""
@@ -88,12 +131,15 @@ class TextModel:
 
     def probabilities(self, rows: Sequence[Mapping[str, Any]], width: int) -> np.ndarray:
         """Class probabilities, columns 0..width-1 by class index (0 for a class not trained on)."""
-        return self.probabilities_of(vectors(rows), width) if rows else np.zeros((0, width))
+        return self.logistic(self.scores(rows), width) if rows else np.zeros((0, width))
 
     def probabilities_of(self, matrix: Any, width: int) -> np.ndarray:
         """`probabilities` of rows already turned into `vectors`."""
-        out = np.zeros((matrix.shape[0], width))
-        scores = np.asarray(matrix @ self.weights.T.astype(np.float64)) + self.intercepts
+        return self.logistic(np.asarray(matrix @ self.weights.T.astype(np.float64)) + self.intercepts, width)
+
+    def logistic(self, scores: np.ndarray, width: int) -> np.ndarray:
+        """Class probabilities from raw scores (one-versus-rest logistic, scaled to sum to 1)."""
+        out = np.zeros((scores.shape[0], width))
         logistic = 1.0 / (1.0 + np.exp(-scores))
         if len(self.classes) == 2:  # a binary fit has one weight row: the second class's
             logistic = np.column_stack([1.0 - logistic[:, 0], logistic[:, 0]])

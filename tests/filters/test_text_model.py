@@ -160,3 +160,36 @@ def test_on_real_pages_of_sites_it_never_saw_it_tells_articles_from_the_rest(sha
     assert np.median(feature[given & (types == 0)]) > 0.8
     for other in range(1, len(PAGE_TYPES)):
         assert np.median(feature[given & (types == other)]) < 0.5, PAGE_TYPES[other]
+
+
+def hashing_rows() -> list[dict[str, Any]]:
+    """Rows whose terms hash into every kind of column: many scripts, repeats, empty text and title,
+    a text beyond MAX_CHARS."""
+    chooser = random.Random(11)
+    words = (*ARTICLE_WORDS, *SERVICE_WORDS, "東京都", "Москва", "naïve", "ﬁ", "😀", "x" * 300, "a", "a")
+    rows: list[dict[str, Any]] = [{"title": None, "text": None}, {"title": "", "text": ""}, {"title": "only a title"}]
+    rows += [{"title": chooser.choice(words), "text": " ".join(chooser.choice(words) for _ in range(length))}
+             for length in (1, 2, 5, 50, 400, 6_000)]
+    return rows
+
+
+def test_own_hashing_and_scores_equal_scikit_learn_bit_for_bit():
+    # prediction does not import scikit-learn: the columns, values and scores must still be its own
+    rows = hashing_rows()
+    matrix = vectors(rows)
+    for index, row in enumerate(rows):
+        columns, values = text_model.term_vector(row)
+        expected = matrix[index]
+        assert np.array_equal(columns, expected.indices) and np.array_equal(values, expected.data)
+    model = load_model(str(DEFAULT_MODEL)).full.text
+    assert model is not None
+    assert np.array_equal(model.probabilities(rows, 7), model.probabilities_of(matrix, 7))
+    languages = text_languages(rows)
+    assert np.array_equal(model.feature(rows, 0, 7), model.feature_of(matrix, languages, 0, 7), equal_nan=True)
+
+
+def test_a_hash_of_minus_two_to_the_31_takes_scikit_learns_column(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(text_model.mmh3, "hash", lambda term, seed, signed: -2147483648)
+    columns, values = text_model.term_vector({"title": "a", "text": "b"})
+    assert columns.tolist() == [(2147483647 - (2 ** text_model.HASH_BITS - 1)) % 2 ** text_model.HASH_BITS]
+    assert values.tolist() == [1.0]  # 1 + log(3 terms in one column), scaled to unit length
