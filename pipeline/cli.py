@@ -28,6 +28,7 @@ from typing import Any, NoReturn
 from pipeline.arguments import RESUMABLE, USAGE_ERROR, build_parser
 from pipeline.io.readers import discover_inputs
 from pipeline.params import Params, ParamsError, load_params
+from pipeline.report.figures import REPORT_PRELOAD
 from pipeline.run.executors import Executor, LocalExecutor, use_system_allocator
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
@@ -45,6 +46,7 @@ from pipeline.store.storage import (
     ObjectPath,
     StorageUnavailable,
     describe_error,
+    input_size,
     is_url,
     join,
     location,
@@ -181,7 +183,7 @@ def _select(args: argparse.Namespace) -> int:
         _require_dir(workdir)
     refuse_select_overlap(args.out, args.workdir)
     _writable(args.out, lambda: claim_output(args.out))
-    with output_directory(args.out, STATS) as out_dir, _executor(args, params) as executor:
+    with output_directory(args.out, STATS) as out_dir, _executor(args, params, ()) as executor:
         stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume)
     _print_summary(stats, args.out)
     return 0
@@ -206,26 +208,40 @@ def _extract_command(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     params, inputs, skipped = _prepare_extract(args)
-    # One set of workers for the whole run: extract tasks, then (local) the report's figures.
-    with _executor(args, params) as executor:
+    single = _one_task(inputs, params)
+    # One set of workers for the whole run: extract tasks, then (local) the report's figures. A
+    # run of one extract task reads it in this process: its workers only draw the figures, and
+    # import matplotlib meanwhile (docs/benchmarks.md, "Fixed cost").
+    preload = REPORT_PRELOAD if single else EXTRACT_PRELOAD
+    with _executor(args, params, preload) as executor, _report_executor(args, executor, early=single) as drawing:
         workdir = join(args.out, "work")
         timings, _ = _extract(args, params, workdir, inputs, skipped, executor)
         # A URL --out: select and the report write locally, published together at the block's end.
         with output_directory(args.out, STATS) as out_dir:
             stats = select(workdir, str(out_dir), params, extract_timings=timings, executor=executor,
                            resume=args.resume)
-            with _report_executor(args, executor) as drawing:
-                index = _report(out_dir, None, drawing)
+            index = _report(out_dir, None, drawing)
         _print_summary(stats, args.out)
         print(f"report: {join(args.out, *index.relative_to(out_dir).parts)}")
     return _failed_tasks_exit(stats["failed_tasks"])
 
 
-def _executor(args: argparse.Namespace, params: Params) -> Executor:
-    """`--executor local` (processes on this machine) or `ray` (a local Ray with `--workers` CPUs,
-    or the cluster at `--ray-address`)."""
+def _one_task(inputs: list[str], params: Params) -> bool:
+    """Whether extraction is one task (one input file within `extract.task_bytes`), which
+    `LocalExecutor.map` runs in this process."""
+    if len(inputs) != 1:
+        return False
+    try:
+        return input_size(inputs[0]) <= params.extract.task_bytes
+    except OSError:
+        return False
+
+
+def _executor(args: argparse.Namespace, params: Params, preload: tuple[str, ...] = EXTRACT_PRELOAD) -> Executor:
+    """`--executor local` (processes on this machine, each importing `preload` as it starts) or
+    `ray` (a local Ray with `--workers` CPUs, or the cluster at `--ray-address`)."""
     if args.executor != "ray":
-        return LocalExecutor(args.workers, preload=EXTRACT_PRELOAD)
+        return LocalExecutor(args.workers, preload=preload)
     from pipeline.run.ray_executor import RayExecutor, RayUnavailable
 
     try:
@@ -266,14 +282,19 @@ def _url_report(run_dir: str, out: str | None) -> str:
         return join(out, *index.relative_to(staging / target.name).parts)
 
 
-def _report_executor(args: argparse.Namespace, executor: Executor) -> contextlib.AbstractContextManager[Any]:
+def _report_executor(args: argparse.Namespace, executor: Executor,
+                     early: bool = False) -> contextlib.AbstractContextManager[Any]:
     """Who draws the report's figures in `pipeline run`: the local workers; with one worker, a
     process of its own (plotting added about 100 MB on top of the ~400 MB extraction and select
-    left in this process, a one-worker run's peak then ~500 MB); on a cluster this
-    process, since the workers may not see this machine's output directory."""
+    left in this process, a one-worker run's peak then ~500 MB), started now when `early` (a
+    short run: it imports matplotlib while the records are read) and else when the report
+    starts (a long run does not keep an idle process); on a cluster this process, since the
+    workers may not see this machine's output directory."""
     if args.executor != "local":
         return contextlib.nullcontext(None)
-    return LocalExecutor(1, apart=True) if args.workers <= 1 else contextlib.nullcontext(executor)
+    if args.workers > 1:
+        return contextlib.nullcontext(executor)
+    return LocalExecutor(1, preload=REPORT_PRELOAD, apart=True, start=early)
 
 
 def _report(run_dir: Path, out: Path | None, executor: Executor | None = None) -> Path:

@@ -114,12 +114,6 @@ def _parse_numeric(text: str) -> datetime | None:
     return parsed.replace(tzinfo=UTC)
 
 
-def load_dateparser() -> None:
-    """Import dateparser and load its data now (~0.2 s) rather than on the first page that needs it
-    (`pipeline.stages.extract.warm_up`)."""
-    _parse_with_dateparser("1 May 2020 10:00")
-
-
 def _parse_with_dateparser(text: str, language: str | None = None) -> datetime | None:
     """dateparser's reading of `text`, in `language` and English when the page declares a language
     dateparser knows. Without a language dateparser tries each of its ~200 locales in turn, and

@@ -11,13 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+# matplotlib is imported where a figure is drawn, not with this module: `pipeline run` draws its
+# figures in worker processes that import it while the records are read (`REPORT_PRELOAD`), and
+# the driver, which only writes tables and index.html, never pays the ~1.5 s import.
+REPORT_PRELOAD = ("pipeline.report.index", "matplotlib.figure", "matplotlib.ticker", "matplotlib.backends.backend_agg")
 
 LABEL_MAX_CHARS = 60
 DPI = 100
@@ -26,11 +33,16 @@ SECOND_COLOUR = "#dd8452"
 THRESHOLD_COLOUR = "#c44e52"
 # PNG metadata holds "Software: matplotlib version …" by default; dropping it keeps the bytes stable.
 PNG_METADATA: dict[str, Any] = {"Software": None}
+# zlib level 1, not Pillow's default 6: a report's PNGs take 0.7 s less to write (of 4.6 s for the
+# whole report on the one-page run, docs/benchmarks.md) and are 18 % larger (420 KB in all there).
+PNG_OPTIONS: dict[str, Any] = {"compress_level": 1}
 
 
 # ---------------------------------------------------------------- figures and common helpers
 
 def new_axes(width: float, height: float, title: str) -> tuple[Figure, Axes]:
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(width, height), dpi=DPI)
     axes = figure.add_subplot()
     axes.set_title(title)
@@ -39,6 +51,8 @@ def new_axes(width: float, height: float, title: str) -> tuple[Figure, Axes]:
 
 def new_axes_pair(width: float, height: float, width_ratios: tuple[float, float]) -> tuple[Figure, Axes, Axes]:
     """A figure of two axes side by side, without a title of its own."""
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(width, height), dpi=DPI)
     left, right = figure.subplots(1, 2, gridspec_kw={"width_ratios": list(width_ratios)})
     return figure, left, right
@@ -46,7 +60,14 @@ def new_axes_pair(width: float, height: float, width_ratios: tuple[float, float]
 
 def save(figure: Figure, path: Path) -> None:
     figure.tight_layout()
-    figure.savefig(path, dpi=DPI, metadata=PNG_METADATA)
+    figure.savefig(path, dpi=DPI, metadata=PNG_METADATA, pil_kwargs=PNG_OPTIONS)
+
+def integer_ticks() -> MaxNLocator:
+    """A tick locator that puts ticks on whole numbers only (counts)."""
+    from matplotlib.ticker import MaxNLocator
+
+    return MaxNLocator(integer=True)
+
 
 def draw_no_data(axes: Axes, message: str = "no data") -> None:
     axes.text(0.5, 0.5, message, transform=axes.transAxes, ha="center", va="center", fontsize=12, color="grey")
@@ -71,7 +92,7 @@ def draw_horizontal_bars(axes: Axes, labels: Sequence[str], values: Sequence[int
     axes.bar_label(bars, padding=3)
     axes.set_xlabel(xlabel)
     axes.margins(x=0.15)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.xaxis.set_major_locator(integer_ticks())
 
 def plain_label(text: str) -> str:
     """A label from page data, one line of at most `LABEL_MAX_CHARS` characters."""
@@ -92,7 +113,7 @@ def draw_funnel(axes: Axes, table: pl.DataFrame) -> None:
     axes.set_xlabel("records remaining")
     axes.set_ylabel("stage")
     axes.margins(x=0.2)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.xaxis.set_major_locator(integer_ticks())
 
 def draw_reason_bars(axes: Axes, table: pl.DataFrame) -> None:
     positions = np.arange(table.height)
@@ -107,7 +128,7 @@ def draw_reason_bars(axes: Axes, table: pl.DataFrame) -> None:
     axes.invert_yaxis()
     axes.set_xlabel("rejected pages")
     axes.margins(x=0.12, y=0.01)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.xaxis.set_major_locator(integer_ticks())
     axes.legend(loc="lower right")
 
 def draw_heatmap(figure: Figure, axes: Axes, codes: list[str], matrix: np.ndarray) -> None:
@@ -121,7 +142,7 @@ def draw_heatmap(figure: Figure, axes: Axes, codes: list[str], matrix: np.ndarra
             axes.text(column, row, f"{count:,}", ha="center", va="center", fontsize=8, color=colour)
     colorbar = figure.colorbar(image, ax=axes, shrink=0.8)
     colorbar.set_label("pages")
-    colorbar.locator = MaxNLocator(integer=True)
+    colorbar.locator = integer_ticks()
     colorbar.update_ticks()
 
 
@@ -143,7 +164,7 @@ def draw_histogram(axes: Axes, table: pl.DataFrame, xlabel: str, threshold: floa
     axes.set_xlim(low, high)
     axes.set_xlabel(xlabel)
     axes.set_ylabel("pages")
-    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.yaxis.set_major_locator(integer_ticks())
     axes.legend(fontsize=8, loc="best")
 
 
@@ -156,7 +177,7 @@ def draw_host_minimums(axes: Axes, minimums: pl.DataFrame) -> None:
     axes.set_ylabel("hosts")
     # room above the tallest bar for its label; with no hosts at all, still a 0-based axis
     axes.set_ylim(0, max(1, *counts) * 1.15)
-    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.yaxis.set_major_locator(integer_ticks())
 
 
 def draw_year_bars(axes: Axes, counts: pl.DataFrame) -> None:
@@ -165,7 +186,7 @@ def draw_year_bars(axes: Axes, counts: pl.DataFrame) -> None:
     axes.set_xlabel("publication year (from metadata)")
     axes.set_ylabel("accepted pages")
     axes.margins(y=0.15)
-    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.yaxis.set_major_locator(integer_ticks())
     if counts.height > 12:
         axes.tick_params(axis="x", labelrotation=90)
 
@@ -185,5 +206,5 @@ def draw_split_era(axes: Axes, table: pl.DataFrame) -> None:
             axes.bar_label(bars, labels=[str(v) if v else "" for v in values], label_type="center")
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     axes.set_ylabel("accepted pages")
-    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.yaxis.set_major_locator(integer_ticks())
     axes.legend(title="era", frameon=False)

@@ -81,19 +81,23 @@ class Executor(Protocol):
 class LocalExecutor:
     """Maps functions over tasks with `workers` processes (1: in this process)."""
 
-    def __init__(self, workers: int, preload: Sequence[str] = (), apart: bool = False) -> None:
+    def __init__(self, workers: int, preload: Sequence[str] = (), apart: bool = False,
+                 start: bool | None = None) -> None:
         """`preload`: modules each worker imports as it starts (those of the functions it will
         run), while the driver still prepares the tasks. `apart`: run the tasks in worker
-        processes even with one worker, so that their memory is not added to this process's."""
+        processes even with one worker, so that their memory is not added to this process's.
+        `start`: start the worker processes on entering the `with` block (default: with
+        several workers), else at the first map that needs them."""
         self.workers = workers
         self.preload = tuple(preload)
         self.apart = apart
+        self.start = workers > 1 if start is None else start
         self._pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> LocalExecutor:
-        """Start the workers now: spawning a Python process and importing the extraction stack
-        takes 1.5 s or so, which then overlaps the driver's planning instead of following it."""
-        if self.workers > 1:
+        """Start the workers now (`start`): spawning a Python process and importing the extraction
+        stack takes 1.5 s or so, which then overlaps the driver's planning instead of following it."""
+        if self.start and (self.workers > 1 or self.apart):
             pool = self._processes()
             for _ in range(self.workers):  # the pool starts a process for each task it cannot place
                 pool.submit(_ready)
