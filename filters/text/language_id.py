@@ -13,8 +13,8 @@ letter give no language (None). Why the first 3,000 characters: docs/decisions.m
 
 from __future__ import annotations
 
-import functools
 import re
+import threading
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -27,15 +27,29 @@ NO_LINGUISTIC_CONTENT = "zxx"
 _LETTER = re.compile(r"[^\W\d_]")
 
 
-@functools.lru_cache(maxsize=1)
+_model: LanguageIdentifier | None = None
+_loading = threading.Lock()
+
+
 def _identifier() -> LanguageIdentifier:
-    """The model, loaded once per process on first use (about a second); never mutated afterwards."""
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    """The model, loaded once per process on first use (about a second); never mutated afterwards.
+    A caller that comes while another thread loads it waits for that load."""
+    global _model
+    if _model is None:
+        with _loading:
+            if _model is None:
+                _model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    return _model
 
 
-def load_language_model() -> None:
-    """Load the model now rather than on the first page (`pipeline.stages.extract.warm_up`)."""
-    _identifier()
+def load_language_model(background: bool = False) -> None:
+    """Load the model now rather than on the first page (`pipeline.stages.extract.warm_up`); with
+    `background`, in a thread of its own: most of the load is LZMA decompression, which releases
+    the GIL, so it goes on while this thread reads the first page (docs/benchmarks.md, "Fixed cost")."""
+    if background:
+        threading.Thread(target=_identifier, name="language-model", daemon=True).start()
+    else:
+        _identifier()
 
 
 def text_language(text: str | None) -> tuple[str | None, float]:
