@@ -181,9 +181,10 @@ def _write_rows(task: ExtractTask, parquet_path: Location, to_row: RowMaker, str
 def warm_up(params: Params | None = None) -> None:
     """Load, once per process, what the first page would otherwise load inside its time budget:
     the language model (~1 s, in a thread of its own while this one goes on), the public suffix
-    list, and the page-type model when the gate uses it. Under load that cold start alone could exceed a short budget and time out an ordinary
-    page. dateparser (0.5 to 1.4 s) is left to the first date the standard library cannot read:
-    many runs never need it (docs/benchmarks.md, "Fixed cost")."""
+    list, and the page-type model when the gate uses it. Under load that cold start alone could
+    exceed a short budget and time out an ordinary page. dateparser (0.5 to 1.4 s) is left to the
+    first date the standard library cannot read: many runs never need it (docs/benchmarks.md,
+    "Fixed cost")."""
     load_language_model(background=True)
     registered_domain("www.example.co.uk")
     if params is not None and params.extract.gate.use_page_model:
