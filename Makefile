@@ -32,7 +32,13 @@ sample: $(STAMP_RUN)
 	$(VENV)/bin/pipeline sample --out data/sample
 
 # benchmarks/compare.py's datatrove, in its own environment (its trafilatura pin differs from ours).
-bench-env: .venv-datatrove/.installed
+bench-env: .venv-datatrove-same/.installed .venv-datatrove/.installed
+
+.venv-datatrove-same/.installed: benchmarks/datatrove-same-trafilatura-requirements.txt
+	$(PYTHON) -m venv .venv-datatrove-same
+	.venv-datatrove-same/bin/python -m pip install -q -U pip
+	.venv-datatrove-same/bin/python -m pip install -q -r benchmarks/datatrove-same-trafilatura-requirements.txt
+	touch $@
 
 .venv-datatrove/.installed: benchmarks/datatrove-requirements.txt
 	$(PYTHON) -m venv .venv-datatrove
