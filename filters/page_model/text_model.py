@@ -77,11 +77,10 @@ def vectors(rows: Sequence[Mapping[str, Any]]) -> Any:
 def term_vector(row: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """One row of `vectors` without scikit-learn: its columns (ascending) and their values."""
     width = 2 ** HASH_BITS
-    hashes = [mmh3.hash(term, 0, True) for term in terms(document(row))]
+    hashes = np.fromiter(map(mmh3.hash, terms(document(row))), dtype=np.int64)  # seed 0, signed: the defaults
     # HashingVectorizer's column: abs(h) % width, and for -2**31 (whose abs overflows an int32)
     # (2**31 - 1 - (width - 1)) % width
-    columns = np.array([(2147483647 - (width - 1)) % width if h == -2147483648 else abs(h) % width
-                        for h in hashes], dtype=np.int64)
+    columns = np.where(hashes == -2147483648, (2147483647 - (width - 1)) % width, np.abs(hashes) % width)
     indices, counts = np.unique(columns, return_counts=True)
     values = 1.0 + np.log(counts.astype(np.float64))
     if values.size:

@@ -189,7 +189,7 @@ def test_own_hashing_and_scores_equal_scikit_learn_bit_for_bit():
 
 
 def test_a_hash_of_minus_two_to_the_31_takes_scikit_learns_column(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(text_model.mmh3, "hash", lambda term, seed, signed: -2147483648)
+    monkeypatch.setattr(text_model.mmh3, "hash", lambda term, seed=0, signed=True: -2147483648)
     columns, values = text_model.term_vector({"title": "a", "text": "b"})
     assert columns.tolist() == [(2147483647 - (2 ** text_model.HASH_BITS - 1)) % 2 ** text_model.HASH_BITS]
     assert values.tolist() == [1.0]  # 1 + log(3 terms in one column), scaled to unit length
