@@ -3,7 +3,7 @@
 `import lightgbm` imports scikit-learn, SciPy's array API and pandas where they are installed: 2.8 s
 of a 12 s one-page `pipeline run` here (docs/benchmarks.md, "Fixed cost"), to walk trees the
 library's C code walks in a fraction of a millisecond. This module loads the same shared library
-(`lib_lightgbm`, shipped inside the `lightgbm` wheel; where the package looks for it, `libpath.py`)
+(`lib_lightgbm`, shipped inside the `lightgbm` wheel, looked for where the package itself looks)
 with ctypes and calls the documented C API (https://lightgbm.readthedocs.io/en/stable/C-API.html):
 `LGBM_BoosterLoadModelFromString`, `LGBM_BoosterGetNumClasses`, `LGBM_BoosterGetNumFeature`,
 `LGBM_BoosterPredictForMat` and `LGBM_BoosterFree`. It is the code `Booster.predict` runs, called

@@ -12,8 +12,8 @@ page's fold (`stacked`). The weights are stored in the model file as float16 (`t
 prediction computes the same probabilities as scikit-learn's `predict_proba`.
 
 Prediction does not import scikit-learn (1.8 s of a one-page run's select here): `term_vector`
-hashes a page's terms as `HashingVectorizer` does (MurmurHash3 x86 32-bit of the UTF-8 term, seed 0,
-signed; column `abs(hash) % 2 ** HASH_BITS`; the `mmh3` package), and each step after it follows
+hashes a page's terms as `HashingVectorizer` does (MurmurHash3 x86 32-bit of the UTF-8 term, seed
+zero, signed; column `abs(hash) % 2 ** HASH_BITS`; the `mmh3` package), and each step after it follows
 the order of scikit-learn's and SciPy's loops (sorted columns, sums in column order), so the
 numbers are the same bit for bit (`tests/filters/test_text_model.py` compares them). Training
 still uses scikit-learn (`vectors`, `fit_text_model`).
@@ -77,7 +77,7 @@ def vectors(rows: Sequence[Mapping[str, Any]]) -> Any:
 def term_vector(row: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """One row of `vectors` without scikit-learn: its columns (ascending) and their values."""
     width = 2 ** HASH_BITS
-    hashes = np.fromiter(map(mmh3.hash, terms(document(row))), dtype=np.int64)  # seed 0, signed: the defaults
+    hashes = np.fromiter(map(mmh3.hash, terms(document(row))), dtype=np.int64)  # mmh3's defaults: seed zero, signed
     # HashingVectorizer's column: abs(h) % width, and for -2**31 (whose abs overflows an int32)
     # (2**31 - 1 - (width - 1)) % width
     columns = np.where(hashes == -2147483648, (2147483647 - (width - 1)) % width, np.abs(hashes) % width)
