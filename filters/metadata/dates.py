@@ -9,11 +9,13 @@ docs/decisions.md.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+from filters.core.loads import one_time_load
 from filters.parse.parsed import clean_text
 
 # No web page was published before the web; an earlier year is a parse of something else.
@@ -114,17 +116,25 @@ def _parse_numeric(text: str) -> datetime | None:
     return parsed.replace(tzinfo=UTC)
 
 
+# The sets of languages dateparser has read a date in, in this process (None: all of its own).
+_DATEPARSER_LOADED: set[tuple[str, ...] | None] = set()
+
+
 def _parse_with_dateparser(text: str, language: str | None = None) -> datetime | None:
     """dateparser's reading of `text`, in `language` and English when the page declares a language
     dateparser knows. Without a language dateparser tries each of its ~200 locales in turn, and
     builds each one's word tables the first time it tries it: about 7 s per process over the first
     few hundred pages of a mixed crawl (profiled on wcxb-dev), for dates that are nearly always
-    written in the page's own language."""
-    import dateparser  # slow to import and to run: only for what the standard library cannot read
-
+    written in the page's own language. Its import and the first reading in each set of
+    languages (which loads their tables) are one-time loads (`one_time_load`): not the page's cost."""
     languages = None if language is None else list(dict.fromkeys([language, "en"]))
+    key = None if languages is None else tuple(languages)
     try:
-        return dateparser.parse(text, languages=languages, settings=dict(_DATEPARSER_SETTINGS))
+        with one_time_load() if key not in _DATEPARSER_LOADED else contextlib.nullcontext():
+            import dateparser  # slow to import and to run: only for what the standard library cannot read
+
+            _DATEPARSER_LOADED.add(key)
+            return dateparser.parse(text, languages=languages, settings=dict(_DATEPARSER_SETTINGS))
     except ValueError as exc:
         if languages is not None and "Unknown language" in str(exc):
             return _parse_with_dateparser(text)  # a language dateparser does not know: let it detect

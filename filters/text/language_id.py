@@ -21,6 +21,7 @@ import pyarrow as pa
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
 from filters.core.declarations import Rule, Signal
+from filters.core.loads import one_time_load
 
 MAX_CHARS = 3_000
 NO_LINGUISTIC_CONTENT = "zxx"
@@ -36,7 +37,7 @@ def _identifier() -> LanguageIdentifier:
     A caller that comes while another thread loads it waits for that load."""
     global _model
     if _model is None:
-        with _loading:
+        with one_time_load(), _loading:
             if _model is None:
                 _model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
     return _model

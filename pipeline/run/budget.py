@@ -1,4 +1,7 @@
-"""The per-record time budget: a SIGALRM timer that interrupts a record taking too long."""
+"""The per-record time budget: a SIGALRM timer that interrupts a record taking too long.
+
+A process's one-time loads that a record sets off (dateparser, the language model) pause it
+(`filters.core.loads.one_time_load`): they are the process's cost, not the record's."""
 
 from __future__ import annotations
 

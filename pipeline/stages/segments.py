@@ -45,6 +45,11 @@ def segment_params(params: Params) -> Params:
     return dataclasses.replace(params, select=select, dataset=dataset)
 
 
+# How an exception in the extract stage's segments step reads in the page's `error` (the step's
+# name after `error.`, `pipeline.stages.steps.run_steps`): recorded there, never a reason.
+SEGMENTS_ERROR = "error.segments:"
+
+
 class SegmentRows:
     """The flat segment files of one select run, in `directory` (one a unit of extract files)."""
 
@@ -54,9 +59,12 @@ class SegmentRows:
         self.files: list[Path] = []
         self._writer: pq.ParquetWriter | None = None
         self._index = -1
+        self.failed_pages = 0  # pages whose segments step raised (SEGMENTS_ERROR in their `error`)
 
     def add(self, unit_index: int, pages: pl.DataFrame) -> None:
         """The segments of decided pages (with `split` and `page_type`), appended to the unit's file."""
+        if "error" in pages.columns:
+            self.failed_pages += int(pages["error"].str.contains(SEGMENTS_ERROR, literal=True).fill_null(False).sum())
         if unit_index != self._index:
             self._close()
             self._index = unit_index
@@ -105,6 +113,7 @@ _FILE_SCHEMA = pa.schema([*SEGMENT_SCHEMA, pa.field("normalized_url", pa.string(
 class SegmentCounts:
     """stats.json["segments"]: the same accounting as the pages', per kind and per page type."""
 
+    pages_failed: int = 0  # pages whose segments step raised: no segments, the page itself unchanged
     segments_in: int = 0
     accepted: int = 0
     pages: int = 0  # pages with at least one segment
@@ -145,6 +154,7 @@ class SegmentCounts:
             "accepted": self.accepted,
             "rejected": self.segments_in - self.accepted,
             "pages_with_segments": len(self._page_ids),
+            "pages_failed": self.pages_failed,
             "by_reason": dict(sorted(self.by_reason.items())),
             "first_reason": dict(sorted(self.first_reason.items())),
             "by_kind": kept_of(self.kinds),

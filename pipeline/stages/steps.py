@@ -81,7 +81,8 @@ class Step:
     # Runs only when this holds (default: always).
     when: Callable[[Record], bool] | None = None
     # Runs even after an earlier step completed the row (a page the gate turned away is still
-    # segmented: its posts are judged on their own).
+    # segmented: its posts are judged on their own). Such a step adds data beside the page: an
+    # exception in it is written in the row's `error`, never a reason (`run_steps`).
     after_complete: bool = False
 
     @property
@@ -99,14 +100,21 @@ def run_steps(record: Record, steps: tuple[Step, ...]) -> None:
         try:
             complete = bool(step.run(record)) or complete
         except Exception as exc:  # one bad page or one filter bug must not stop the file
-            add_error(record.row, f"error.{step.name}", exc)
-            complete = step.required or complete
+            if step.after_complete:
+                # A step that adds data beside the page (its segments) must not change the page's
+                # fate: its failure is written in `error` and counted, not made a reason.
+                add_error(record.row, f"error.{step.name}", exc, reason=False)
+            else:
+                add_error(record.row, f"error.{step.name}", exc)
+                complete = step.required or complete
         finally:
             record.timings.add(step.name, started)
 
 
-def add_error(row: Row, code: str, exc: Exception) -> None:
-    row["reasons"].append(code)
+def add_error(row: Row, code: str, exc: Exception, reason: bool = True) -> None:
+    """`code` and the exception in the row's `error`; with `reason`, `code` among its reasons too."""
+    if reason:
+        row["reasons"].append(code)
     message = f"{code}: {type(exc).__name__}: {exc}"[:500]
     row["error"] = message if row["error"] is None else f"{row['error']}; {message}"
 

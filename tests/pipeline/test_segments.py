@@ -198,3 +198,23 @@ def test_segment_shards_do_not_depend_on_workers(runs, tmp_path):
     pattern = "segments/*/*.parquet"
     assert shard_bytes(tmp_path / "two", pattern) == shard_bytes(runs / "on", pattern)
     assert shard_bytes(tmp_path / "two", pattern)  # the pattern found the shards
+
+
+def test_a_failing_segmenter_leaves_the_pages_as_they_are(runs, tmp_path, monkeypatch):
+    # the segments step adds data beside the page: its exception is written in the page's `error`
+    # and counted, never a reason, so the page dataset is the one `segment: null` gives
+    def broken(*args, **kwargs):
+        raise RuntimeError("a segmenter bug")
+
+    monkeypatch.setattr("pipeline.stages.steps.page_segments", broken)
+    assert cli("run", runs / "forum.warc.gz", "--out", tmp_path / "broken") == 0
+    columns = ["id", "kept", "reasons", "split"]
+    broken_pages = pl.read_parquet(tmp_path / "broken" / "*ed" / "*.parquet").sort("id")
+    off_pages = pl.read_parquet(runs / "off" / "*ed" / "*.parquet").sort("id")
+    assert broken_pages.select(columns).equals(off_pages.select(columns))
+    assert not any("error.segments" in code for codes in broken_pages["reasons"] for code in codes)
+    assert broken_pages["error"].str.starts_with("error.segments: RuntimeError: a segmenter bug").all()
+    stats = json.loads((tmp_path / "broken" / "stats.json").read_text())
+    assert stats["segments"]["pages_failed"] == len(PAGES) and stats["segments"]["segments_in"] == 0
+    assert "error.segments" not in stats["by_reason"]
+    assert json.loads((runs / "on" / "stats.json").read_text())["segments"]["pages_failed"] == 0
