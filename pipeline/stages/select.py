@@ -15,6 +15,7 @@ A work directory at a URL is read through fsspec, its extract files downloaded o
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import shutil
@@ -63,6 +64,9 @@ def select(workdirs: str | list[str], out: str, params: Params, extract_timings:
     leftovers of a kill are removed by the next run. The de-duplication partitions are kept
     after a failure or a kill, for `resume`, and removed after success.
     """
+    # What this process holds now (modules, models; in `pipeline run`, after the extract map's
+    # collection) stays: the collections after each map of select need not walk it again.
+    gc.freeze()
     try:
         return _select([workdirs] if isinstance(workdirs, str) else list(workdirs), out, params, extract_timings,
                        executor, resume)
