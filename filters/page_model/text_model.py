@@ -104,8 +104,7 @@ class TextModel:
         where the text is in a language the model did not learn."""
         if not rows:
             return np.zeros(0)
-        known = np.isin(text_languages(rows), np.array(self.languages, dtype=object))
-        return np.where(known, self.logistic(self.scores(rows), width)[:, article], np.nan)
+        return self._where_read(self.probabilities(rows, width)[:, article], text_languages(rows))
 
     def scores(self, rows: Sequence[Mapping[str, Any]]) -> np.ndarray:
         """The rows' raw scores (rows, weight rows), each `term_vector` times the weights plus the
@@ -125,8 +124,11 @@ class TextModel:
 
     def feature_of(self, matrix: Any, languages: np.ndarray, article: int, width: int) -> np.ndarray:
         """`feature` of rows already turned into `vectors` and `text_languages`."""
-        known = np.isin(languages, np.array(self.languages, dtype=object))
-        return np.where(known, self.probabilities_of(matrix, width)[:, article], np.nan)
+        return self._where_read(self.probabilities_of(matrix, width)[:, article], languages)
+
+    def _where_read(self, values: np.ndarray, languages: np.ndarray) -> np.ndarray:
+        """`values` where the row's language is one the model read, NaN (missing) elsewhere."""
+        return np.where(np.isin(languages, np.array(self.languages, dtype=object)), values, np.nan)
 
     def probabilities(self, rows: Sequence[Mapping[str, Any]], width: int) -> np.ndarray:
         """Class probabilities, columns 0..width-1 by class index (0 for a class not trained on)."""
@@ -134,7 +136,7 @@ class TextModel:
 
     def probabilities_of(self, matrix: Any, width: int) -> np.ndarray:
         """`probabilities` of rows already turned into `vectors`."""
-        return self.logistic(np.asarray(matrix @ self.weights.T.astype(np.float64)) + self.intercepts, width)
+        return self.logistic(np.asarray(matrix @ self.weights_by_column) + self.intercepts, width)
 
     def logistic(self, scores: np.ndarray, width: int) -> np.ndarray:
         """Class probabilities from raw scores (one-versus-rest logistic, scaled to sum to 1)."""
