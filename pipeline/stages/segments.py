@@ -164,10 +164,11 @@ class SegmentCounts:
         }
 
 
-def decide_segments(files: list[Path], root: Path, staging: Path, params: Params,
+def decide_segments(rows: SegmentRows, root: Path, staging: Path, params: Params,
                     executor: Executor | None) -> SegmentCounts:
-    """Judge the segments of `files` (`SegmentRows`) and write their shards under `staging`
+    """Judge the segments the write pass laid out in `rows` and write their shards under `staging`
     (accepted/ by split, rejected/); the de-duplication partitions in `root`."""
+    files = rows.close()
     judged = segment_params(params)
     rules = reasons.rules_for("select")
     units: list[tuple[str, ...]] = [(str(path),) for path in files]
@@ -180,7 +181,7 @@ def decide_segments(files: list[Path], root: Path, staging: Path, params: Params
     passes.run(units, executor, None)
     found = passes.decide()
     writers = SplitWriters(staging / "accepted", staging / "rejected", SEGMENT_SCHEMA, params)
-    counts = SegmentCounts()
+    counts = SegmentCounts(pages_failed=rows.failed_pages)
     for index, unit in enumerate(units):
         duplicates = found.for_file(index)
         for start, stop in _slices(unit):

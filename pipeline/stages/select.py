@@ -168,8 +168,7 @@ def _segments(rows: SegmentRows | None, root: str, out_dir: Path, staging: dict[
         return SegmentCounts()
     step = time.perf_counter()
     staging[SEGMENTS_DIR] = out_dir / f".{SEGMENTS_DIR}.new"
-    counts = decide_segments(rows.close(), Path(root) / "segment-passes", staging[SEGMENTS_DIR], params, executor)
-    counts.pages_failed = rows.failed_pages
+    counts = decide_segments(rows, Path(root) / "segment-passes", staging[SEGMENTS_DIR], params, executor)
     timings["select.segments"] = _since(step)
     return counts
 
