@@ -48,11 +48,12 @@ def content_hash(text: str | None) -> str | None:
     return hashlib.sha256(prefix).hexdigest()[:CONTENT_HASH_HEX_CHARS]
 
 
-def word_shingles(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS) -> list[str]:
+def word_shingles(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS,
+                  words_of_text: tuple[list[str], int] | None = None) -> list[str]:
     """Overlapping runs of ``shingle_words`` lower-cased words (one shorter run for a shorter text);
     words are `filters.text.tokens.shingle_words` (on text written without spaces, its characters,
-    in runs of twice as many)."""
-    words, scale = shingle_words_of(text)
+    in runs of twice as many): `words_of_text` where the caller has them already."""
+    words, scale = words_of_text or shingle_words_of(text)
     shingle_words *= scale
     if len(words) <= shingle_words:
         return [" ".join(words)] if words else []
@@ -60,11 +61,12 @@ def word_shingles(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS) -> list
     return list(map(" ".join, zip(*(words[i:] for i in range(shingle_words)), strict=False)))
 
 
-def simhash64(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS) -> int:
+def simhash64(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS,
+              words_of_text: tuple[list[str], int] | None = None) -> int:
     """64-bit simhash in ``[0, 2**64)`` of the text's word shingles, each counted as often as it
     occurs (the package hashes each feature with MD5). A text without words gives 0: callers
-    should not index such texts."""
-    shingles = word_shingles(text, shingle_words)
+    should not index such texts. `words_of_text`: as `word_shingles` takes them."""
+    shingles = word_shingles(text, shingle_words, words_of_text)
     if not shingles:
         return 0
     size = SIMHASH_BITS // 8

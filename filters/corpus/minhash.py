@@ -44,16 +44,18 @@ def _functions() -> tuple[np.ndarray, np.ndarray]:
 _MULTIPLIERS, _INCREMENTS = _functions()
 
 
-def shingle_values(text: str, shingle_words: int = SHINGLE_WORDS) -> np.ndarray:
+def shingle_values(text: str, shingle_words: int = SHINGLE_WORDS,
+                   words_of_text: tuple[list[str], int] | None = None) -> np.ndarray:
     """The distinct 64-bit values of the text's word n-grams (one n-gram of all words when the text
     has fewer than ``shingle_words`` words; empty for a text without words). Words are
-    `filters.text.tokens.shingle_words`: on text written without spaces, characters, and n-grams of
-    twice as many of them."""
-    words, scale = tokens.shingle_words(text)
+    `filters.text.tokens.shingle_words` (`words_of_text` where the caller has them already): on
+    text written without spaces, characters, and n-grams of twice as many of them."""
+    words, scale = words_of_text or tokens.shingle_words(text)
     if not words:
         return np.empty(0, dtype=np.uint64)
-    ids = np.fromiter((zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in words), dtype=np.uint64,
-                      count=len(words))
+    # each distinct word hashed once: a text repeats most of its words
+    hashes = {word: zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in dict.fromkeys(words)}
+    ids = np.fromiter(map(hashes.__getitem__, words), dtype=np.uint64, count=len(words))
     width = min(shingle_words * scale, len(words))
     count = len(words) - width + 1
     values = np.zeros(count, dtype=np.uint64)
@@ -63,13 +65,14 @@ def shingle_values(text: str, shingle_words: int = SHINGLE_WORDS) -> np.ndarray:
     return np.unique(values)
 
 
-def sketch(text: str | None, permutations: int = PERMUTATIONS,
-           shingle_words: int = SHINGLE_WORDS) -> tuple[bytes | None, int]:
+def sketch(text: str | None, permutations: int = PERMUTATIONS, shingle_words: int = SHINGLE_WORDS,
+           words_of_text: tuple[list[str], int] | None = None) -> tuple[bytes | None, int]:
     """The MinHash signature (``permutations`` little-endian uint32 values; None without words)
-    and the number of distinct shingles it was computed over (what `containments` needs)."""
+    and the number of distinct shingles it was computed over (what `containments` needs).
+    `words_of_text`: as `shingle_values` takes them."""
     if not 0 < permutations <= MAX_PERMUTATIONS:
         raise ValueError(f"permutations must be 1..{MAX_PERMUTATIONS}, got {permutations}")
-    values = shingle_values(text or "", shingle_words)
+    values = shingle_values(text or "", shingle_words, words_of_text)
     if values.size == 0:
         return None, 0
     hashed = np.multiply.outer(_MULTIPLIERS[:permutations], values)

@@ -43,7 +43,11 @@ MIN_MEASURED_WORDS = 50
 TOP_NGRAM_SIZES = (2, 3, 4)              # Gopher: "for each n in {2, 3, 4} ... most frequently-occurring n-gram"
 DUP_NGRAM_SIZES = (5, 6, 7, 8, 9, 10)    # Gopher: "for each n in {5, ..., 10} ... all duplicate n-grams"
 MAX_REPEAT_PERIOD = 13                   # Dolma `TokenizerRepetitionsTagger.MAX_PERIOD`
-_ALPHA = re.compile(r"[^\W\d_]")         # one Unicode letter
+# A word (a line of the distinct words joined) without a Unicode letter: digits, `_` and symbols only.
+_UNLETTERED_WORD = re.compile(r"^(?:[\d_]|[^\w\n])+$", re.MULTILINE)
+# A lower-cased word that is a stop word once `WORD_PUNCTUATION` is stripped from its ends.
+_STOP_WORD = re.compile("^[{0}]*({1})[{0}]*$".format(re.escape(WORD_PUNCTUATION), "|".join(sorted(STOP_WORDS))),
+                        re.MULTILINE)
 
 
 def gopher_signals(text: str) -> dict[str, float | int | None]:
@@ -81,16 +85,17 @@ def word_signals(text: str, words: list[str], word_lengths: list[int]) -> dict[s
         return {"gopher_word_count": 0, "gopher_median_word_length": 0.0, "gopher_symbol_word_ratio": 0.0,
                 "gopher_alpha_word_fraction": 0.0, "gopher_stop_word_count": 0}
     symbols = text.count("#") + text.count("...") + text.count("…")
-    # Each distinct word is examined once; a long page repeats most of its words.
+    # Each distinct word is read once, all of them in one string, a word a line (no word holds
+    # whitespace): a long page repeats most of its words, and a regex pass in C beats a call a word.
     word_counts = Counter(words)
-    alpha_words = sum(count for word, count in word_counts.items() if _ALPHA.search(word))
-    distinct = {word.strip(WORD_PUNCTUATION).lower() for word in word_counts}
+    distinct = "\n".join(word_counts)
+    unlettered = sum(map(word_counts.__getitem__, _UNLETTERED_WORD.findall(distinct)))
     return {
         "gopher_word_count": word_count,
         "gopher_median_word_length": float(statistics.median(word_lengths)),
         "gopher_symbol_word_ratio": symbols / word_count,
-        "gopher_alpha_word_fraction": alpha_words / word_count,
-        "gopher_stop_word_count": len(STOP_WORDS & distinct),
+        "gopher_alpha_word_fraction": (word_count - unlettered) / word_count,
+        "gopher_stop_word_count": len(set(_STOP_WORD.findall(distinct.lower()))),
     }
 
 
@@ -152,24 +157,29 @@ def repetition_signals(words: list[str], word_lengths: list[int], scale: int = 1
     lengths = np.asarray(word_lengths, dtype=np.int64)
     total_chars = int(lengths.sum())
     signals: dict[str, float | int] = {}
-    keys = ids
-    repeated = True  # whether some n-gram of the last size measured occurs twice
+    # The n-grams of the last size measured that occur more than once: where they start (ascending)
+    # and their ids. Only there can a longer n-gram occur twice, so each size looks at those alone;
+    # at size 1, every word.
+    repeats = Repeats(np.arange(len(ids)), ids)
     for size in range(2, DUP_NGRAM_SIZES[-1] * scale + 1):
         n, between = divmod(size, scale)
         is_rule = not between and n >= TOP_NGRAM_SIZES[0]  # else only a step to the next rule's size
-        if not repeated and size > TOP_NGRAM_SIZES[-1] * scale:
+        top = n in TOP_NGRAM_SIZES and is_rule
+        if not len(repeats.starts) and not top:
             # no shorter n-gram occurs twice, so no longer one does: the duplicate rules count nothing
             if is_rule:
                 signals[f"gopher_dup_{n}gram_char_fraction"] = 0.0
             continue
-        keys, counts = ngram_ids(keys, ids, size)
-        repeated = bool(len(counts)) and int(counts.max()) > 1
+        grams = repeats.longer(ids, size)
+        repeats = grams.repeated()
         if not is_rule:
             continue
-        kind = "top" if n in TOP_NGRAM_SIZES else "dup"
-        starts = _top_ngram_starts(keys, counts) if n in TOP_NGRAM_SIZES else _repeat_starts(keys, counts)
+        if top:
+            starts = grams.top_starts() if len(ids) >= size else grams.starts[:0]
+        else:
+            starts = repeats.later_starts()
         fraction = _covered_chars(lengths, starts, size) / total_chars if total_chars else 0.0
-        signals[f"gopher_{kind}_{n}gram_char_fraction"] = fraction
+        signals[f"gopher_{'top' if top else 'dup'}_{n}gram_char_fraction"] = fraction
     signals["gopher_max_repeated_sequence_count"] = max_repeated_sequence_count(ids)
     return signals
 
@@ -180,43 +190,59 @@ def word_ids(words: list[str]) -> np.ndarray:
     return np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int64, count=len(words))
 
 
-def ngram_ids(previous: np.ndarray, ids: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Exact ids of the n-grams starting at each position, and the count of each id.
+@dataclass(frozen=True)
+class Repeats:
+    """Some n-grams of one size: where each starts (ascending), its id (equal ids, equal n-grams;
+    small ints) and how often its id occurs among these."""
 
-    An n-gram is its (n-1)-gram followed by one word, so (previous id, word id) names it; packed as
-    `previous * vocabulary + word` (below 2**63 for any page) and renumbered densely by
-    `np.unique`, the ids stay small at every n and never collide.
-    """
-    if len(ids) < n:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    packed = previous[: len(ids) - n + 1] * (int(ids.max()) + 1) + ids[n - 1:]
-    _, inverse, counts = np.unique(packed, return_inverse=True, return_counts=True)
-    return inverse.astype(np.int64, copy=False), counts
+    starts: np.ndarray
+    ids: np.ndarray
+    counts: np.ndarray | None = None  # of each position's id; None where not needed
 
+    def longer(self, words: np.ndarray, size: int) -> Repeats:
+        """The `size`-grams starting where these (`size` - 1)-grams do, and fitting in `words`, with
+        exact ids and their counts. An n-gram is its (n-1)-gram followed by one word, so (previous
+        id, word id) names it: packed as `previous * vocabulary + word` (below 2**63 for any page)
+        and renumbered densely by `np.unique`, the ids stay small at every n and never collide."""
+        fits = self.starts <= len(words) - size
+        starts, previous = self.starts[fits], self.ids[fits]
+        if not len(starts):
+            return Repeats(starts, previous, previous)
+        packed = previous * (int(words.max()) + 1) + words[starts + size - 1]
+        _, inverse, counts = np.unique(packed, return_inverse=True, return_counts=True)
+        inverse = inverse.astype(np.int64, copy=False)
+        return Repeats(starts, inverse, counts[inverse])
 
-def _top_ngram_starts(keys: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """True where the most frequent n-gram starts (on a tie, the one whose first occurrence is first)."""
-    if not len(keys):
-        return np.zeros(0, dtype=bool)
-    top = keys[int(np.argmax(counts[keys] == counts.max()))]
-    return keys == top
+    def repeated(self) -> Repeats:
+        """Those of these n-grams that occur more than once."""
+        assert self.counts is not None
+        twice = self.counts > 1
+        return Repeats(self.starts[twice], self.ids[twice])
 
+    def top_starts(self) -> np.ndarray:
+        """Where the most frequent n-gram of the text starts, when these are every n-gram that
+        occurs twice: the most frequent of these (on a tie, the one that occurs first), or, when
+        none repeats, the first n-gram of the text (every n-gram occurs once: a tie)."""
+        assert self.counts is not None
+        if not len(self.starts) or int(self.counts.max()) < 2:
+            return np.zeros(1, dtype=np.int64)
+        first = int(np.argmax(self.counts == self.counts.max()))
+        return self.starts[self.ids == self.ids[first]]
 
-def _repeat_starts(keys: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """True where an n-gram starts that occurred before (its first occurrence is not a duplicate)."""
-    starts = counts[keys] > 1
-    repeated = np.flatnonzero(starts)
-    if len(repeated):  # only the positions of repeated n-grams are sorted, usually few
-        starts[repeated[np.unique(keys[repeated], return_index=True)[1]]] = False
-    return starts
+    def later_starts(self) -> np.ndarray:
+        """Where these n-grams occur after their first occurrence (the first is not a duplicate)."""
+        later = np.ones(len(self.starts), dtype=bool)
+        later[np.unique(self.ids, return_index=True)[1]] = False
+        return self.starts[later]
 
 
 def _covered_chars(lengths: np.ndarray, starts: np.ndarray, n: int) -> int:
-    """Characters of the words inside n-grams starting at `starts`, each word counted once."""
-    covered = np.zeros(len(lengths), dtype=bool)
-    for offset in range(n):
-        covered[offset: offset + len(starts)] |= starts
+    """Characters of the words inside n-grams starting at `starts` (positions), each word counted once."""
+    if not len(starts):
+        return 0
+    opened = np.bincount(starts, minlength=len(lengths) + n)
+    closed = np.bincount(starts + n, minlength=len(lengths) + n)
+    covered = np.cumsum(opened - closed)[:len(lengths)] > 0
     return int(lengths[covered].sum())
 
 
@@ -229,20 +255,26 @@ def max_repeated_sequence_count(ids: np.ndarray) -> int:
     compared with 100 in Dolma v1.7). We use whitespace words instead of GPT-NeoX tokens.
     Consecutive repetition, not total frequency: "the" occurs over 100 times in any long article.
     A run of L positions where word i equals word i-p spans L + p words, i.e. (L + p) // p periods.
+    All periods are compared at once, one row each (`_longest_true_runs`).
     """
     if not len(ids):
         return 0
-    best = 1
-    for period in range(1, min(MAX_REPEAT_PERIOD, len(ids) - 1) + 1):
-        best = max(best, (_longest_true_run(ids[period:] == ids[:-period]) + period) // period)
-    return best
+    periods = min(MAX_REPEAT_PERIOD, len(ids) - 1)
+    if periods < 1:
+        return 1
+    equal = np.zeros((periods, len(ids)), dtype=bool)  # row p - 1: word i + p equals word i
+    for period in range(1, periods + 1):
+        np.equal(ids[period:], ids[:-period], out=equal[period - 1, :len(ids) - period])
+    lengths = np.arange(1, periods + 1)
+    return max(1, int(((_longest_true_runs(equal) + lengths) // lengths).max()))
 
 
-def _longest_true_run(flags: np.ndarray) -> int:
-    """Length of the longest run of True in a boolean array."""
-    edges = np.diff(np.concatenate(([0], flags.view(np.int8), [0])))
-    run_starts, run_ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    return int((run_ends - run_starts).max()) if len(run_starts) else 0
+def _longest_true_runs(flags: np.ndarray) -> np.ndarray:
+    """Length of the longest run of True in each row of a 2-D boolean array: at each position, the
+    distance to the last False at or before it, at most."""
+    positions = np.arange(flags.shape[1])
+    last_false = np.maximum.accumulate(np.where(flags, -1, positions), axis=1)
+    return (positions - last_false).max(axis=1)
 
 # This filter's params, overridden by `select.gopher` in params.yaml (the group is declared in `pipeline/params.py`).
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from filters.segment.segments import Segment, page_segments
 from filters.text.blocks import block_signals
 from filters.text.measure import text_signals
 from filters.text.quality import quality_signals
-from filters.text.tokens import word_count
+from filters.text.tokens import shingle_words, word_count
 from pipeline.io.decode import Decoded, decode_html
 from pipeline.io.records import RawRecord, synthetic_id
 from pipeline.params import Params
@@ -251,11 +251,13 @@ def step_dedup_keys(record: Record) -> None:
 
 def dedup_keys(text: str, params: Params) -> dict[str, Any]:
     """content_hash, simhash64, and the MinHash signature with its shingle count when on."""
+    words_of_text = shingle_words(text)  # one tokenisation for both sketches
     keys: dict[str, Any] = {"content_hash": content_hash(text),
-                            "simhash64": to_int64(simhash64(text)) if text.split() else None}
+                            "simhash64": to_int64(simhash64(text, words_of_text=words_of_text))
+                            if text.split() else None}
     settings = params.extract.minhash
     if settings.permutations is not None:
-        signature, shingles = sketch(text, settings.permutations, settings.shingle_words)
+        signature, shingles = sketch(text, settings.permutations, settings.shingle_words, words_of_text)
         keys.update(minhash=signature, minhash_shingles=shingles if signature is not None else None)
     return keys
 

@@ -403,3 +403,50 @@ def test_on_real_pages_a_duplicate_ngram_is_an_occurrence_after_the_first(shared
             assert signals[f"gopher_dup_{n}gram_char_fraction"] == pytest.approx(expected), (n, text[:80])
         repeating += signals["gopher_dup_5gram_char_fraction"] > 0
     assert repeating > 100  # real repetition, not only texts without a repeated 5-gram
+
+
+def naive_max_repeated_sequence_count(words: list[str]) -> int:
+    """Dolma's periods the plain way: for each period, the longest run of words equal to the word a
+    period before, in periods."""
+    best = 1 if words else 0
+    for period in range(1, min(13, len(words) - 1) + 1):
+        run = longest = 0
+        for index in range(period, len(words)):
+            run = run + 1 if words[index] == words[index - period] else 0
+            longest = max(longest, run)
+        best = max(best, (longest + period) // period)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_max_repeated_sequence_count_matches_the_plain_count(seed: int) -> None:
+    # all periods are compared at once in the filter; here one at a time
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" for i in range(rng.choice([1, 2, 3, 8, 40]))]
+    words = [rng.choice(vocabulary) for _ in range(rng.randrange(0, 60))]
+    if seed % 2 and words:
+        period = words[:rng.randrange(1, min(len(words), 15) + 1)]
+        words += period * rng.randrange(2, 12) + words  # a periodic run in the middle
+    assert gopher_signals(" ".join(words))["gopher_max_repeated_sequence_count"] == \
+        naive_max_repeated_sequence_count(words)
+
+
+WORD_PIECES = ["the", "The", "THE", "(the,", "“with”", "—and—", "that’s", "have…", "be", "to.", "of?", "with-", "x",
+               "123", "12.5", "_", "#", "...", "…", "¿qué?", "日本", "é", "١٢٣", "β", "a_1", "__", "—", "١٢٣abc", "ǅ"]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_alpha_and_stop_words_match_a_word_by_word_reading(seed: int) -> None:
+    # the filter reads the distinct words joined in one string; here each word on its own, as specified
+    import re
+
+    from filters.text.gopher import STOP_WORDS, WORD_PUNCTUATION
+    from filters.text.tokens import words as words_of
+
+    rng = random.Random(seed)
+    text = " ".join(rng.choice(WORD_PIECES) for _ in range(rng.randrange(1, 40)))
+    pieces = words_of(text)
+    signals = gopher_signals(text)
+    letter = re.compile(r"[^\W\d_]")
+    assert signals["gopher_alpha_word_fraction"] == sum(1 for w in pieces if letter.search(w)) / len(pieces)
+    assert signals["gopher_stop_word_count"] == len(STOP_WORDS & {w.strip(WORD_PUNCTUATION).lower() for w in pieces})
