@@ -174,10 +174,12 @@ def repetition_signals(words: list[str], word_lengths: list[int], scale: int = 1
         repeats = grams.repeated()
         if not is_rule:
             continue
-        if top:
-            starts = grams.top_starts() if len(ids) >= size else grams.starts[:0]
-        else:
+        if not top:
             starts = repeats.later_starts()
+        elif len(ids) < size:
+            starts = grams.starts  # empty: no n-gram of this size fits
+        else:
+            starts = grams.top_starts()
         fraction = _covered_chars(lengths, starts, size) / total_chars if total_chars else 0.0
         signals[f"gopher_{'top' if top else 'dup'}_{n}gram_char_fraction"] = fraction
     signals["gopher_max_repeated_sequence_count"] = max_repeated_sequence_count(ids)
