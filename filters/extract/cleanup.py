@@ -16,25 +16,28 @@ import bisect
 import itertools
 import re
 
+import re2
 from lxml import etree
 from lxml.html import HtmlElement
 
 from filters.core import phrases
 from filters.core.vocabulary import CONSENT_WORDS, consent_platform
+from filters.page.url_rules import RE2_OPTIONS
 
 # The platforms' named containers are `filters.core.vocabulary.CONSENT_PLATFORMS`, shared with the
 # cookie-wall check of `filters.page.page_signals`.
 
 # Attribute values worth a look: the sweep's words plus a substring of every named platform's
-# selectors (tests/filters/test_cleanup.py checks that each is covered). Fetched in
-# one walk as attribute strings (cheap), then told apart in Python; XPath predicates per element
-# (one per named selector) cost several times the parse.
+# selectors (tests/filters/test_cleanup.py checks that each is covered). Fetched in one walk of
+# the elements, screened together in one pass, then told apart in Python; XPath predicates per
+# element (one per named selector) cost several times the parse.
 _MARKERS = ("ookie", "onsent", "gdpr", "GDPR", "cliSettings", "onetrust", "cky-", "Cybot", "cmplz", "Borlabs",
             "osano", "qc-cmp2", "didomi", "usercentrics", "uc-banner", "truste", "klaro", "iubenda", "termly", "cc-",
             "cc--", "sp_message", "ccc", "axeptio", "pea_cook", "fc-consent", "tc_privacy", "privacy-iframe", "dsgvo",
             "DSGVO", "rgpd", "RGPD")
 _MARKER = re.compile("|".join(re.escape(marker) for marker in _MARKERS))
-_ID_CLASS_ATTRIBUTES = etree.XPath("//body//@id | //body//@class")  # smart strings: know their element
+_MARKER_SCREEN = re2.compile(_MARKER.pattern, RE2_OPTIONS)  # one automaton pass whatever the markers
+_BODIES = etree.XPath("//body[not(ancestor::body)]")
 # `//body//*[@role='dialog' and (contains(@aria-label, 'ookie') or contains(@aria-label, 'onsent'))]`
 # from the role attributes: a predicate on every element costs twice as much.
 _CONSENT_DIALOGS = etree.XPath(
@@ -81,15 +84,15 @@ def _candidates(tree: HtmlElement) -> list[HtmlElement]:
     """Elements whose id/class carries a marker, plus consent dialogs, in document order, once each."""
     seen: set[int] = set()
     found = []
-    values = _ID_CLASS_ATTRIBUTES(tree)
-    # One search over all values joined by newlines (no marker holds one): more than half of the
-    # pages carry no marker at all, and on the others the matches point to their values.
+    values, owners = _ids_and_classes(tree)
+    # One search over all values joined by newlines (no marker holds one), on RE2: more than half
+    # of the pages carry no marker at all, and on the others the matches point to their values.
     joined = "\n".join(values)
     starts: list[int] | None = None
-    for match in _MARKER.finditer(joined):
+    for match in _MARKER_SCREEN.finditer(joined):
         if starts is None:
             starts = list(itertools.accumulate((len(value) + 1 for value in values[:-1]), initial=0))
-        element = values[bisect.bisect_right(starts, match.start()) - 1].getparent()
+        element = owners[bisect.bisect_right(starts, match.start()) - 1]
         if id(element) not in seen:
             seen.add(id(element))
             found.append(element)
@@ -98,6 +101,22 @@ def _candidates(tree: HtmlElement) -> list[HtmlElement]:
             seen.add(id(element))
             found.append(element)
     return found
+
+
+def _ids_and_classes(tree: HtmlElement) -> tuple[list[str], list[HtmlElement]]:
+    """The id and class values of `<body>` and the elements in it, in document order, and the
+    element of each. One walk of the elements: an XPath that returns the values as strings that
+    know their element costs twice as much."""
+    values: list[str] = []
+    owners: list[HtmlElement] = []
+    for body in _BODIES(tree):
+        for element in body.iter(etree.Element):  # elements only: a processing instruction has `get` too
+            for name in ("id", "class"):
+                value = element.get(name)
+                if value is not None:
+                    values.append(value)
+                    owners.append(element)
+    return values, owners
 
 
 def _drop(element: HtmlElement) -> bool:

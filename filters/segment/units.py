@@ -64,7 +64,7 @@ MIN_SHARE = 0.3  # the repeated units hold at least this share of the page's tex
 # article's column beside a sidebar), not a list of posts.
 MAX_MEMBER_SHARE = 0.6
 _DIGIT = re.compile(r"\d")
-_MICRODATA = etree.XPath("descendant::*[@itemtype]")
+_MICRODATA = etree.XPath("descendant::*/@itemtype/..")  # from the attributes: cheaper than a predicate
 # Sizes are characters of whitespace-normalised text, counted by libxml2.
 _SIZE = etree.XPath("string-length(normalize-space(.))")
 _XPATH_SPACES = " \t\r\n"  # the whitespace normalize-space collapses
