@@ -140,3 +140,40 @@ def test_consent_dialogs_are_the_elements_the_plain_predicate_selects():
         assert _CONSENT_DIALOGS(tree) == expected
         found += len(expected)
     assert found > 50
+
+
+def _marked_page(rng: random.Random) -> str:
+    """Nested elements with ids and classes that carry markers or nearly do, comments and processing
+    instructions (whose pseudo-attributes `get` reads) between them, and marked <head> elements."""
+    values = ("cookie-bar", "Cookie", "consent", "x onsent y", "gdpr", "cc-window", "cc", "ccc", "nav", "cky-",
+              "main", "", "didomi-host", "cookiee", "qc-cmp2-ui")
+
+    def element(depth: int) -> str:
+        tag = rng.choice(("div", "section", "span", "p", "aside"))
+        attributes = "".join(f' {name}="{rng.choice(values)}"' for name in ("id", "class") if rng.random() < 0.5)
+        extra = rng.choice(("", "<!-- id='cookie' -->", "<?php id=\"cookie\" ?>", "tail"))
+        inner = "".join(element(depth + 1) for _ in range(rng.randint(0, 3))) if depth < 4 else "text"
+        return f"<{tag}{attributes}>{inner}</{tag}>{extra}"
+
+    body = f' class="{rng.choice(values)}"' if rng.random() < 0.3 else ""
+    head = f"<meta id='{rng.choice(values)}'>" if rng.random() < 0.5 else ""
+    return f"<html><head>{head}</head><body{body}>{''.join(element(0) for _ in range(4))}</body></html>"
+
+
+def test_candidates_are_the_elements_whose_id_or_class_holds_a_marker():
+    # read here the plain way: an XPath over the attributes of <body> and the elements in it
+    from filters.extract.cleanup import _candidates
+
+    values = etree.XPath("//body//@id | //body//@class")
+    rng = random.Random(5)
+    found = 0
+    for _ in range(300):
+        tree = lxml.html.fromstring(_marked_page(rng))
+        expected: list = []
+        for value in values(tree):
+            if _MARKER.search(value) and value.getparent() not in expected:
+                expected.append(value.getparent())
+        expected += [dialog for dialog in _CONSENT_DIALOGS(tree) if dialog not in expected]
+        assert _candidates(tree) == expected
+        found += len(expected)
+    assert found > 200
