@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import lxml.html
@@ -91,8 +92,8 @@ class Candidate:
     detail: str | None = None
     element: Any = None  # readability's output element
 
-    @property
-    def words(self) -> int:
+    @cached_property
+    def words(self) -> int:  # the policies ask several times; the blocks never change
         return sum(word_count(block.text) for block in self.blocks)
 
 

@@ -68,6 +68,7 @@ _PARAGRAPH_MIN_CHARS = 20
 _PARAGRAPHS = etree.XPath(f"count(//p[string-length(normalize-space()) >= {_PARAGRAPH_MIN_CHARS}])")
 _LINK_HOST = re.compile(r"^[ \t]*(?:https?:)?//(?:[^/?#@\n]*@)?([^/?#:\s]+)", re.IGNORECASE | re.MULTILINE)
 _OUTBOUND_LINK_LIMIT = 20
+_RELS = etree.XPath("//link/@rel | //a/@rel", smart_strings=False)
 
 
 def url_components(url: str | None) -> dict[str, bool]:
@@ -147,13 +148,13 @@ def outbound_link_count(page: Page) -> int:
     """`<a href>` pointing to another host than the page's (hosts read with a regex, not urlsplit:
     pages carry hundreds of links)."""
     own = _site(page.url)
-    hrefs = "\n".join(page.tree.xpath("//a/@href"))
+    hrefs = "\n".join(page.hrefs)
     hosts = Counter(host.lower().removeprefix("www.") for host in _LINK_HOST.findall(hrefs))
     return sum(count for host, count in hosts.items() if host != own)
 
 
 def has_rel_next_prev(page: Page) -> bool:
-    values = page.tree.xpath("//link/@rel | //a/@rel")
+    values = _RELS(page.tree)
     return any({"next", "prev", "previous"} & set(value.lower().split()) for value in values)
 
 

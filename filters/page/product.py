@@ -203,7 +203,6 @@ _CONTROLS = etree.XPath(
 _QUANTITY_CANDIDATES = etree.XPath("//input | //select")
 # From the attributes: a third less than testing a predicate on every element.
 _ITEMTYPES = etree.XPath("//@itemtype/.. | //@typeof/..")
-_HREFS = etree.XPath("//a/@href", smart_strings=False)
 
 
 # --- what this filter declares (joined by filters/rules/signals.py and filters/rules/reasons.py) -------------
@@ -379,7 +378,7 @@ def _quantity_selectors(page: Page) -> int:
 
 
 def _cart_links(page: Page, own_host: str | None) -> int:
-    hrefs = _HREFS(page.tree)
+    hrefs = page.hrefs
     # One screen of all links first (a page without a cart link is the common case): a link
     # that passes alone passes joined to the others by NUL, which bounds a segment as its ends do.
     if not _may_be_cart_url("\0".join(href.strip() for href in hrefs)):

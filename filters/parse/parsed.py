@@ -32,6 +32,7 @@ _TEXT_NODES = etree.XPath("//body//text()", smart_strings=False)
 _CODE_NODES = etree.XPath("//body//script/text() | //body//style/text()", smart_strings=False)
 _TEXT_NODES_BELOW = etree.XPath(".//text()", smart_strings=False)
 _EXTERNAL_SCRIPTS = etree.XPath("count(//script[@src != ''])")
+_HREFS = etree.XPath("//a/@href", smart_strings=False)
 _CODE_NODES_BELOW = etree.XPath(".//script/text() | .//style/text()", smart_strings=False)
 _JSON_LD_TYPES = ("application/ld+json",)
 # Pre-filtered in XPath so the many other <script> elements never become Python objects.
@@ -60,6 +61,12 @@ class Page:
     def external_script_count(self) -> int:
         """`<script src>` elements (page classification's SPA path B and needs_js signal 3)."""
         return int(_EXTERNAL_SCRIPTS(self.tree))
+
+    @cached_property
+    def hrefs(self) -> list[str]:
+        """The `href` of every `<a>`, in document order (the article score's outbound links, the
+        product signals' cart links)."""
+        return _HREFS(self.tree)
 
     @cached_property
     def body_word_count(self) -> int:

@@ -117,7 +117,8 @@ def run_together_sentences(line: str) -> str:
     return line[:ends[-1]] if len(ends) >= RUN_TOGETHER_MIN_SENTENCES else ""
 
 
-def nopunc_clean(text: str, run_together: bool = True) -> tuple[str, dict[str, float | int]]:
+def nopunc_clean(text: str, run_together: bool = True,
+                 text_words: list[str] | None = None) -> tuple[str, dict[str, float | int]]:
     """Remove the lines that do not end in terminal punctuation (C4 NoPunc as line removal).
 
     Returns the kept lines (with `run_together`, of a line run together its sentences:
@@ -130,6 +131,7 @@ def nopunc_clean(text: str, run_together: bool = True) -> tuple[str, dict[str, f
       words): how much of the page the removal took, which a line count hides (a page of menu
       lines loses every word; a page whose headings go loses few).
     * `c4_kept_word_count`: words of what is kept.
+    `text_words`: the text's words (`filters.text.tokens.words`) where the caller has them already.
     """
     all_lines = sentence_lines(text)
     kept = []
@@ -142,9 +144,11 @@ def nopunc_clean(text: str, run_together: bool = True) -> tuple[str, dict[str, f
         if run_together and (sentences := run_together_sentences(line)):
             kept.append(sentences)
     removed_fraction = unterminated / len(all_lines) if all_lines else 0.0
-    total_words = sum(map(word_count, all_lines))
-    kept_words = sum(map(word_count, kept))
-    return "\n".join(kept), {
+    # Lines split at whitespace and are joined here by it: their words are those of the texts.
+    kept_text = "\n".join(kept)
+    total_words = word_count(text) if text_words is None else len(text_words)
+    kept_words = word_count(kept_text)
+    return kept_text, {
         "c4_line_count": len(all_lines),
         "c4_removed_line_fraction": removed_fraction,
         "c4_removed_word_fraction": (total_words - kept_words) / total_words if total_words else 0.0,

@@ -50,9 +50,10 @@ _STOP_WORD = re.compile("^[{0}]*({1})[{0}]*$".format(re.escape(WORD_PUNCTUATION)
                         re.MULTILINE)
 
 
-def gopher_signals(text: str) -> dict[str, float | int | None]:
-    """All Gopher quality and repetition signals of `text` (the text written), one flat dict."""
-    text_words = words(text)
+def gopher_signals(text: str, text_words: list[str] | None = None) -> dict[str, float | int | None]:
+    """All Gopher quality and repetition signals of `text` (the text written), one flat dict;
+    `text_words`: its words (`filters.text.tokens.words`) where the caller has them already."""
+    text_words = words(text) if text_words is None else text_words
     word_lengths = list(map(len, text_words))
     unspaced = unspaced_fraction(text_words) >= UNSPACED_TEXT_FRACTION
     signals: dict[str, float | int | None] = {

@@ -202,3 +202,24 @@ def test_real_articles_run_together_into_one_line_keep_their_sentences(shared_co
         assert line.startswith(kept) and (not kept or ends_with_terminal_punctuation(kept))
         short += signals["c4_kept_word_count"] < 0.5 * nopunc_clean(text)[1]["c4_kept_word_count"]
     assert short <= 0.01 * len(texts), short
+
+
+PIECES = ["word", "Two words.", "日本語の文。", "ภาษาไทย", "end!", "-", ",", "\n", "\r\n", " ", "\x1c", "\u2028",
+          "\x85", "\t", "lower start", "Upper start", "a. b. tail", "«Oui.»", "😀", "\u3000"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_word_counts_are_those_of_the_lines(seed: int) -> None:
+    # the filter counts the words of the whole text and of the kept text; here line by line, as specified
+    import random
+
+    from filters.text.tokens import word_count
+
+    rng = random.Random(seed)
+    text = "".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 60)))
+    kept, signals = nopunc_clean(text)
+    all_lines = sentence_lines(text)
+    kept_lines = [line for line in kept.split("\n") if line]
+    total = sum(map(word_count, all_lines))
+    assert signals["c4_kept_word_count"] == sum(map(word_count, kept_lines))
+    assert signals["c4_removed_word_fraction"] == ((total - signals["c4_kept_word_count"]) / total if total else 0.0)
