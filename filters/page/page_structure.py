@@ -89,7 +89,7 @@ def structure_signals(page: Page) -> dict[str, Any]:
         counts[_COUNTED_TAGS[element.tag]] += 1
     links = _LINKS(page.tree)
     link_words = sum(word_count(link.text_content()) for link in links)
-    visible_words = word_count(page.visible_text)
+    visible_words = page.visible_word_count
     counts["structure_link_count"] = len(links)
     counts["structure_link_word_fraction"] = round(min(1.0, link_words / visible_words), 6) if visible_words else 0.0
     types = sorted({name.lower() for name in page.json_ld_types()})

@@ -58,6 +58,11 @@ class Page:
         return " ".join(self._visible_words).lower()
 
     @cached_property
+    def visible_word_count(self) -> int:
+        """Words (`filters.text.tokens.words`) of `visible_text`."""
+        return word_count(self.visible_text)
+
+    @cached_property
     def external_script_count(self) -> int:
         """`<script src>` elements (page classification's SPA path B and needs_js signal 3)."""
         return int(_EXTERNAL_SCRIPTS(self.tree))
@@ -76,7 +81,7 @@ class Page:
         the outermost nav/header/footer/template elements, which is exact and avoids testing
         every text node's ancestors.
         """
-        count = word_count(self.visible_text)  # the words of all visible text, joined once (cached)
+        count = self.visible_word_count
         for element in self.tree.iter(*_STRUCTURAL):
             if _has_structural_ancestor(element):
                 continue

@@ -53,7 +53,8 @@ CODE_CONTAINER_KINDS = frozenset({DIV, BODY, QUOTE})
 ROOT_KIND = DIV
 # Characters that only hint at rendering (soft hyphen, zero-width space, BOM): hyphenation markup would
 # lengthen every block of a page by up to a sixth and push it over the 250-character rule.
-INVISIBLE = str.maketrans("", "", "\u00ad\u200b\ufeff")
+_SOFT_HYPHEN, _ZERO_WIDTH_SPACE, _BOM = "\u00ad", "\u200b", "\ufeff"
+INVISIBLE = str.maketrans("", "", _SOFT_HYPHEN + _ZERO_WIDTH_SPACE + _BOM)
 
 
 @dataclass(frozen=True)
@@ -247,9 +248,12 @@ class _BlockBuilder:
             self._link_depth -= 1
 
     def _add(self, text: str | None) -> None:
-        text = text.translate(INVISIBLE) if text else ""
         if not text:
             return
+        if _SOFT_HYPHEN in text or _ZERO_WIDTH_SPACE in text or _BOM in text:  # three scans in C beat a translate
+            text = text.translate(INVISIBLE)
+            if not text:
+                return
         flag = _CODE if self._code_depth else _LINK if self._link_depth else _PLAIN
         self._pieces.append((text, flag))
         if not self._run_has_text and not text.isspace():

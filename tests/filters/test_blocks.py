@@ -133,6 +133,14 @@ def test_unicode_counted_as_code_points_and_soft_hyphens_dropped():
     assert block.chars == 27
 
 
+@pytest.mark.parametrize("invisible", ["\u00ad", "\u200b", "\ufeff"])
+def test_each_invisible_character_is_dropped_wherever_it_stands(invisible: str):
+    # alone in a piece (which then adds nothing), inside a word, in a link and in a tail
+    blocks = html_blocks(f"<p>{invisible}<a href='x'>li{invisible}nk</a>{invisible} ta{invisible}il</p>")
+    assert kinds_texts(blocks) == [("paragraph", "link tail")]
+    assert blocks[0].link_chars == 4
+
+
 # --- trafilatura XML --------------------------------------------------------------------------------
 
 def test_trafilatura_xml_vocabulary():
