@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 from filters.rules import reasons
 from pipeline.params import Params
 from pipeline.report.dataset_card import CARD, dataset_card
-from pipeline.run.executors import Executor
+from pipeline.run.executors import Executor, LocalExecutor
 from pipeline.run.timings import merge_timings
 from pipeline.stages import page_types
 from pipeline.stages.dataset import DatasetCounts, SplitWriters, with_dataset_columns
@@ -129,7 +129,9 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
                                                                                                  strict=True)],
                                    "select": chosen["select"], "dataset": chosen["dataset"]})
     grouped = units(files)
-    predicted = [_predictions(root, index, unit, params) for index, unit in enumerate(grouped)]
+    # The local workers see the driver's copies of the extract files; a cluster's may not.
+    local = executor if isinstance(executor, LocalExecutor) else None
+    predicted = [_predictions(root, index, unit, params, local) for index, unit in enumerate(grouped)]
     timings["select.page_types"] = _since(step)
     step = time.perf_counter()
     for index, unit in enumerate(grouped):
@@ -341,13 +343,13 @@ def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[di
     return manifest, summaries
 
 
-def _predictions(root: str, index: int, unit: tuple[str, ...], params: Params) -> Path:
+def _predictions(root: str, index: int, unit: tuple[str, ...], params: Params, executor: Executor | None) -> Path:
     """The page-type model's predictions for one unit, kept on disk for the write pass
     (computed once; a resumed select reuses them)."""
     target = Path(root) / "page-types" / f"f{index:05d}.parquet"
     if not target.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(page_types.predictions(unit, params), target)
+        write_whole(page_types.predictions(unit, params, executor), target)
     return target
 
 

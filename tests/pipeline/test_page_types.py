@@ -166,3 +166,20 @@ def test_each_threshold_is_stored_once_in_the_model_file():
         assert params.select.page.min_article_probability is None, preset.name
     preset = load_params(ROOT / "presets" / "page-model.yaml")
     assert preset.extract.gate == defaults.extract.gate and preset.select.page == defaults.select.page
+
+
+def test_predictions_are_the_same_in_slices_over_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # select predicts a slice of rows at a time, the slices over the run's workers: rows cut
+    # anywhere, in other processes, give the same columns as one slice in this process
+    from pipeline.run.executors import LocalExecutor
+    from pipeline.stages import page_types
+
+    work = tmp_path / "work"
+    assert cli("extract", SAMPLE / "sample.warc.gz", "--out", work, "--workers", "1") == 0
+    unit = sorted(str(path) for path in (work / "extract").rglob("*.parquet"))
+    whole = page_types.predictions(unit, Params())
+    assert whole.height > 20 and whole["page_type"].n_unique() > 2
+    monkeypatch.setattr(page_types, "SLICE_ROWS", 7)
+    with LocalExecutor(2) as executor:
+        sliced = page_types.predictions(unit, Params(), executor)
+    assert sliced.equals(whole)
