@@ -35,6 +35,7 @@ SIMHASH_SHINGLE_WORDS = 2         # docs/decisions.md has the measurements behin
 NEAR_DUPLICATE_MAX_DISTANCE = 3   # Manku et al. 2007: k = 3 for 64-bit simhashes
 
 _MASK64 = (1 << 64) - 1
+_MD5_BYTES = 16
 _SIGN64 = 1 << 63
 
 
@@ -69,9 +70,10 @@ def simhash64(text: str, shingle_words: int = SIMHASH_SHINGLE_WORDS,
     shingles = word_shingles(text, shingle_words, words_of_text)
     if not shingles:
         return 0
-    size = SIMHASH_BITS // 8
-    digests = b"".join([hashlib.md5(shingle.encode("utf-8")).digest()[-size:] for shingle in shingles])
-    bits = np.unpackbits(np.frombuffer(digests, dtype=np.uint8)).reshape(-1, SIMHASH_BITS)
+    # each shingle's MD5 whole (a slice a digest costs more than one over the array), its last 8 bytes
+    digests = b"".join([hashlib.md5(shingle.encode("utf-8")).digest() for shingle in shingles])
+    tails = np.frombuffer(digests, dtype=np.uint8).reshape(-1, _MD5_BYTES)[:, _MD5_BYTES - SIMHASH_BITS // 8:]
+    bits = np.unpackbits(tails, axis=1)
     return int.from_bytes(np.packbits(bits.sum(axis=0) > len(shingles) / 2).tobytes(), "big")
 
 
