@@ -220,6 +220,9 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
     if params.extract.cascade.agreement_min_short_blocks < 1:
         raise ParamsError("'extract.cascade.agreement_min_short_blocks' must be at least 1, "
                           f"got {params.extract.cascade.agreement_min_short_blocks}")
+    if params.extract.cascade.agreement_min_short_block_chars < 0:
+        raise ParamsError("'extract.cascade.agreement_min_short_block_chars' must be at least 0, "
+                          f"got {params.extract.cascade.agreement_min_short_block_chars}")
     return params
 
 

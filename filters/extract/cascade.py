@@ -78,6 +78,10 @@ AGREEMENT_MIN_KEPT_SHARE = 0.5
 # trafilatura-eval, 0.8410 against 0.8410 on wcxb-dev) while readability runs on 28 % and 66 % of
 # pages instead of 88 % and 92 %. 1 gives the policy as it was (any short block).
 AGREEMENT_MIN_SHORT_BLOCKS = 10
+# ... and at least this many characters in them: ten short lines of a few words (dates, labels, a
+# table's cells) are not the boilerplate readability drops. Measured with the same benchmark
+# (docs/decisions.md, "Readability from 500 characters of short blocks"): 0 gives the ten blocks alone.
+AGREEMENT_MIN_SHORT_BLOCK_CHARS = 500
 # trafilatura's last resort (its `baseline`: the JSON-LD articleBody, an `<article>`'s or the body's
 # whole text) returns one block without paragraphs; C4's line rule then reads a whole article as one
 # line. From this many words in a single block, readability is asked for the paragraphs, and wins
@@ -114,9 +118,11 @@ class Candidates:
     def __init__(self, page: Page, precision_threshold: float = PRECISION_LINK_CODE_FRACTION,
                  on_time: Callable[[str, float], None] | None = None,
                  library_max_nodes: int | None = LIBRARY_MAX_NODES, trafilatura_fast: bool = TRAFILATURA_FAST,
-                 agreement_min_short_blocks: int = AGREEMENT_MIN_SHORT_BLOCKS) -> None:
+                 agreement_min_short_blocks: int = AGREEMENT_MIN_SHORT_BLOCKS,
+                 agreement_min_short_block_chars: int = AGREEMENT_MIN_SHORT_BLOCK_CHARS) -> None:
         self.page = page
         self.agreement_min_short_blocks = agreement_min_short_blocks
+        self.agreement_min_short_block_chars = agreement_min_short_block_chars
         self.trafilatura_fast = trafilatura_fast
         self.precision_threshold = precision_threshold
         self.on_time = on_time
@@ -340,17 +346,23 @@ def agreement_policy(candidates: Candidates) -> tuple[str, str]:
 
     readability is asked only where it can change the outcome and plausibly improves it: when
     trafilatura failed (< 30 words), or has at least `agreement_min_short_blocks` short blocks
-    (`AGREEMENT_MIN_SHORT_BLOCKS`, where the boilerplate it drops hides). Otherwise the winner
-    is trafilatura's blocks, as `trafilatura_first_policy` gives at >= 30 words.
+    (`AGREEMENT_MIN_SHORT_BLOCKS`, where the boilerplate it drops hides) holding at least
+    `agreement_min_short_block_chars` characters together (`AGREEMENT_MIN_SHORT_BLOCK_CHARS`).
+    Otherwise the winner is trafilatura's blocks, as `trafilatura_first_policy` gives at >= 30 words.
     """
     t = candidates.words("trafilatura")
     paragraphs = paragraphs_instead(candidates)
     if paragraphs is not None:
         return "readability", paragraphs
-    short = sum(block.chars < AGREEMENT_SHORT_BLOCK_CHARS for block in candidates.get("trafilatura").blocks)
-    if t >= TRAFILATURA_MIN_WORDS and short < candidates.agreement_min_short_blocks:
+    blocks = candidates.get("trafilatura").blocks
+    short_blocks = [block for block in blocks if block.chars < AGREEMENT_SHORT_BLOCK_CHARS]
+    short, short_chars = len(short_blocks), sum(block.chars for block in short_blocks)
+    if t >= TRAFILATURA_MIN_WORDS and (short < candidates.agreement_min_short_blocks
+                                       or short_chars < candidates.agreement_min_short_block_chars):
         return "trafilatura", (f"trafilatura {t} words, {short} blocks under {AGREEMENT_SHORT_BLOCK_CHARS} characters "
-                               f"(< {candidates.agreement_min_short_blocks}): readability not asked")
+                               f"({short_chars} characters; readability from {candidates.agreement_min_short_blocks} "
+                               f"blocks and {candidates.agreement_min_short_block_chars} characters): "
+                               f"readability not asked")
     kept = agreement_blocks(candidates)
     if kept is None:
         return trafilatura_first_policy(candidates)
@@ -374,14 +386,16 @@ POLICIES: dict[str, Policy] = {
 def run_cascade(page: Page, policy: str = "agreement", precision_threshold: float = PRECISION_LINK_CODE_FRACTION,
                 on_time: Callable[[str, float], None] | None = None,
                 library_max_nodes: int | None = LIBRARY_MAX_NODES,
-                agreement_min_short_blocks: int = AGREEMENT_MIN_SHORT_BLOCKS) -> CascadeResult:
+                agreement_min_short_blocks: int = AGREEMENT_MIN_SHORT_BLOCKS,
+                agreement_min_short_block_chars: int = AGREEMENT_MIN_SHORT_BLOCK_CHARS) -> CascadeResult:
     """Pick the main text of `page` by `policy`; never raises for a bad page.
 
     `on_time(step, seconds)` is told how long each extractor took (for stats.json timings).
     `library_max_nodes`: trafilatura and readability are skipped on larger trees (None: never).
     """
     candidates = Candidates(page, precision_threshold, on_time, library_max_nodes,
-                            agreement_min_short_blocks=agreement_min_short_blocks)
+                            agreement_min_short_blocks=agreement_min_short_blocks,
+                            agreement_min_short_block_chars=agreement_min_short_block_chars)
     name, reason = POLICIES[policy](candidates)
     winner = candidates.derived[name] if name in candidates.derived else candidates.get(name)
     repaired, mojibake_blocks = fix_mojibake(winner.blocks)
@@ -438,3 +452,5 @@ class CascadeParams:
     # The agreement policy asks readability only when trafilatura has at least this many blocks
     # under 60 characters (or failed); 1: on every page with a short block (docs/filters.md, "Extraction").
     agreement_min_short_blocks: int = AGREEMENT_MIN_SHORT_BLOCKS
+    # ... holding at least this many characters together (0: the blocks' count alone).
+    agreement_min_short_block_chars: int = AGREEMENT_MIN_SHORT_BLOCK_CHARS

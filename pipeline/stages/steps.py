@@ -223,7 +223,8 @@ def step_extract(record: Record) -> None:
     signals["cookie_overlays_removed_count"] = remove_cookie_overlays(record.page.tree)
     cascade = record.params.extract.cascade
     result = run_cascade(record.page, cascade.selection, cascade.precision_link_code_fraction,
-                         on_time=timings.add_seconds, agreement_min_short_blocks=cascade.agreement_min_short_blocks)
+                         on_time=timings.add_seconds, agreement_min_short_blocks=cascade.agreement_min_short_blocks,
+                         agreement_min_short_block_chars=cascade.agreement_min_short_block_chars)
     record.extraction = result
     record.row.update({"text": result.text, "extractor": result.extractor, "word_count": result.word_count})
     signals.update(result.trace)

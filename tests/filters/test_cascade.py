@@ -46,10 +46,12 @@ def test_jsonld_first_uses_article_body_when_long_enough():
 
 class BlockCandidates(Candidates):
     """Candidates with given blocks, to test the agreement policy (readability asked at any short
-    block unless `min_short_blocks` says otherwise)."""
+    block unless `min_short_blocks` and `min_short_block_chars` say otherwise)."""
 
-    def __init__(self, trafilatura: list[str], readability: list[str], min_short_blocks: int = 1) -> None:
-        super().__init__(page(html("")), agreement_min_short_blocks=min_short_blocks)
+    def __init__(self, trafilatura: list[str], readability: list[str], min_short_blocks: int = 1,
+                 min_short_block_chars: int = 0) -> None:
+        super().__init__(page(html("")), agreement_min_short_blocks=min_short_blocks,
+                         agreement_min_short_block_chars=min_short_block_chars)
         for name, texts in (("trafilatura", trafilatura), ("readability", readability)):
             self._done[name] = Candidate(name, [Block("paragraph", t, len(t), 0, 0) for t in texts])
 
@@ -112,6 +114,23 @@ def test_by_default_readability_is_asked_from_ten_short_blocks():
         cascade.agreement_policy(NoReadability([words(20)], LONG, min_short_blocks=10))
 
 
+def test_by_default_the_short_blocks_must_hold_500_characters():
+    assert cascade.AGREEMENT_MIN_SHORT_BLOCK_CHARS == Candidates(page(html(""))).agreement_min_short_block_chars \
+        == 500
+    # ten short blocks of 18 characters (180 in all): short lines, not boilerplate; readability never run
+    short = [*SHARE, "Print this page"]
+    name, reason = cascade.agreement_policy(NoReadability([*short, *LONG], LONG, 10, 500))
+    assert name == "trafilatura" and "readability not asked" in reason and "177 characters" in reason
+    # ten of 55 characters (550): readability runs and drops those it does not have
+    wordy = [f"Share this story on the social network number {i:02d} now!" for i in range(10)]
+    assert all(len(text) < cascade.AGREEMENT_SHORT_BLOCK_CHARS for text in wordy)
+    asked = BlockCandidates([*wordy, *LONG], LONG, 10, 500)
+    assert cascade.agreement_policy(asked)[0] == "agreement"
+    assert [b.text for b in asked.derived["agreement"].blocks] == LONG
+    with pytest.raises(AssertionError, match="ran readability"):  # a failed trafilatura still asks
+        cascade.agreement_policy(NoReadability([words(20)], LONG, 10, 500))
+
+
 def test_the_trigger_is_a_param():
     from pipeline.params import ParamsError, params_from_dict
     assert params_from_dict({}).extract.cascade.agreement_min_short_blocks == 10
@@ -119,6 +138,11 @@ def test_the_trigger_is_a_param():
         .extract.cascade.agreement_min_short_blocks == 1
     with pytest.raises(ParamsError, match="agreement_min_short_blocks"):
         params_from_dict({"extract": {"cascade": {"agreement_min_short_blocks": 0}}})
+    assert params_from_dict({}).extract.cascade.agreement_min_short_block_chars == 500
+    assert params_from_dict({"extract": {"cascade": {"agreement_min_short_block_chars": 0}}}) \
+        .extract.cascade.agreement_min_short_block_chars == 0
+    with pytest.raises(ParamsError, match="agreement_min_short_block_chars"):
+        params_from_dict({"extract": {"cascade": {"agreement_min_short_block_chars": -1}}})
 
 
 def test_agreement_needs_a_credible_second_opinion():
@@ -154,7 +178,7 @@ def test_real_article_through_the_cascade():
     assert "cascade_readability_words" not in trace  # fewer than ten short blocks: not asked
     assert trace["cascade_policy"] == "agreement" and "readability not asked" in trace["cascade_reason"]
     assert "cascade_dom_words" not in trace  # never needed, never run
-    asked = run_cascade(page(ARTICLE_PAGE), agreement_min_short_blocks=1)
+    asked = run_cascade(page(ARTICLE_PAGE), agreement_min_short_blocks=1, agreement_min_short_block_chars=0)
     assert asked.trace["cascade_readability_words"] > 0
     seed = run_cascade(page(ARTICLE_PAGE), policy="seed")
     assert seed.trace["cascade_policy"] == "seed" and seed.extractor in ("readability", "trafilatura")
@@ -214,7 +238,8 @@ def test_failing_extractor_falls_through_and_is_recorded(monkeypatch):
         raise RuntimeError("readability exploded")
 
     monkeypatch.setattr(Candidates, "_readability", broken)
-    result = run_cascade(page(ARTICLE_PAGE), agreement_min_short_blocks=1)  # readability asked
+    # readability asked
+    result = run_cascade(page(ARTICLE_PAGE), agreement_min_short_blocks=1, agreement_min_short_block_chars=0)
     assert result.extractor in ("trafilatura", "trafilatura_precision")
     assert "readability exploded" in result.trace["cascade_errors"]
     assert result.trace["cascade_readability_words"] == 0
