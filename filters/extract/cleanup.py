@@ -21,8 +21,8 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from filters.core import phrases
+from filters.core.re2_options import RE2_OPTIONS
 from filters.core.vocabulary import CONSENT_WORDS, consent_platform
-from filters.page.url_rules import RE2_OPTIONS
 
 # The platforms' named containers are `filters.core.vocabulary.CONSENT_PLATFORMS`, shared with the
 # cookie-wall check of `filters.page.page_signals`.

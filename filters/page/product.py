@@ -29,10 +29,10 @@ import re2
 from lxml import etree
 
 from filters.core.declarations import Rule, Signal
+from filters.core.re2_options import RE2_OPTIONS
 from filters.metadata.fields import ARTICLE_TYPES
 from filters.page.domains import same_site
 from filters.page.product_text import spaced_script, text_counts
-from filters.page.url_rules import RE2_OPTIONS
 from filters.parse.parsed import Page
 
 PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel", "someproducts",

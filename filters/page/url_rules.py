@@ -26,6 +26,7 @@ import pyarrow as pa
 import re2
 
 from filters.core.declarations import Rule, Signal
+from filters.core.re2_options import RE2_OPTIONS
 
 # Parameters that identify a click, a visitor or a campaign, never the content; the same article
 # shared on two networks must become one URL. Sources: Google Ads / Analytics, Meta, Microsoft,
@@ -198,17 +199,6 @@ def has_excluded_extension(url: str) -> bool:
     """True when the last path segment ends in an excluded extension (case-insensitive); False if unparsable."""
     parts = _split(url)
     return parts is not None and _path_has_excluded_extension(parts.path)
-
-
-def _quiet_options() -> Any:
-    options = re2.Options()
-    # RE2 also logs a rejected pattern to stderr; the ValueError below is the one report.
-    options.log_errors = False
-    return options
-
-
-# Shared with the other RE2 patterns of filters/page (the product screens).
-RE2_OPTIONS = _quiet_options()
 
 
 @functools.lru_cache(maxsize=64)
