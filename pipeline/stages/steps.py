@@ -255,7 +255,7 @@ def dedup_keys(text: str, params: Params) -> dict[str, Any]:
     words_of_text = shingle_words(text)  # one tokenisation for both sketches
     keys: dict[str, Any] = {"content_hash": content_hash(text),
                             "simhash64": to_int64(simhash64(text, words_of_text=words_of_text))
-                            if text.split() else None}
+                            if text and not text.isspace() else None}  # some word: `text.split()` without the list
     settings = params.extract.minhash
     if settings.permutations is not None:
         signature, shingles = sketch(text, settings.permutations, settings.shingle_words, words_of_text)
