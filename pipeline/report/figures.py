@@ -59,7 +59,13 @@ def new_axes_pair(width: float, height: float, width_ratios: tuple[float, float]
 
 
 def save(figure: Figure, path: Path) -> None:
-    figure.tight_layout()
+    # The tight layout's engine run once on its own, not `figure.tight_layout()`: that leaves a
+    # placeholder engine on the figure, for which `savefig` first draws the whole figure a second
+    # time with drawing disabled (text laid out again) before the draw that renders it. The same
+    # margins, the same pixels; a third less time per figure (docs/benchmarks.md).
+    from matplotlib.layout_engine import TightLayoutEngine
+
+    TightLayoutEngine().execute(figure)
     figure.savefig(path, dpi=DPI, metadata=PNG_METADATA, pil_kwargs=PNG_OPTIONS)
 
 def integer_ticks() -> MaxNLocator:
