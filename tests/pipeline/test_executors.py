@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -147,3 +149,21 @@ def test_workers_of_a_killed_driver_do_not_outlive_it(tmp_path):
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not [pid for pid in workers if alive(pid)]
+
+
+def register_exit_handler_and_write(marker: str) -> int:
+    """A task that leaves an exit handler behind and unflushed text on its standard output."""
+    atexit.register(Path(marker).write_text, "the task's exit handler ran", encoding="utf-8")
+    sys.stdout.write("written by the task, no newline")
+    return os.getpid()
+
+
+def test_a_worker_skips_the_teardown_but_not_the_exit_handlers_or_its_output(tmp_path, capfd):
+    # `_exit_now` ends a worker with os._exit: what the tasks registered still runs, and what they
+    # wrote still comes out, before the process ends.
+    marker = tmp_path / "marker"
+    with LocalExecutor(1, apart=True) as executor:
+        [worker] = executor.map(register_exit_handler_and_write, [str(marker)])
+    assert worker != os.getpid()
+    assert marker.read_text(encoding="utf-8") == "the task's exit handler ran"
+    assert "written by the task, no newline" in capfd.readouterr().out
