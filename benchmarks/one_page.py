@@ -65,8 +65,9 @@ SENTENCES = (
 def article_page() -> str:
     """A plain news article of 30 sentences in six paragraphs, with a title, a byline and a date."""
     paragraphs = ["<p>" + " ".join(SENTENCES[i:i + 5]) + "</p>" for i in range(0, len(SENTENCES), 5)]
-    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>The new bridge opens in spring</title>"
-            "<meta property=\"og:type\" content=\"article\"></head><body><header><a href=\"/\">Town News</a></header>"
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<title>The new bridge opens in spring</title><meta property=\"og:type\" content=\"article\"></head>"
+            "<body><header><a href=\"/\">Town News</a></header>"
             "<article><h1>The new bridge opens in spring</h1><p class=\"byline\">By Ann Example, 3 March 2024</p>"
             + "".join(paragraphs) + "</article><footer>Town News</footer></body></html>\n")
 
