@@ -218,6 +218,8 @@ def _run(args: argparse.Namespace) -> int:
         timings, _ = _extract(args, params, workdir, inputs, skipped, executor)
         # A URL --out: select and the report write locally, published together at the block's end.
         with output_directory(args.out, STATS) as out_dir:
+            if isinstance(drawing, LocalExecutor):
+                drawing.start_workers()  # the report's own process imports matplotlib while select runs
             stats = select(workdir, str(out_dir), params, extract_timings=timings, executor=executor,
                            resume=args.resume)
             index = _report(out_dir, None, drawing)
@@ -287,9 +289,10 @@ def _report_executor(args: argparse.Namespace, executor: Executor,
     """Who draws the report's figures in `pipeline run`: the local workers; with one worker, a
     process of its own (plotting added about 100 MB on top of the ~400 MB extraction and select
     left in this process, a one-worker run's peak then ~500 MB), started now when `early` (a
-    short run: it imports matplotlib while the records are read) and else when the report
-    starts (a long run does not keep an idle process); on a cluster this process, since the
-    workers may not see this machine's output directory."""
+    short run: it imports matplotlib while the records are read) and else when select starts
+    (its imports overlap select instead of following it; a long run does not keep an idle process
+    through the extraction); on a cluster this process, since the workers may not see this
+    machine's output directory."""
     if args.executor != "local":
         return contextlib.nullcontext(None)
     if args.workers > 1:

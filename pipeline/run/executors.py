@@ -98,11 +98,17 @@ class LocalExecutor:
     def __enter__(self) -> LocalExecutor:
         """Start the workers now (`start`): spawning a Python process and importing the extraction
         stack takes 1.5 s or so, which then overlaps the driver's planning instead of following it."""
-        if self.start and (self.workers > 1 or self.apart):
+        if self.start:
+            self.start_workers()
+        return self
+
+    def start_workers(self) -> None:
+        """Start the worker processes now, so that they import `preload` while this process goes
+        on, rather than at the first map. Nothing for a map that runs in this process."""
+        if self._pool is None and (self.workers > 1 or self.apart):
             pool = self._processes()
             for _ in range(self.workers):  # the pool starts a process for each task it cannot place
                 pool.submit(_ready)
-        return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:

@@ -167,3 +167,17 @@ def test_a_worker_skips_the_teardown_but_not_the_exit_handlers_or_its_output(tmp
     assert worker != os.getpid()
     assert marker.read_text(encoding="utf-8") == "the task's exit handler ran"
     assert "written by the task, no newline" in capfd.readouterr().out
+
+
+def test_workers_started_ahead_run_the_tasks_and_a_one_process_executor_starts_none():
+    apart = LocalExecutor(1, apart=True, start=False)
+    with apart:
+        apart.start_workers()
+        apart.start_workers()  # a second call starts no second pool
+        [(worker, square)] = apart.map(pid_and_value, [3])
+    assert worker != os.getpid() and square == 9
+    local = LocalExecutor(1)
+    with local:
+        local.start_workers()
+        [(worker, _square)] = local.map(pid_and_value, [3])
+    assert worker == os.getpid()
