@@ -123,7 +123,10 @@ class SegmentCounts:
     page_types: Counter[tuple[str, bool]] = dataclasses.field(default_factory=Counter)
     splits: Counter[str] = dataclasses.field(default_factory=Counter)
     words: Counter[tuple[int, bool]] = dataclasses.field(default_factory=Counter)
-    _page_ids: set[str] = dataclasses.field(default_factory=set)
+    # A page's segments are consecutive rows (`flat_segments`: page order, then segment order, and
+    # a page in one unit only), so pages are counted where the page id changes, from one frame to
+    # the next too: no set of every page id, which grew with the run (a gigabyte over 10 M pages).
+    _last_page_id: str | None = None
 
     def add(self, frame: pl.DataFrame) -> None:
         self.segments_in += frame.height
@@ -137,7 +140,11 @@ class SegmentCounts:
         self.splits.update(frame.filter(pl.col("kept"))["split"].fill_null("none").to_list())
         bins = [max(i for i, low in enumerate(_WORD_BINS) if (words or 0) >= low) for words in frame["word_count"]]
         self.words.update(zip(bins, kept, strict=True))
-        self._page_ids.update(frame["page_id"].unique().to_list())
+        ids = frame["page_id"]
+        if ids.len():
+            starts = int(ids.ne_missing(ids.shift(1)).sum())  # the first row counts: shift gives null
+            self.pages += starts - (ids[0] == self._last_page_id)
+            self._last_page_id = ids[-1]
 
     def to_stats(self, enabled: bool) -> dict[str, Any]:
         def kept_of(counter: Counter[tuple[Any, bool]]) -> dict[str, dict[str, int]]:
@@ -153,7 +160,7 @@ class SegmentCounts:
             "segments_in": self.segments_in,
             "accepted": self.accepted,
             "rejected": self.segments_in - self.accepted,
-            "pages_with_segments": len(self._page_ids),
+            "pages_with_segments": self.pages,
             "pages_failed": self.pages_failed,
             "by_reason": dict(sorted(self.by_reason.items())),
             "first_reason": dict(sorted(self.first_reason.items())),

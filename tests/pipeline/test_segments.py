@@ -16,6 +16,7 @@ from conftest import article_html, cli, prose, shard_bytes, stats_without_timing
 from filters.corpus.dataset import SPLITS
 from pipeline.explain import explain_row, find_record, print_explanation
 from pipeline.params import Params, params_from_dict
+from pipeline.stages.segments import SegmentCounts
 
 THREAD = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title} - Harbour forum</title></head>
 <body><header><a href="/">Harbour forum</a><nav><a href="/latest">Latest</a> <a href="/login">Log in</a></nav></header>
@@ -218,3 +219,25 @@ def test_a_failing_segmenter_leaves_the_pages_as_they_are(runs, tmp_path, monkey
     assert stats["segments"]["pages_failed"] == len(PAGES) and stats["segments"]["segments_in"] == 0
     assert "error.segments" not in stats["by_reason"]
     assert json.loads((runs / "on" / "stats.json").read_text())["segments"]["pages_failed"] == 0
+
+
+def segment_frame(page_ids: list[str]) -> pl.DataFrame:
+    """Rows as `decide_segments` counts them: one a segment, a page's segments consecutive."""
+    count = len(page_ids)
+    return pl.DataFrame({"page_id": page_ids, "kept": [True] * count, "reasons": [[]] * count,
+                         "segment_kind": ["post"] * count, "page_type": ["forum"] * count,
+                         "split": ["train"] * count, "word_count": [120] * count},
+                        schema={"page_id": pl.String, "kept": pl.Boolean, "reasons": pl.List(pl.String),
+                                "segment_kind": pl.String, "page_type": pl.String, "split": pl.String,
+                                "word_count": pl.Int64})
+
+
+def test_pages_with_segments_count_a_page_split_across_slices_once():
+    counts = SegmentCounts()
+    counts.add(segment_frame(["a", "a", "b"]))
+    counts.add(segment_frame(["b", "b", "c"]))  # page b's segments go on in the next slice
+    counts.add(segment_frame([]))
+    counts.add(segment_frame(["d"]))
+    stats = counts.to_stats(enabled=True)
+    assert stats["pages_with_segments"] == 4
+    assert stats["segments_in"] == 7
