@@ -13,8 +13,6 @@ from typing import Any
 
 import polars as pl
 
-from filters.rules.reasons import RULES_BY_CODE
-
 
 @dataclass(frozen=True)
 class Section:
@@ -96,6 +94,10 @@ def reasons_html(table: pl.DataFrame) -> str:
 
 
 def reason_row(code: str, first: int, total: int) -> str:
+    # imported here: index.html is written by the driver, which holds the rules already; the
+    # workers that draw the figures import this module without them
+    from filters.rules.reasons import RULES_BY_CODE
+
     rule = RULES_BY_CODE.get(code)
     meaning = rule.meaning if rule is not None else ""
     return (f'<tr data-reason="{html.escape(code)}"><td><code>{html.escape(code)}</code></td>'

@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from filters.rules.reasons import RULES_BY_CODE
 from pipeline.report.accepted_pages import (
     TOP_CATEGORIES,
     chart_section,
@@ -101,7 +100,9 @@ def write_report(run_dir: Path, out_dir: Path, executor: Executor | None = None)
     splits = split_tables(rows, stats)
     examples = reason_examples(run_dir, stats)
     out_dir.mkdir(parents=True, exist_ok=True)
-    jobs = [SectionJob(run_dir, out_dir, name) for name in SECTIONS]
+    plots = {f"signal_{plot.name}": plot for plot in SIGNAL_PLOTS}
+    jobs = [SectionJob(run_dir, out_dir, name, rule_facts(plots[name]) if name in plots else None)
+            for name in SECTIONS]
     sections = raise_failures((executor or LocalExecutor(1)).map(draw_section, jobs, "report"), "report figure")
     index = out_dir / "index.html"
     index.write_text(render_index(stats, reasons_table(stats), minimums, sections, splits, examples),
@@ -111,12 +112,33 @@ def write_report(run_dir: Path, out_dir: Path, executor: Executor | None = None)
 
 
 @dataclass(frozen=True)
+class RuleFacts:
+    """What a histogram shows of its rule, read from `filters.rules.reasons` by the driver: the
+    worker that draws the figure need not import every filter to find them (0.15 s a worker)."""
+
+    code: str
+    signal: str
+    op: str
+    params_key: str | None  # None: no single threshold to draw
+
+
+def rule_facts(plot: SignalPlot) -> RuleFacts | None:
+    from filters.rules.reasons import RULES_BY_CODE
+
+    rule = RULES_BY_CODE.get(plot.rule)
+    if rule is None:
+        return None
+    return RuleFacts(rule.code, rule.signal, rule.op, rule.params_key if isinstance(rule.params_key, str) else None)
+
+
+@dataclass(frozen=True)
 class SectionJob:
     """One section of the report to draw (picklable: a worker process draws it)."""
 
     run_dir: Path
     out_dir: Path
     name: str
+    rule: RuleFacts | None = None  # a signal histogram's rule
 
 
 SECTIONS = ("funnel", "reasons", "cooccurrence", "page_types", "segments", "language_keep_rates",
@@ -147,7 +169,7 @@ def _draw_section(job: SectionJob) -> Section:
     out_dir = job.out_dir
     if job.name.startswith("signal_"):
         plot = next(plot for plot in SIGNAL_PLOTS if f"signal_{plot.name}" == job.name)
-        return signal_section(rows, stats, plot, out_dir)
+        return signal_section(rows, stats, plot, job.rule, out_dir)
     if job.name == "hosts":
         pages = host_pages(rows)
         return hosts_section(pages, host_minimums(pages), out_dir)
@@ -345,10 +367,9 @@ def cooccurrence_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
 
 # ---------------------------------------------------------------- 4. signal histograms
 
-def threshold_for(plot: SignalPlot, stats: dict[str, Any]) -> float | None:
+def threshold_for(rule: RuleFacts | None, stats: dict[str, Any]) -> float | None:
     """The rule's threshold from the run's params; None when the rule is off or has no single threshold."""
-    rule = RULES_BY_CODE.get(plot.rule)
-    if rule is None or not isinstance(rule.params_key, str):
+    if rule is None or rule.params_key is None:
         return None
     node: Any = stats.get("params") or {}
     for part in rule.params_key.split("."):
@@ -358,8 +379,7 @@ def threshold_for(plot: SignalPlot, stats: dict[str, Any]) -> float | None:
     return float(node) if isinstance(node, int | float) and not isinstance(node, bool) else None
 
 
-def threshold_label(plot: SignalPlot, threshold: float) -> str:
-    rule = RULES_BY_CODE[plot.rule]
+def threshold_label(rule: RuleFacts, threshold: float) -> str:
     return f"{rule.code}: rejects {rule.signal} {rule.op} {threshold:g}"
 
 
@@ -391,20 +411,20 @@ def histogram_table(rows: pl.LazyFrame, plot: SignalPlot, threshold: float | Non
                          "accepted": accepted_counts.astype(np.int64), "rejected": rejected_counts.astype(np.int64)})
 
 
-def signal_section(rows: pl.LazyFrame, stats: dict[str, Any], plot: SignalPlot, out_dir: Path) -> Section:
-    threshold = threshold_for(plot, stats)
+def signal_section(rows: pl.LazyFrame, stats: dict[str, Any], plot: SignalPlot, rule: RuleFacts | None,
+                   out_dir: Path) -> Section:
+    threshold = threshold_for(rule, stats)
     table = histogram_table(rows, plot, threshold)
-    label = threshold_label(plot, threshold) if threshold is not None else ""
+    label = threshold_label(rule, threshold) if rule is not None and threshold is not None else ""
     return chart_section(out_dir, f"signal_{plot.name}", table, (8, 4.5), f"{plot.title} (pages per bin)",
                          lambda _, axes: draw_histogram(axes, table, plot.xlabel, threshold, label),
-                         plot.title, histogram_note(plot, threshold),
+                         plot.title, histogram_note(plot, rule, threshold),
                          empty="no data: the signal was not computed for any page")
 
 
-def histogram_note(plot: SignalPlot, threshold: float | None) -> str:
-    rule = RULES_BY_CODE[plot.rule]
-    if threshold is None:
-        return f"Rule {rule.code} is off in this run: no threshold drawn."
-    return f"Dashed line: {threshold_label(plot, threshold)}. Values outside the axis are counted in the end bins."
+def histogram_note(plot: SignalPlot, rule: RuleFacts | None, threshold: float | None) -> str:
+    if rule is None or threshold is None:
+        return f"Rule {plot.rule} is off in this run: no threshold drawn."
+    return f"Dashed line: {threshold_label(rule, threshold)}. Values outside the axis are counted in the end bins."
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import html
 import json
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -16,7 +18,14 @@ from conftest import ROOT, cli
 from filters.page.domains import registered_domain
 from pipeline.report.figures import plain_label
 from pipeline.report.html import render_index
-from pipeline.report.index import SIGNAL_PLOTS, histogram_table, reasons_table, threshold_for, write_report
+from pipeline.report.index import (
+    SIGNAL_PLOTS,
+    histogram_table,
+    reasons_table,
+    rule_facts,
+    threshold_for,
+    write_report,
+)
 from pipeline.run.executors import LocalExecutor
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -241,7 +250,7 @@ def test_histograms_count_every_non_null_signal(sample_run, report):
 
 def test_thresholds_come_from_the_run_params(sample_run):
     stats = stats_of(sample_run)
-    by_name = {plot.name: plot for plot in SIGNAL_PLOTS}
+    by_name = {plot.name: rule_facts(plot) for plot in SIGNAL_PLOTS}
     assert threshold_for(by_name["article_score"], stats) == stats["params"]["extract"]["gate"]["article_score_min"]
     assert threshold_for(by_name["gopher_alpha_word_fraction"], stats) == \
         stats["params"]["select"]["gopher"]["min_alpha_word_fraction"]
@@ -356,3 +365,14 @@ def test_the_segments_table_counts_each_kind_and_page_type():
     table = segments_table(stats)
     assert table.rows() == [("kind post", 4, 1, 0.25), ("page type forum", 4, 1, 0.25)]
     assert segments_table({}).height == 0  # a run of an older version, or segmentation off
+
+
+def test_a_worker_draws_the_report_without_importing_the_filters():
+    # the figures' workers import the report's modules (REPORT_PRELOAD); the rules they show come
+    # from the driver (`RuleFacts`), so no worker imports every filter to draw a histogram
+    code = ("import sys; from pipeline.report.figures import REPORT_PRELOAD; import importlib; "
+            "[importlib.import_module(name) for name in REPORT_PRELOAD]; "
+            "print(sorted(name for name in ('filters.rules.reasons', 'filters.extract.cascade', 'ftfy') "
+            "if name in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "[]"
