@@ -219,7 +219,10 @@ def _run(args: argparse.Namespace) -> int:
         # A URL --out: select and the report write locally, published together at the block's end.
         with output_directory(args.out, STATS) as out_dir:
             if isinstance(drawing, LocalExecutor):
-                drawing.start_workers()  # the report's own process imports matplotlib while select runs
+                # the report's workers import matplotlib while select runs: its own process at one
+                # worker, or the workers that extracted
+                drawing.start_workers()
+                drawing.import_now(REPORT_PRELOAD)
             stats = select(workdir, str(out_dir), params, extract_timings=timings, executor=executor,
                            resume=args.resume)
             index = _report(out_dir, None, drawing)

@@ -102,6 +102,16 @@ class LocalExecutor:
             self.start_workers()
         return self
 
+    def import_now(self, modules: Sequence[str]) -> None:
+        """Have each running worker import `modules` now, without waiting: the report's figures,
+        drawn after select by the workers that extracted, then start with matplotlib loaded. An
+        import that fails here fails again, with its error, in the task that needs it. Nothing
+        when no worker runs (the tasks run in this process, or the pool never started)."""
+        if self._pool is None:
+            return
+        for _ in range(self.workers):  # idle workers take one each: an import outlasts a handover
+            self._pool.submit(_import_modules, tuple(modules))
+
     def start_workers(self) -> None:
         """Start the worker processes now, so that they import `preload` while this process goes
         on, rather than at the first map. Nothing for a map that runs in this process."""
@@ -260,6 +270,13 @@ def _exit_now() -> None:
         with contextlib.suppress(Exception):
             stream.flush()
     os._exit(0)
+
+
+def _import_modules(modules: tuple[str, ...]) -> None:
+    """The task behind `LocalExecutor.import_now`."""
+    for module in modules:
+        with contextlib.suppress(Exception):
+            importlib.import_module(module)
 
 
 def _ready() -> None:

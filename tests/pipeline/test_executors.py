@@ -181,3 +181,18 @@ def test_workers_started_ahead_run_the_tasks_and_a_one_process_executor_starts_n
         local.start_workers()
         [(worker, _square)] = local.map(pid_and_value, [3])
     assert worker == os.getpid()
+
+
+def pid_and_loaded(module: str) -> tuple[int, bool]:
+    return os.getpid(), module in sys.modules
+
+
+def test_running_workers_import_modules_ahead_and_a_failing_import_is_left_to_the_task():
+    module = "xml.dom.minidom"  # imported by nothing the workers import on their own
+    with LocalExecutor(2) as executor:
+        executor.import_now([module, "no_such_module_anywhere"])
+        results = executor.map(pid_and_loaded, [module, module])
+    # the imports were queued first: whichever worker takes a task has run one of them before it
+    assert any(loaded for _pid, loaded in results)
+    assert os.getpid() not in {pid for pid, _loaded in results}
+    LocalExecutor(1).import_now([module])  # no worker runs: nothing to do, nothing raised
