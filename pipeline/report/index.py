@@ -100,8 +100,7 @@ def write_report(run_dir: Path, out_dir: Path, executor: Executor | None = None)
     splits = split_tables(rows, stats)
     examples = reason_examples(run_dir, stats)
     out_dir.mkdir(parents=True, exist_ok=True)
-    plots = {f"signal_{plot.name}": plot for plot in SIGNAL_PLOTS}
-    jobs = [SectionJob(run_dir, out_dir, name, rule_facts(plots[name]) if name in plots else None)
+    jobs = [SectionJob(run_dir, out_dir, name, rule_facts(PLOT_SECTIONS[name]) if name in PLOT_SECTIONS else None)
             for name in SECTIONS]
     sections = raise_failures((executor or LocalExecutor(1)).map(draw_section, jobs, "report"), "report figure")
     index = out_dir / "index.html"
@@ -141,8 +140,9 @@ class SectionJob:
     rule: RuleFacts | None = None  # a signal histogram's rule
 
 
+PLOT_SECTIONS: dict[str, SignalPlot] = {f"signal_{plot.name}": plot for plot in SIGNAL_PLOTS}
 SECTIONS = ("funnel", "reasons", "cooccurrence", "page_types", "segments", "language_keep_rates",
-            *(f"signal_{plot.name}" for plot in SIGNAL_PLOTS),
+            *PLOT_SECTIONS,
             "hosts",
             "languages", "years", "split_era")
 
@@ -168,8 +168,7 @@ def _draw_section(job: SectionJob) -> Section:
     rows = scan_rows(job.run_dir)
     out_dir = job.out_dir
     if job.name.startswith("signal_"):
-        plot = next(plot for plot in SIGNAL_PLOTS if f"signal_{plot.name}" == job.name)
-        return signal_section(rows, stats, plot, job.rule, out_dir)
+        return signal_section(rows, stats, PLOT_SECTIONS[job.name], job.rule, out_dir)
     if job.name == "hosts":
         pages = host_pages(rows)
         return hosts_section(pages, host_minimums(pages), out_dir)

@@ -106,8 +106,9 @@ class LocalExecutor:
         """Have each running worker import `modules` now, without waiting: the report's figures,
         drawn after select by the workers that extracted, then start with matplotlib loaded. An
         import that fails here fails again, with its error, in the task that needs it. Nothing
-        when no worker runs (the tasks run in this process, or the pool never started)."""
-        if self._pool is None:
+        when no worker runs (the tasks run in this process, or the pool never started), or when
+        the workers preloaded them as they started."""
+        if self._pool is None or set(modules) <= set(self.preload):
             return
         for _ in range(self.workers):  # idle workers take one each: an import outlasts a handover
             self._pool.submit(_import_modules, tuple(modules))
