@@ -25,6 +25,7 @@ from filters.corpus.cdc import CdcParams
 from filters.corpus.dedup import NearParams
 from filters.corpus.minhash import MAX_PERMUTATIONS, MinhashParams
 from filters.extract.cascade import POLICIES, CascadeParams
+from filters.metadata.fields import MetadataParams
 from filters.page.page_signals import PageParams
 from filters.page.url_rules import UrlParams, compile_patterns
 from filters.page_model.decision import GateParams, SelectPageParams, gate_threshold, select_threshold
@@ -59,6 +60,7 @@ class ExtractParams:
     cascade: CascadeParams = field(default_factory=CascadeParams)
     minhash: MinhashParams = field(default_factory=MinhashParams)
     c4: C4ReadingParams = field(default_factory=C4ReadingParams)
+    metadata: MetadataParams = field(default_factory=MetadataParams)
     # Wall-clock budget for one record (decode, parse, score, extract): error.timeout past it.
     page_time_budget_seconds: float | None = 10.0
     # Rows buffered before a row group is written; bounds the extract stage's memory per file.

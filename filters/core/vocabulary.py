@@ -18,6 +18,18 @@ from __future__ import annotations
 
 from typing import Any
 
+# --- provenance -------------------------------------------------------------------------------------
+
+# The `published_source` of a date htmldate inferred (filters.metadata.dates.infer_date): not declared by
+# the page, so not "Published date in metadata" for the page-type model (filters.page_model.features).
+HTMLDATE_SOURCE = "htmldate"
+# Where a publication date comes from (`published_source`): declared by the page's metadata (structured
+# data, Open Graph, <meta>, microdata), or found by a reader in its markup (our `<time datetime>`
+# look-up, htmldate). `era_date_source` calls the first `published`, the second `inferred`.
+DECLARED_DATE_SOURCES = ("json-ld", "og", "meta", "itemprop")
+INFERRED_DATE_SOURCES = ("time", HTMLDATE_SOURCE)
+
+
 # --- schema.org ------------------------------------------------------------------------------------
 
 # The article score names Article, BlogPosting, NewsArticle, TechArticle, ScholarlyArticle; the rest are
@@ -36,6 +48,12 @@ POSTING_TYPES = frozenset({"SocialMediaPosting", "DiscussionForumPosting"})
 WEBPAGE_TYPES = frozenset({
     "WebPage", "ItemPage", "AboutPage", "CollectionPage", "ProfilePage", "QAPage", "FAQPage",
     "MedicalWebPage", "ContactPage", "SearchResultsPage",
+})
+
+# Organization and the subtypes publishers name as an author or publisher.
+ORGANISATION_TYPES = frozenset({
+    "Organization", "NewsMediaOrganization", "Corporation", "LocalBusiness", "OnlineBusiness",
+    "EducationalOrganization", "GovernmentOrganization", "NGO", "MedicalOrganization", "Brand",
 })
 
 

@@ -8,7 +8,8 @@ split by a stable hash of its name, so the assignment depends only on the site, 
 on input order, workers or executor.
 
 The era of a page says on which side of a cut-off date (default 2022-11-30, when generators became common) it
-was written: its publication date when known, else its capture date. Balance: `dataset.host_min` rejects the
+was written (`era_columns`): `pre_cutoff` when its publication date or its capture is on or before the cut-off,
+`post_cutoff` only when its publication date is after it, `unknown` otherwise. Balance: `dataset.host_min` rejects the
 accepted pages of a site with fewer accepted pages; `dataset.host_cap` keeps at most that many accepted pages
 per site (a deterministic sample: the lowest hash of seed and id) and rejects the rest.
 """
@@ -17,11 +18,13 @@ from __future__ import annotations
 
 import hashlib
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 import polars as pl
 import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
+from filters.core.vocabulary import INFERRED_DATE_SOURCES
 from filters.page.domains import registered_domain
 
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
@@ -88,13 +91,41 @@ def cutoff_end(cutoff: date) -> datetime:
     return datetime(cutoff.year, cutoff.month, cutoff.day, tzinfo=UTC) + timedelta(days=1)
 
 
-def era_columns(cutoff: date) -> list[pl.Expr]:
-    """`era`, `era_date` and `era_date_source` of each row: the publication date (`published`)
-    when known, else the capture date (`warc_date`); `unknown` (and nulls) with neither."""
-    when = pl.coalesce("published", "warc_date")
-    source = (pl.when(pl.col("published").is_not_null()).then(pl.lit("published"))
-              .when(pl.col("warc_date").is_not_null()).then(pl.lit("captured")))
-    era = (pl.when(when.is_null()).then(pl.lit("unknown"))
-           .when(when < pl.lit(cutoff_end(cutoff))).then(pl.lit("pre_cutoff"))
-           .otherwise(pl.lit("post_cutoff")))
-    return [era.alias("era"), when.alias("era_date"), source.alias("era_date_source")]
+def date_source(published: str = "published", source: pl.Expr | None = None) -> pl.Expr:
+    """`era_date_source` of a row's own date: `published` (declared by its metadata), `inferred`
+    (found in its markup, text or URL by a reader: `published_source` time or htmldate), null
+    without a date. `source`: the `published_source` column (default: the row's signal)."""
+    source = pl.col("signals").struct.field("published_source") if source is None else source
+    return (pl.when(pl.col(published).is_null()).then(pl.lit(None, dtype=pl.String))
+            .when(source.is_in(INFERRED_DATE_SOURCES)).then(pl.lit("inferred"))
+            .otherwise(pl.lit("published")))
+
+
+def era_columns(cutoff: date, written: str = "published", source: pl.Expr | None = None,
+                floor: tuple[str, pl.Expr] | None = None) -> list[pl.Expr]:
+    """`era`, `era_date` and `era_date_source` of each row (docs/dataset.md, "Era labels").
+
+    `pre_cutoff` when the row's date (`written`) or its capture (`warc_date`) is on or before the
+    cut-off day; `post_cutoff` only when its date is after it; `unknown` otherwise. A capture proves
+    only that the text existed by then, so it can make a row `pre_cutoff`, never `post_cutoff`.
+    `source`: the `era_date_source` of `written` (default: `date_source()`). `floor`: a column
+    that dates the text from below, with its source (a segment's page: a post on a page published
+    after the cut-off was written after it), used only for `post_cutoff`."""
+    end = pl.lit(cutoff_end(cutoff))
+    written_at, captured = pl.col(written), pl.col("warc_date")
+    source = date_source(written) if source is None else source
+    cases = [(written_at < end, "pre_cutoff", written_at, source),
+             (captured < end, "pre_cutoff", captured, pl.lit("captured")),
+             (written_at >= end, "post_cutoff", written_at, source)]
+    if floor is not None:
+        cases.append((pl.col(floor[0]) >= end, "post_cutoff", pl.col(floor[0]), floor[1]))
+    era: Any = pl
+    when: Any = pl
+    origin: Any = pl
+    for condition, name, at, by in cases:
+        era = era.when(condition).then(pl.lit(name))
+        when = when.when(condition).then(at)
+        origin = origin.when(condition).then(by)
+    return [era.otherwise(pl.lit("unknown")).alias("era"),
+            when.otherwise(pl.lit(None, dtype=pl.Datetime("us", "UTC"))).alias("era_date"),
+            origin.otherwise(pl.lit(None, dtype=pl.String)).alias("era_date_source")]

@@ -34,8 +34,9 @@ def author_names(names: Iterable[str]) -> list[str]:
     kept: list[str] = []
     for raw in names:
         name = clean_text(_BY_PREFIX.sub("", raw, count=1))
-        # An OG article:author is often a profile URL: an author, but not a name.
-        if name and not _URL_LIKE.match(name) and name.casefold() not in (k.casefold() for k in kept):
+        # An OG article:author is often a profile URL, twitter:creator a handle: an author, but not a name.
+        if (name and not _URL_LIKE.match(name) and not name.startswith("@")
+                and name.casefold() not in (k.casefold() for k in kept)):
             kept.append(name)
     return kept
 
@@ -83,7 +84,9 @@ def _element_text(element: HtmlElement) -> str | None:
     text is never a byline and costs a pass over the page to collect."""
     if element.tag in _CONTAINER_TAGS:
         return None
-    return clean_text(element.text_content())
+    # Text nodes joined with a space: `<span>By</span><a>Jane Doe</a><time>March 3</time>` is
+    # "By Jane Doe March 3", not "ByJane DoeMarch 3".
+    return clean_text(" ".join(element.itertext()))
 
 
 _CONTAINER_TAGS = frozenset({"html", "body", "main", "article", "section"})
@@ -216,8 +219,12 @@ _AUTHOR_PREFIX = re.compile(
 )
 # Leading whitespace is taken only where its run starts (`(?<!\s)`): with a bare `\s*`/`\s+`, every
 # start inside a long run rescanned the run (quadratic; tests/filters/test_regex_safety.py).
+# The name ends at a separator, a word that starts the date or place ("on", "updated"), a number, or
+# a date written with its month (and weekday) name: "Jane Doe December 3, 2024", "jdoe » Sat Feb 15".
 _BYLINE_END = re.compile(
-    r"(?:(?<!\s)\s+)?[,|·•—–/(]\s*|(?<!\s)\s+(?:-\s+|(?:on|at|in|for|updated|published|posted)\b|\d)",
+    r"(?:(?<!\s)\s+)?[,|·•—–/(»]\s*|(?<!\s)\s+(?:-\s+|(?:on|at|in|for|updated|published|posted)\b|\d"
+    r"|(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+    r"[a-z]*\.?\s+\d)",
     re.IGNORECASE,
 )
 _NAME_JOIN = re.compile(r"(?<!\s)\s+(?:and|und|et|y)\s+|(?:(?<!\s)\s+)?&\s*", re.IGNORECASE)

@@ -1,10 +1,15 @@
-"""Dates as metadata gives them, read into UTC-aware datetimes (docs/filters.md, "Metadata").
+"""Dates as a page gives them, read as the page's own wall-clock time (docs/filters.md, "Metadata").
+
+A date is kept as the page writes it, its UTC offset dropped and the value labelled UTC
+(`wall_clock`): "2022-11-30T21:00-05:00" is 30 November, the day the page shows and the day a
+reader, an annotator or htmldate gives it, not 1 December in UTC.
 
 ISO 8601, RFC 2822 and plain numeric dates go through the standard library; dateparser, which is slow (a string
 it cannot read costs about 20 ms, a dozen lxml parses), only sees what they cannot read and what has the numbers
 of a full date (`may_be_full_date`), at most `SLOW_DATE_PARSES_PER_PAGE` times a page. Its relative parser and
 dates missing a day, month or year are refused, since their value would depend on the clock. Why not htmldate:
-docs/decisions.md.
+docs/decisions.md. `infer_date` is the fallback where the page declares no date: htmldate's fast
+search (its URL, header, markup and text rules) on the tree already parsed.
 """
 
 from __future__ import annotations
@@ -14,6 +19,9 @@ import re
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import Any
+
+from lxml import etree
+from lxml.html import HtmlElement
 
 from filters.core.loads import one_time_load
 from filters.parse.parsed import clean_text
@@ -55,10 +63,7 @@ def parse_date_budgeted(value: Any, capture: datetime | None, budget: list[int],
         parsed = _parse_with_dateparser(text, language)
     if parsed is None:
         return None
-    try:
-        parsed = as_utc(parsed)
-    except (OverflowError, ValueError):
-        return None
+    parsed = wall_clock(parsed)
     if not EARLIEST_YEAR <= parsed.year <= LATEST_YEAR:
         return None
     if capture is not None and parsed > capture + CLOCK_SKEW:
@@ -108,12 +113,7 @@ def _parse_numeric(text: str) -> datetime | None:
                           int(match["second"] or 0))
     except ValueError:
         return None
-    zone = match["zone"]
-    if zone and zone.upper() not in ("Z", "UTC", "GMT"):
-        sign = -1 if zone[0] == "-" else 1
-        digits = zone[1:].replace(":", "")
-        parsed = parsed - sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0))
-    return parsed.replace(tzinfo=UTC)
+    return parsed.replace(tzinfo=UTC)  # the offset (`zone`) is dropped: the wall-clock time is kept
 
 
 # The sets of languages dateparser has read a date in, in this process (None: all of its own).
@@ -143,6 +143,39 @@ def _parse_with_dateparser(text: str, language: str | None = None) -> datetime |
         return None
 
 
+def wall_clock(value: datetime) -> datetime:
+    """The date and time as written, its UTC offset dropped, labelled UTC (the page's own day)."""
+    return value.replace(tzinfo=UTC)
+
+
+def infer_date(tree: HtmlElement, url: str | None, capture: datetime | None) -> datetime | None:
+    """htmldate's date of the page (fast mode, `original_date`: the oldest plausible date it finds
+    in the URL, the header, the markup and the text), bounded by the capture day; midnight, or None.
+
+    htmldate copies a tree it is given before pruning it, so `tree` is left as it was. Without a
+    capture time the upper bound is `LATEST_YEAR`, never the clock, so the result stays the same
+    on every run."""
+    latest = as_utc(capture) + CLOCK_SKEW if capture is not None else datetime(LATEST_YEAR, 12, 31, tzinfo=UTC)
+    with one_time_load() if not _HTMLDATE_LOADED else contextlib.nullcontext():
+        import htmldate  # trafilatura's own date library; imported once, where it is first needed
+
+        _HTMLDATE_LOADED.append(True)
+    try:
+        found = htmldate.find_date(tree, extensive_search=False, original_date=True, url=url,
+                                   min_date=datetime(EARLIEST_YEAR, 1, 1), max_date=latest.replace(tzinfo=None))
+    except (ValueError, TypeError, etree.LxmlError):  # an odd tree or URL is just no date
+        return None
+    if not found:
+        return None
+    try:
+        return datetime.strptime(found, "%Y-%m-%d").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+_HTMLDATE_LOADED: list[bool] = []
+
+
 def as_utc(value: datetime) -> datetime:
     if value.tzinfo is None or value.utcoffset() is None:
         return value.replace(tzinfo=UTC)
@@ -151,8 +184,7 @@ def as_utc(value: datetime) -> datetime:
 
 # The relative parser ("2 hours ago") and missing parts would be filled in from the clock.
 _DATEPARSER_SETTINGS: dict[str, Any] = {
-    "TIMEZONE": "UTC",
-    "TO_TIMEZONE": "UTC",
+    "TIMEZONE": "UTC",  # naive values stay as written; an explicit offset is dropped by `wall_clock`
     "RETURN_AS_TIMEZONE_AWARE": True,
     "PREFER_DAY_OF_MONTH": "first",
     "REQUIRE_PARTS": ["day", "month", "year"],

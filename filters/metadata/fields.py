@@ -29,9 +29,15 @@ import pyarrow as pa
 from lxml import etree
 
 from filters.core.declarations import Signal
-from filters.core.vocabulary import ARTICLE_TYPES, WEBPAGE_TYPES
+from filters.core.vocabulary import ARTICLE_TYPES, DECLARED_DATE_SOURCES, HTMLDATE_SOURCE, WEBPAGE_TYPES
 from filters.metadata.bylines import DOM_CANDIDATES, Dom, author_names, dom_authors, itemprop_dates, tokens
-from filters.metadata.dates import SLOW_DATE_PARSES_PER_PAGE, as_utc, parse_date, parse_date_budgeted
+from filters.metadata.dates import (
+    SLOW_DATE_PARSES_PER_PAGE,
+    as_utc,
+    infer_date,
+    parse_date,
+    parse_date_budgeted,
+)
 from filters.metadata.jsonld import JsonLd, clean_ld, first_of, ld_string
 from filters.parse.parsed import Page, clean_text
 
@@ -105,8 +111,11 @@ class Metadata:
     sources: dict[str, str]
 
 
-def extract_metadata(page: Page, capture_time: datetime | None = None) -> Metadata:
-    """Every field in the metadata priority; dates later than `capture_time` + 1 day are dropped."""
+def extract_metadata(page: Page, capture_time: datetime | None = None, infer_dates: bool = True) -> Metadata:
+    """Every field in the metadata priority; dates later than `capture_time` + 1 day are dropped.
+
+    `infer_dates`: where no tier gives a publication date, ask htmldate (`infer_date`; source
+    `htmldate`). Off, the seed's metadata order alone decides (`presets/seed.yaml`)."""
     ld = JsonLd.of(page)
     dom = Dom(page.tree)
     capture = as_utc(capture_time) if capture_time is not None else None
@@ -118,6 +127,10 @@ def extract_metadata(page: Page, capture_time: datetime | None = None) -> Metada
     date_language = language[0] if language is not None else None  # dateparser reads dates in it
     published = _first_date("published", _published_candidates(page, ld, dom, True), capture, budget, sources,
                             date_language)
+    if published is None and infer_dates:
+        published = infer_date(page.tree, page.url, capture)
+        if published is not None:
+            sources["published"] = HTMLDATE_SOURCE
     updated = _first_date("updated", _updated_candidates(page, ld), capture, budget, sources, date_language)
     description = _first("description", _description_candidates(page, ld), sources)
     site_name = _first("site_name", _site_name_candidates(page, ld), sources)
@@ -163,7 +176,7 @@ def has_published_date(page: Page, metadata: Metadata | None = None) -> bool:
     `metadata` (this page's `extract_metadata` result) settles it without a scan when its
     published date came from one of those sources.
     """
-    if metadata is not None and metadata.sources.get("published") in ("json-ld", "og", "meta", "itemprop"):
+    if metadata is not None and metadata.sources.get("published") in DECLARED_DATE_SOURCES:
         return True
     return any(True for _ in _published_candidates(page, JsonLd.of(page), Dom(page.tree), False))
 
@@ -313,14 +326,19 @@ def _first_date(field: str, candidates: Iterable[tuple[str, str]], capture: date
 
 def _declared_authors(page: Page, ld: JsonLd) -> Iterator[tuple[list[str], str]]:
     """Author values per metadata tier, best first (JSON-LD of any object, OG, Twitter, <meta>)."""
+    organisations: list[list[str]] = []
     for obj in ld.ordered:
         names = ld.names(obj.get("author"))
-        if names:
+        if names and ld.is_organisation(obj.get("author")):
+            organisations.append(names)  # a byline names people: an organisation is the last resort
+        elif names:
             yield names, "json-ld"
     for keys, source in ((OG_AUTHOR, "og"), (TWITTER_AUTHOR, "twitter"), (META_AUTHOR, "meta")):
         names = [value for value, _ in _meta(page, keys, source)]
         if names:
             yield names, source
+    for names in organisations:
+        yield names, "json-ld"
 
 
 def _author_candidates(page: Page, ld: JsonLd, dom: Dom) -> Iterator[tuple[list[str], str]]:
@@ -435,7 +453,18 @@ def _ld_language(value: Any) -> str | None:
         return normalise_language(value.get("alternateName")) or normalise_language(value.get("name"))
     return normalise_language(value)
 
+@dataclass(frozen=True)
+class MetadataParams:
+    # Where no metadata tier declares a publication date, htmldate infers one (`published_source`
+    # htmldate, `era_date_source` inferred). false in presets/seed.yaml: the seed's order alone.
+    infer_dates: bool = True
+
+
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
 SIGNALS: tuple[Signal, ...] = (
     Signal("reading_time_minutes", pa.int32(), "max(1, ceil(words / 200)) of the extracted text"),
+    Signal("published_source", pa.string(), "where `published` came from: declared by json-ld, og, meta or "
+           "itemprop; inferred by time (a <time datetime>) or htmldate (null: no date)"),
+    Signal("author_source", pa.string(), "where `author` came from: json-ld, og, twitter, meta, itemprop or byline "
+           "(null: no author)"),
 )

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from filters.core.vocabulary import ARTICLE_TYPES, WEBPAGE_TYPES, schema_types
+from filters.core.vocabulary import ARTICLE_TYPES, ORGANISATION_TYPES, WEBPAGE_TYPES, schema_types
 from filters.parse.parsed import Page, clean_text
 
 
@@ -70,6 +70,15 @@ class JsonLd:
             parts = (value.get("givenName"), value.get("familyName"))
             name = clean_ld(" ".join(part for part in parts if isinstance(part, str)))
         return [name] if name else []
+
+
+    def is_organisation(self, value: Any) -> bool:
+        """Whether an author value names only organisations (`Organization` and its subtypes)."""
+        items = value if isinstance(value, list) else [value]
+        objects = [self.by_id.get(item["@id"], item) if isinstance(item, dict) and "name" not in item
+                   and isinstance(item.get("@id"), str) else item for item in items]
+        return bool(objects) and all(isinstance(obj, dict) and bool(schema_types(obj) & ORGANISATION_TYPES)
+                                     for obj in objects)
 
 
 def first_of(items: list[Any], read: Callable[[Any], str | None]) -> str | None:

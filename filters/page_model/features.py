@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from filters.core.vocabulary import HTMLDATE_SOURCE
 from filters.page_model.words import (
     BYLINE_PHRASES,
     CALLS_TO_ACTION,
@@ -169,7 +170,9 @@ def _text_shape(row: Mapping[str, Any]) -> dict[str, float]:
         "title_has_separator": float(any(separator in title for separator in _SEPARATORS)),
         "has_title": float(bool(title)),
         "has_author": float(bool(row.get("author"))),
-        "has_published": float(row.get("published") is not None),
+        # A date the page declares or marks up; one htmldate inferred is not the page's metadata.
+        "has_published": float(row.get("published") is not None
+                               and (row.get("signals") or {}).get("published_source") != HTMLDATE_SOURCE),
         "has_description": float(bool(row.get("description"))),
         "article_score": _number(row.get("article_score")),
     }

@@ -31,11 +31,11 @@ SIZE_CATEGORIES: tuple[tuple[int, str], ...] = (
 )
 
 KNOWN_LIMITS = (
-    "**Era from the capture date.** A page without a usable publication date gets the capture "
-    "date. A capture before the cut-off proves the page was written before it; a capture after it "
-    "proves nothing, so `post_cutoff` pages with `era_date_source: captured` are not known to be "
-    "recent. Publication dates come from the page's own metadata, which sites sometimes set to "
-    "the last update; a date after the capture date is dropped.",
+    "**Era labels are as good as the dates.** A declared publication date is sometimes the date of the "
+    "last update; a page that declares none is dated by htmldate (`era_date_source: inferred`), which "
+    "can take another date on the page (a comment's, a member's join date on a forum). `updated` is kept "
+    "apart: a `pre_cutoff` page may have been edited after the cut-off (counted under Era). A capture "
+    "after the cut-off never makes a page `post_cutoff`: undated pages captured after it are `unknown`.",
     "**Splits by site, not by content.** No registered domain (or host, with `split_by: host`) is "
     "in two splits, but the same text syndicated on two sites can be. Exact and near-duplicate "
     "removal run over the whole run, across sites, and catch most of it; CDC duplication is "
@@ -232,14 +232,38 @@ def _language_table(stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+ERA_MEANINGS = (
+    ("pre_cutoff", "the text existed on or before the cut-off day: a publication date, or the capture, on or "
+                   "before it"),
+    ("post_cutoff", "a publication date after the cut-off day (never a capture date alone)"),
+    ("unknown", "no publication date, and a capture after the cut-off (or none)"),
+)
+SOURCE_MEANINGS = (
+    ("published", "declared in the page's metadata (JSON-LD, Open Graph, `<meta>`, microdata)"),
+    ("inferred", "found in the page's markup, text or URL by a reader (a `<time datetime>`, htmldate)"),
+    ("captured", "the WARC-Date: the page existed then"),
+)
+
+
 def _era_text(dataset: dict[str, Any]) -> str:
-    sources = dataset["era_date_source"]
-    eras = {era: sum(split["era"].get(era, 0) for split in dataset["splits"].values()) for era in ERAS}
-    return (f"Cut-off {dataset['era_cutoff']}: `pre_cutoff` when the page was published (else captured) on or "
-            f"before that day (UTC), `post_cutoff` after it, `unknown` with neither date.\n\n"
-            "| era | pages |\n|---|---|\n" + "\n".join(f"| {era} | {count} |" for era, count in eras.items()) +
-            f"\n\n{sources.get('published', 0)} accepted pages are dated by their publication date, "
-            f"{sources.get('captured', 0)} fell back to the capture date, {sources.get('none', 0)} have neither.")
+    """What each era and date source means, and the accepted pages of each per split (from stats)."""
+    splits = dataset["splits"]
+    names = list(splits)
+    meanings = "\n".join(f"- `{era}`: {meaning}" for era, meaning in ERA_MEANINGS)
+    sources = "\n".join(f"- `{source}`: {meaning}" for source, meaning in SOURCE_MEANINGS)
+    keys = sorted({key for split in splits.values() for key in split.get("era_date_source", {})},
+                  key=lambda key: (ERAS.index(key.split("/")[0]) if key.split("/")[0] in ERAS else len(ERAS), key))
+    rows = ["| era | era_date_source | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+    for key in keys:
+        era, source = key.split("/", 1)
+        counts = " | ".join(str(splits[name].get("era_date_source", {}).get(key, 0)) for name in names)
+        rows.append(f"| {era} | {source} | {counts} |")
+    late = ", ".join(f"{name} {splits[name].get('pre_cutoff_updated_after_cutoff', 0)}" for name in names)
+    return (f"Cut-off {dataset['era_cutoff']} (`dataset.era_cutoff`); dates are the page's own day, as it writes "
+            f"them.\n\n{meanings}\n\n`era_date_source` says which date decided (`era_date`):\n\n{sources}\n\n"
+            "Accepted pages per era and date source (`none`: no date), per split:\n\n" + "\n".join(rows) +
+            f"\n\n`pre_cutoff` pages whose declared `updated` date is after the cut-off: {late}. A study that "
+            "wants text untouched since the cut-off can drop them.")
 
 
 def _funnel_table(stats: dict[str, Any]) -> str:

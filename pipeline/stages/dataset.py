@@ -20,7 +20,7 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
-from filters.corpus.dataset import SPLITS, era_columns, site_of, split_of
+from filters.corpus.dataset import SPLITS, cutoff_end, era_columns, site_of, split_of
 from pipeline.params import Params, era_cutoff
 from pipeline.store.writers import ShardWriter
 
@@ -74,7 +74,8 @@ class DatasetCounts:
     def __init__(self, params: Params) -> None:
         self.params = params
         self.cells: Counter[tuple[str, str, str]] = Counter()
-        self.sources: Counter[str] = Counter()
+        self.sources: Counter[tuple[str, str, str]] = Counter()  # split, era, era_date_source
+        self.updated_late: Counter[str] = Counter()  # pre_cutoff pages updated after the cut-off, per split
         self.sites: dict[str, set[str]] = {}
         self.unit = site_unit(params)
         self.cross_split: Counter[str] = Counter()  # pages rejected by dataset.cross_split, per split
@@ -86,7 +87,11 @@ class DatasetCounts:
         language = accepted.select(pl.coalesce("language", pl.col("signals").struct.field("text_language"))
                                    .fill_null("unknown"))
         self.cells.update(zip(split, accepted["era"], language.to_series(), strict=True))
-        self.sources.update(accepted["era_date_source"].fill_null("none"))
+        sources = accepted["era_date_source"].fill_null("none")
+        self.sources.update(zip(split, accepted["era"], sources, strict=True))
+        late = accepted.filter((pl.col("era") == "pre_cutoff")
+                               & (pl.col("updated") >= pl.lit(cutoff_end(era_cutoff(self.params)))))
+        self.updated_late.update(late["split"].fill_null("none").to_list())
         for name, host in zip(split, accepted["host"], strict=True):
             site = site_of(host, self.unit)
             if site is not None:
@@ -111,14 +116,25 @@ class DatasetCounts:
                 by_era[era] += count
                 by_language[language] += count
                 by_era_language[f"{era}/{language}"] += count
+            by_source = {f"{era}/{source}": count for (split, era, source), count in self.sources.items()
+                         if split == name}
             splits[name] = {"pages": sum(cells.values()), "sites": len(self.sites.get(name, ())),
                             "era": dict(sorted(by_era.items())), "language": dict(sorted(by_language.items())),
-                            "era_language": dict(sorted(by_era_language.items()))}
+                            "era_language": dict(sorted(by_era_language.items())),
+                            "era_date_source": dict(sorted(by_source.items())),
+                            "pre_cutoff_updated_after_cutoff": self.updated_late.get(name, 0)}
         threshold = dataset.cross_split_min_containment if dataset.split_by is not None else None
         cross_split = {"min_containment": threshold, "shingles": "word 5-grams (exact, of MinHash LSH candidates)",
                        "rejected": {name: self.cross_split.get(name, 0) for name in SPLITS}}
         return {"split_by": dataset.split_by, "site_unit": self.unit, "era_cutoff": dataset.era_cutoff,
-                "splits": splits, "era_date_source": dict(sorted(self.sources.items())), "cross_split": cross_split}
+                "splits": splits, "era_date_source": dict(sorted(self._source_totals().items())),
+                "cross_split": cross_split}
+
+    def _source_totals(self) -> Counter[str]:
+        totals: Counter[str] = Counter()
+        for (_split, _era, source), count in self.sources.items():
+            totals[source] += count
+        return totals
 
 
 class SplitWriters:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from filters.corpus.dataset import date_source, era_columns
 from filters.rules import reasons
 from pipeline.params import Params
 from pipeline.run.executors import Executor
@@ -53,8 +55,9 @@ SEGMENTS_ERROR = "error.segments:"
 class SegmentRows:
     """The flat segment files of one select run, in `directory` (one a unit of extract files)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, cutoff: date) -> None:
         self.directory = directory
+        self.cutoff = cutoff
         directory.mkdir(parents=True, exist_ok=True)
         self.files: list[Path] = []
         self._writer: pq.ParquetWriter | None = None
@@ -72,7 +75,7 @@ class SegmentRows:
             self.files.append(path)
             self._writer = pq.ParquetWriter(path, _FILE_SCHEMA, compression="zstd")
         assert self._writer is not None
-        self._writer.write_table(flat_segments(pages))
+        self._writer.write_table(flat_segments(pages, self.cutoff))
 
     def close(self) -> list[Path]:
         self._close()
@@ -84,13 +87,16 @@ class SegmentRows:
             self._writer = None
 
 
-def flat_segments(pages: pl.DataFrame) -> pa.Table:
-    """One row a segment of `pages`, in page order then segment order (`_FILE_SCHEMA`)."""
+def flat_segments(pages: pl.DataFrame, cutoff: date) -> pa.Table:
+    """One row a segment of `pages`, in page order then segment order (`_FILE_SCHEMA`), with its
+    era: by its own date, else its capture; a page published after `cutoff` dates its segments
+    after it too (`era_columns`' floor)."""
     if "segments" not in pages.columns:  # a work directory extracted before segments existed
         return _FILE_SCHEMA.empty_table()
     exploded = pages.select(
         pl.col("id").alias("page_id"), "url", "host", "split", "page_type", "source_file", "source_offset",
-        "normalized_url", "warc_date", "record_type", "segments").filter(
+        "normalized_url", "warc_date", "record_type", "segments", pl.col("published").alias("page_published"),
+        date_source().alias("page_date_source")).filter(
         pl.col("segments").list.len() > 0).explode("segments").unnest("segments")
     if exploded.is_empty():
         return _FILE_SCHEMA.empty_table()
@@ -101,6 +107,11 @@ def flat_segments(pages: pl.DataFrame) -> pa.Table:
         pl.lit(None, dtype=pl.String).alias("canonical_url"),
         pl.lit([], dtype=pl.List(pl.String)).alias("reasons"),
         pl.lit(None, dtype=pl.Boolean).alias("kept"))
+    # A post's own date is declared when its unit is marked up as one (microdata), else found in its markup.
+    own_source = (pl.when(pl.col("segment_source") == "microdata").then(pl.lit("published"))
+                  .otherwise(pl.lit("inferred")))
+    frame = frame.with_columns(era_columns(cutoff, source=pl.when(pl.col("published").is_not_null()).then(own_source),
+                                           floor=("page_published", pl.col("page_date_source"))))
     return frame.select(_FILE_SCHEMA.names).to_arrow().cast(_FILE_SCHEMA)
 
 

@@ -29,7 +29,7 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from filters.rules import reasons
-from pipeline.params import Params
+from pipeline.params import Params, era_cutoff
 from pipeline.report.dataset_card import CARD, dataset_card
 from pipeline.run.executors import Executor, LocalExecutor
 from pipeline.run.timings import merge_timings
@@ -148,7 +148,7 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     step = time.perf_counter()
     out_dir = Path(out)
     staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
-    segment_rows = SegmentRows(Path(root) / "segment-rows") if params.segment is not None else None
+    segment_rows = SegmentRows(Path(root) / "segment-rows", era_cutoff(params)) if params.segment is not None else None
     counts = _write_shards(grouped, predicted, found, staging, params, segment_rows)
     timings["select.write"] = _since(step)
     segments = _segments(segment_rows, root, out_dir, staging, params, executor, timings)

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from filters.core.vocabulary import HTMLDATE_SOURCE
 from filters.corpus.dedup import content_hash, simhash64, to_int64
 from filters.corpus.minhash import sketch
 from filters.extract.cascade import CascadeResult, run_cascade
@@ -177,8 +178,10 @@ def step_parse(record: Record) -> bool:
 
 def step_metadata(record: Record) -> None:
     assert record.page is not None
-    record.metadata = extract_metadata(record.page, record.raw.warc_date)
+    record.metadata = extract_metadata(record.page, record.raw.warc_date, record.params.extract.metadata.infer_dates)
     add_metadata(record.row, record.metadata)
+    record.signals.update(published_source=record.metadata.sources.get("published"),
+                          author_source=record.metadata.sources.get("author"))
 
 
 def step_article_score(record: Record) -> None:
@@ -238,8 +241,9 @@ def step_text_filters(record: Record) -> None:
     row, decoded, result = record.row, record.decoded, record.extraction
     assert decoded is not None and result is not None and row["text"]
     record.signals.update(text_signals(row["text"], record.params.extract.c4.run_together))
-    record.signals.update(quality_signals(result.blocks, len(decoded.data), row["title"], row["author"],
-                                          row["published"]))
+    # Metadata completeness counts a date the page declares, not one htmldate inferred.
+    declared = row["published"] if record.signals.get("published_source") != HTMLDATE_SOURCE else None
+    record.signals.update(quality_signals(result.blocks, len(decoded.data), row["title"], row["author"], declared))
 
 
 def step_dedup_keys(record: Record) -> None:

@@ -45,20 +45,48 @@ def test_subdomains_are_one_site_by_registered_domain_and_separate_by_host():
     assert site_of(None, "registered_domain") is None
 
 
-@pytest.mark.parametrize("published, captured, era, source", [
-    (datetime(2021, 3, 1, tzinfo=UTC), datetime(2024, 1, 1, tzinfo=UTC), "pre_cutoff", "published"),
-    (datetime(2022, 11, 30, 23, 59, tzinfo=UTC), None, "pre_cutoff", "published"),  # the cut-off day
-    (datetime(2022, 12, 1, tzinfo=UTC), datetime(2023, 1, 1, tzinfo=UTC), "post_cutoff", "published"),
-    (None, datetime(2020, 1, 1, tzinfo=UTC), "pre_cutoff", "captured"),
-    (None, datetime(2024, 5, 1, tzinfo=UTC), "post_cutoff", "captured"),
-    (None, None, "unknown", None),
+JAN_2024 = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("published, published_source, captured, era, source", [
+    (datetime(2021, 3, 1, tzinfo=UTC), "json-ld", JAN_2024, "pre_cutoff", "published"),
+    (datetime(2022, 11, 30, 23, 59, tzinfo=UTC), "og", None, "pre_cutoff", "published"),  # the cut-off day
+    (datetime(2022, 12, 1, tzinfo=UTC), "meta", datetime(2023, 1, 1, tzinfo=UTC), "post_cutoff", "published"),
+    (datetime(2015, 6, 1, tzinfo=UTC), "htmldate", JAN_2024, "pre_cutoff", "inferred"),
+    (datetime(2023, 6, 1, tzinfo=UTC), "time", JAN_2024, "post_cutoff", "inferred"),
+    (None, None, datetime(2020, 1, 1, tzinfo=UTC), "pre_cutoff", "captured"),
+    # A capture after the cut-off proves nothing about when the text was written.
+    (None, None, datetime(2024, 5, 1, tzinfo=UTC), "unknown", None),
+    (None, None, None, "unknown", None),
 ])
-def test_era_from_the_publication_date_else_the_capture_date(published, captured, era, source):
-    frame = pl.DataFrame({"published": [published], "warc_date": [captured]},
-                         schema={"published": pl.Datetime("us", "UTC"), "warc_date": pl.Datetime("us", "UTC")})
+def test_era_is_pre_cutoff_by_any_early_date_and_post_cutoff_only_by_a_late_publication_date(
+        published, published_source, captured, era, source):
+    frame = pl.DataFrame({"published": [published], "warc_date": [captured],
+                          "signals": [{"published_source": published_source}]},
+                         schema={"published": pl.Datetime("us", "UTC"), "warc_date": pl.Datetime("us", "UTC"),
+                                 "signals": pl.Struct({"published_source": pl.String})})
     row = frame.select(era_columns(CUTOFF)).row(0, named=True)
     assert (row["era"], row["era_date_source"]) == (era, source)
-    assert row["era_date"] == (published or captured)
+    assert row["era_date"] == {"published": published, "inferred": published, "captured": captured}.get(source)
+
+
+def test_a_segment_after_a_late_page_is_post_cutoff_and_its_own_date_decides_first():
+    late_page, early_page = datetime(2023, 3, 1, tzinfo=UTC), datetime(2014, 1, 1, tzinfo=UTC)
+    frame = pl.DataFrame({
+        "published": [datetime(2015, 5, 1, tzinfo=UTC), None, None, None],  # the segment's own date
+        "page_published": [late_page, late_page, early_page, None],
+        "page_date_source": ["published", "inferred", "published", None],
+        "warc_date": [JAN_2024] * 4,
+    }, schema={"published": pl.Datetime("us", "UTC"), "page_published": pl.Datetime("us", "UTC"),
+               "page_date_source": pl.String, "warc_date": pl.Datetime("us", "UTC")})
+    source = pl.when(pl.col("published").is_not_null()).then(pl.lit("inferred"))
+    rows = frame.select(era_columns(CUTOFF, source=source, floor=("page_published", pl.col("page_date_source"))))
+    assert rows.rows() == [
+        ("pre_cutoff", datetime(2015, 5, 1, tzinfo=UTC), "inferred"),  # a post of 2015 in a thread of 2023
+        ("post_cutoff", late_page, "inferred"),  # written after its page, which is after the cut-off
+        ("unknown", None, None),  # a comment under a 2014 article may be of any year
+        ("unknown", None, None),
+    ]
 
 
 @pytest.mark.parametrize("data, message", [
@@ -101,7 +129,9 @@ def _site_pages(seed: int, sites: int, per_site: tuple[int, int]) -> list[tuple]
             published = None if rng.random() < 0.3 else f"{year}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
             captured = rng.choice(["2020-06-01T00:00:00Z", "2025-02-01T00:00:00Z"])
             title = f"Report {number} {page} from the valley {rng.random()}"
-            records.append((f"https://{host}/{year}/story-{number}-{page}", _page(title, published),
+            # Half the undated pages carry their day in the URL, which htmldate reads (`inferred`).
+            path = f"{year}/06/15" if published is None and page % 2 == 0 else f"{year}"
+            records.append((f"https://{host}/{path}/story-{number}-{page}", _page(title, published),
                             {"warc_date": captured}))
     rng.shuffle(records)
     return records
@@ -147,15 +177,22 @@ def test_accepted_shards_are_named_by_split_and_read_with_one_glob(site_run):
 
 def test_era_columns_follow_dates_on_both_sides_of_the_cut_off(site_run):
     accepted = _accepted(site_run / "out")
-    assert set(accepted["era"]) == {"pre_cutoff", "post_cutoff"}
-    assert set(accepted["era_date_source"]) == {"published", "captured"}
-    captured = accepted.filter(pl.col("era_date_source") == "captured")
-    assert captured.filter(pl.col("published").is_not_null()).is_empty()
-    assert (captured["era_date"] == captured["warc_date"]).all()
-    published = accepted.filter(pl.col("era_date_source") == "published")
-    assert (published["era_date"] == published["published"]).all()
+    assert set(accepted["era"]) == {"pre_cutoff", "post_cutoff", "unknown"}
+    assert set(accepted["era_date_source"].drop_nulls()) == {"published", "inferred", "captured"}
     end = datetime(2022, 12, 1, tzinfo=UTC)
-    assert ((accepted["era"] == "pre_cutoff") == (accepted["era_date"] < end)).all()
+    captured = accepted.filter(pl.col("era_date_source") == "captured")
+    assert captured.filter(pl.col("published").is_not_null() & (pl.col("published") >= end)).is_empty()
+    assert (captured["era_date"] == captured["warc_date"]).all() and (captured["warc_date"] < end).all()
+    dated = accepted.filter(pl.col("era_date_source").is_in(["published", "inferred"]))
+    assert (dated["era_date"] == dated["published"]).all()
+    # Undated pages here carry their year in the URL, which htmldate reads: inferred, never declared.
+    inferred = accepted.filter(pl.col("era_date_source") == "inferred")
+    assert (inferred["signals"].struct.field("published_source") == "htmldate").all()
+    assert ((accepted["era"] == "pre_cutoff") == (accepted["era_date"] < end).fill_null(False)).all()
+    post = accepted.filter(pl.col("era") == "post_cutoff")
+    assert (post["era_date_source"] != "captured").all() and (post["published"] >= end).all()
+    unknown = accepted.filter(pl.col("era") == "unknown")
+    assert unknown["era_date"].is_null().all() and (unknown["warc_date"] >= end).all()
 
 
 def test_card_counts_equal_stats(site_run):
@@ -178,8 +215,14 @@ def test_card_counts_equal_stats(site_run):
     for name, split in stats["dataset"]["splits"].items():
         assert f"| {name} | {split['pages']} | {split['sites']} |" in card
     sources = stats["dataset"]["era_date_source"]
-    assert f"{sources['captured']} fell back to the capture date" in card
     assert sources["captured"] == accepted.filter(pl.col("era_date_source") == "captured").height
+    by_source = accepted.group_by("era", pl.col("era_date_source").fill_null("none"), "split").len()
+    for era, source, split, count in by_source.iter_rows():
+        assert stats["dataset"]["splits"][split]["era_date_source"][f"{era}/{source}"] == count
+    for era, source in {(era, source) for era, source, _, _ in by_source.iter_rows()}:
+        counts = " | ".join(str(by_source.filter((pl.col("era") == era) & (pl.col("era_date_source") == source)
+                                                 & (pl.col("split") == name))["len"].sum()) for name in SPLITS)
+        assert f"| {era} | {source} | {counts} |" in card
     for step in stats["funnel"]:
         assert f"| {step['stage']} | {step['remaining']} |" in card
     for path in ("a.warc.gz", "b.warc.gz"):
