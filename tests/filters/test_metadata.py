@@ -490,3 +490,63 @@ def test_dates_are_read_in_the_declared_language(monkeypatch):
     page.tree.getroottree().getroot().set("lang", "fr-FR")
     extract_metadata(page)
     assert seen == ["fr"]
+
+
+# --- inferred dates (htmldate) and their provenance ------------------------------------------------
+
+
+def test_a_page_without_a_declared_date_gets_htmldate_s_date_marked_inferred():
+    page = make(body="<h1>Flood</h1><p>The river rose.</p>", url="https://example.org/2019/05/17/flood.html")
+    before = lxml.html.tostring(page.tree)
+    found = extract_metadata(page, CAPTURE)
+    assert (found.published, found.sources["published"]) == (utc(2019, 5, 17), "htmldate")
+    assert lxml.html.tostring(page.tree) == before  # htmldate prunes a copy, never the shared tree
+    assert extract_metadata(page, CAPTURE, infer_dates=False).published is None  # presets/seed.yaml
+    assert not has_published_date(page, found)  # an inferred date is not "date in metadata"
+
+
+def test_a_declared_date_wins_and_htmldate_is_not_asked(monkeypatch):
+    def forbidden(*args, **kwargs):
+        raise AssertionError("htmldate asked although the page declares its date")
+
+    monkeypatch.setattr(dates_module, "infer_date", forbidden)
+    monkeypatch.setattr("filters.metadata.fields.infer_date", forbidden)
+    page = make(meta("article:published_time", "2021-02-03", "property"), url="https://example.org/2019/05/17/a")
+    found = extract_metadata(page, CAPTURE)
+    assert (found.published, found.sources["published"]) == (utc(2021, 2, 3), "og")
+
+
+def test_an_inferred_date_is_never_after_the_capture_day():
+    page = make(body="<p>Text</p>", url="https://example.org/2024/06/20/later.html")
+    assert extract_metadata(page, CAPTURE).published is None  # captured 2024-05-01
+    assert extract_metadata(page, utc(2024, 6, 20, 9)).published == utc(2024, 6, 20)
+
+
+# --- authors: names, not handles or publishers -----------------------------------------------------
+
+
+def test_a_twitter_handle_is_not_a_name_and_the_next_tier_speaks():
+    page = make(meta("twitter:creator", "@riverdesk") + meta("author", "Jane Doe"))
+    found = extract_metadata(page)
+    assert (found.author, found.sources["author"]) == ("Jane Doe", "meta")
+    assert extract_metadata(make(meta("twitter:creator", "@riverdesk"))).author is None
+
+
+def test_an_organisation_named_as_author_comes_after_a_person_anywhere():
+    organisation = {"@type": "NewsArticle", "headline": "H", "author": {"@type": "Organization", "name": "Desk Inc"}}
+    page = make(json_ld(organisation) + meta("author", "Jane Doe"))
+    assert extract_metadata(page).author == "Jane Doe"
+    assert extract_metadata(make(json_ld(organisation))).author == "Desk Inc"  # the last resort
+    person = {**organisation, "author": {"@type": "Person", "name": "Lena Dorn"}}
+    assert extract_metadata(make(json_ld(person) + meta("author", "Jane Doe"))).author == "Lena Dorn"
+
+
+@pytest.mark.parametrize("byline, expected", [
+    ('<span>By</span><a href="/a">Amy Roeder</a>', "Amy Roeder"),
+    ('<a href="/a">Luke Kim</a><time>December 3, 2024</time>', "Luke Kim"),
+    ('<a href="/u">changingtimes</a> » Sat Feb 15, 2025 9:01 pm', "changingtimes"),
+    ("<a>Theresa May</a>", "Theresa May"),  # a month name that is part of a name, not a date
+])
+def test_a_byline_s_pieces_are_spaced_and_its_date_cut_off(byline, expected):
+    page = make(body=f'<article><h1>Story</h1><div class="byline">{byline}</div><p>Text.</p></article>')
+    assert extract_metadata(page).author == expected

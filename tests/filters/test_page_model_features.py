@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
+
+import pytest
 
 from filters.page_model.features import FULL_FEATURES, PAGE_FEATURES, TEXT_SHAPE_CHARS, page_features
 
@@ -49,6 +52,13 @@ def test_metadata_and_schema_features():
     values = features(row)
     assert values["has_author"] == 1 and values["has_published"] == 0 and values["title_has_separator"] == 1
     assert values["schema_product"] == 1 and values["schema_article"] == 0
+
+
+@pytest.mark.parametrize("source, has_published", [("json-ld", 1), ("time", 1), ("htmldate", 0)])
+def test_only_a_date_the_page_marks_up_is_a_published_date_for_the_model(source, has_published):
+    row = {"url": "https://e.org/a", "published": datetime(2020, 1, 1, tzinfo=UTC),
+           "signals": {"published_source": source}}
+    assert features(row)["has_published"] == has_published
 
 
 def test_missing_signals_are_nan_and_known_ones_numbers():

@@ -1,0 +1,245 @@
+"""Dates, era labels, authors and titles against a labelled corpus: ours, the libraries, and what ships.
+
+    python benchmarks/metadata.py [WARC] [--labels JSON] [--methods m1,m2] [--cutoff YYYY-MM-DD]
+
+Default: wcxb-dev and its `wcxb-dev.metadata.json` (title, author and `published` of every page).
+Methods: `declared` (our metadata tiers alone, `infer_dates: false`, as `presets/seed.yaml`),
+`htmldate` (fast mode, `original_date`, bounded by the capture), `htmldate-extensive`,
+`trafilatura` (its `extract_metadata`: htmldate's fast mode inside), `shipped` (what `pipeline run`
+writes: the tiers, then htmldate where they found no date).
+
+Measured:
+- dates, on the pages labelled with a day on or before their capture (a date after the capture is
+  refused by every method here): found, exact day (the label's day, or month where the label has
+  only a month), wrong when found; and the share of pages labelled undated that get a date;
+- era, with the pipeline's own rule (`filters.corpus.dataset.era_columns`) on the method's date and
+  the capture date, against the era of the label's date: pages labelled `pre_cutoff` and the share
+  written on or before the cut-off, the same for `post_cutoff`, era right (of all those pages) and
+  `unknown`. Pages whose label is after the capture are counted apart;
+- authors, on pages whose label names one: found, right (the same set of names once case, accents
+  and punctuation are set aside; "A and B" is "A, B"), right when found; and authors given on pages
+  labelled without one;
+- titles: right (the same text once case and punctuation are set aside);
+- ms a page: median and mean of the method's call on a tree parsed once (parse not timed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import polars as pl  # noqa: E402
+
+from filters.corpus.dataset import era_columns  # noqa: E402
+from filters.metadata.fields import extract_metadata  # noqa: E402
+from filters.parse.html import parse_html_bytes  # noqa: E402
+from filters.parse.parsed import Page  # noqa: E402
+
+CORPORA = ROOT.parent / "shared" / "corpora"
+DEFAULT_WARC = CORPORA / "wcxb-dev.warc.gz"
+METHODS = ("declared", "htmldate", "htmldate-extensive", "trafilatura", "shipped")
+
+
+@dataclass
+class Found:
+    """What one method says about one page."""
+
+    published: datetime | None
+    author: str | None
+    title: str | None
+    seconds: float
+
+
+def main() -> None:
+    args = _arguments()
+    labels = json.loads(args.labels.read_text())
+    pages = _pages(args.warc, labels)
+    methods = args.methods.split(",")
+    print(f"{len(pages)} labelled HTML pages from {args.warc.name}; cut-off {args.cutoff}")
+    for name in methods:
+        found = [_run(name, url, tree, capture) for url, tree, capture in pages]
+        _report(name, pages, found, labels, args.cutoff)
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("warc", nargs="?", type=Path, default=DEFAULT_WARC)
+    parser.add_argument("--labels", type=Path, default=None, help="default: WARC's name with .metadata.json")
+    parser.add_argument("--methods", default=",".join(METHODS), help=f"comma-separated, of {', '.join(METHODS)}")
+    parser.add_argument("--cutoff", type=date.fromisoformat, default=date(2022, 11, 30))
+    args = parser.parse_args()
+    if args.labels is None:
+        args.labels = args.warc.with_name(args.warc.name.replace(".warc.gz", ".metadata.json"))
+    for path in (args.warc, args.labels):
+        if not path.is_file():
+            sys.exit(f"no input at {path}")
+    unknown = set(args.methods.split(",")) - set(METHODS)
+    if unknown:
+        sys.exit(f"unknown methods: {', '.join(sorted(unknown))} (known: {', '.join(METHODS)})")
+    return args
+
+
+def _pages(warc: Path, labels: dict[str, Any]) -> list[tuple[str, Any, datetime]]:
+    """(url, parsed tree, capture time) of every labelled HTML page."""
+    from score import load_pages  # the benchmarks' page loader (decoding is not timed)
+
+    pages = []
+    for url, decoded, capture in load_pages(warc):
+        if url in labels:
+            tree = parse_html_bytes(decoded.data, decoded.encoding)  # type: ignore[attr-defined]
+            if tree is not None:
+                pages.append((url, tree, capture))
+    return pages
+
+
+def _run(name: str, url: str, tree: Any, capture: datetime) -> Found:
+    call = _CALLS[name]
+    started = time.perf_counter()
+    published, author, title = call(url, tree, capture)
+    return Found(published, author, title, time.perf_counter() - started)
+
+
+def _ours(infer: bool) -> Callable[[str, Any, datetime], tuple[datetime | None, str | None, str | None]]:
+    def call(url: str, tree: Any, capture: datetime) -> tuple[datetime | None, str | None, str | None]:
+        metadata = extract_metadata(Page(tree, url), capture, infer_dates=infer)
+        return metadata.published, metadata.author, metadata.title
+    return call
+
+
+def _htmldate(extensive: bool) -> Callable[[str, Any, datetime], tuple[datetime | None, None, None]]:
+    def call(url: str, tree: Any, capture: datetime) -> tuple[datetime | None, None, None]:
+        import htmldate
+
+        found = htmldate.find_date(tree, extensive_search=extensive, original_date=True, url=url,
+                                   max_date=capture.strftime("%Y-%m-%d"))
+        return _day(found), None, None
+    return call
+
+
+def _trafilatura(url: str, tree: Any, capture: datetime) -> tuple[datetime | None, str | None, str | None]:
+    import trafilatura
+
+    document = trafilatura.extract_metadata(tree, default_url=url, date_config={
+        "extensive_search": False, "original_date": True, "max_date": capture.strftime("%Y-%m-%d")})
+    return _day(document.date), document.author, document.title
+
+
+def _day(value: str | None) -> datetime | None:
+    return datetime.strptime(value[:10], "%Y-%m-%d").replace(tzinfo=UTC) if value else None
+
+
+_CALLS = {"declared": _ours(False), "shipped": _ours(True), "htmldate": _htmldate(False),
+          "htmldate-extensive": _htmldate(True), "trafilatura": _trafilatura}
+
+
+def _report(name: str, pages: list[tuple[str, Any, datetime]], found: list[Found], labels: dict[str, Any],
+            cutoff: date) -> None:
+    print(f"\n== {name}")
+    _dates(pages, found, labels)
+    _eras(pages, found, labels, cutoff)
+    if name not in ("htmldate", "htmldate-extensive"):
+        _authors(pages, found, labels)
+        titles = [(labels[url]["title"], item.title) for (url, _, _), item in zip(pages, found, strict=True)
+                  if labels[url].get("title")]
+        right = sum(_norm(title) == _norm(got) for title, got in titles)
+        print(f"titles: {len(titles)} labelled, right {right / len(titles):.3f}")
+    times = [item.seconds * 1000 for item in found]
+    print(f"ms a page: median {statistics.median(times):.2f}, mean {statistics.mean(times):.2f}")
+
+
+def _dates(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: dict[str, Any]) -> None:
+    n = hits = exact = later = undated = undated_found = 0
+    for (url, _, capture), item in zip(pages, found, strict=True):
+        label = labels[url].get("published")
+        if not label:
+            undated += 1
+            undated_found += item.published is not None
+            continue
+        if label > capture.strftime("%Y-%m-%d"):
+            later += 1
+            continue
+        n += 1
+        if item.published is not None:
+            hits += 1
+            exact += item.published.strftime("%Y-%m-%d")[:len(label)] == label
+    print(f"dates: {n} pages dated on or before their capture ({later} after it, apart): found {hits / n:.3f}, "
+          f"exact day {exact / n:.3f}, wrong when found {(hits - exact) / max(hits, 1):.3f}; "
+          f"{undated_found} of {undated} pages labelled undated get a date")
+
+
+def _eras(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: dict[str, Any], cutoff: date) -> None:
+    rows = [{"published": item.published, "warc_date": capture, "label": labels[url].get("published"),
+             "signals": {"published_source": "json-ld"}}
+            for (url, _, capture), item in zip(pages, found, strict=True) if labels[url].get("published")]
+    frame = pl.DataFrame(rows, schema={"published": pl.Datetime("us", "UTC"), "warc_date": pl.Datetime("us", "UTC"),
+                                       "label": pl.String, "signals": pl.Struct({"published_source": pl.String})})
+    cut = cutoff.isoformat()
+    frame = frame.with_columns(era_columns(cutoff)).with_columns(
+        pl.when(pl.col("label").str.slice(0, 10) <= cut).then(pl.lit("pre_cutoff")).otherwise(pl.lit("post_cutoff"))
+        .alias("truth"), (pl.col("label") > pl.col("warc_date").dt.strftime("%Y-%m-%d")).alias("later"))
+    for later, title in ((False, "on or before the capture"), (True, "after the capture")):
+        part = frame.filter(pl.col("later") == later)
+        if part.is_empty():
+            continue
+        cells = []
+        for era in ("pre_cutoff", "post_cutoff"):
+            labelled = part.filter(pl.col("era") == era)
+            right = labelled.filter(pl.col("truth") == era).height
+            cells.append(f"{era} {labelled.height} ({right / max(labelled.height, 1):.3f} written so)")
+        right = part.filter(pl.col("era") == pl.col("truth")).height
+        unknown = part.filter(pl.col("era") == "unknown").height
+        print(f"era, {part.height} pages labelled {title}: " + ", ".join(cells) +
+              f"; right {right / part.height:.3f}, unknown {unknown / part.height:.3f}")
+
+
+def _authors(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: dict[str, Any]) -> None:
+    n = hits = right = 0
+    spurious = unnamed = 0
+    for (url, _, _), item in zip(pages, found, strict=True):
+        label = labels[url].get("author")
+        if not label:
+            unnamed += 1
+            spurious += bool(item.author)
+            continue
+        n += 1
+        if item.author:
+            hits += 1
+            right += _same_names(item.author, label)
+    print(f"authors: {n} pages name one: found {hits / n:.3f}, right {right / n:.3f}, right when found "
+          f"{right / max(hits, 1):.3f}; {spurious} of {unnamed} pages naming none get one")
+
+
+def _same_names(found: str, label: str) -> bool:
+    return _norm(found) == _norm(label) or _names(found) == _names(label)
+
+
+def _names(value: str) -> set[str]:
+    return {name for part in _NAME_SPLIT.split(value) if (name := _norm(part))}
+
+
+def _norm(value: str | None) -> str:
+    if not value:
+        return ""
+    ascii_text = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
+    return _NOT_WORD.sub(" ", ascii_text.lower()).strip()
+
+
+_NAME_SPLIT = re.compile(r",|;|\||&|\band\b", re.IGNORECASE)
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
+
+
+if __name__ == "__main__":
+    main()
