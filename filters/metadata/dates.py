@@ -7,9 +7,9 @@ reader, an annotator or htmldate gives it, not 1 December in UTC.
 ISO 8601, RFC 2822 and plain numeric dates go through the standard library; dateparser, which is slow (a string
 it cannot read costs about 20 ms, a dozen lxml parses), only sees what they cannot read and what has the numbers
 of a full date (`may_be_full_date`), at most `SLOW_DATE_PARSES_PER_PAGE` times a page. Its relative parser and
-dates missing a day, month or year are refused, since their value would depend on the clock. Why not htmldate:
-docs/decisions.md. `infer_date` is the fallback where the page declares no date: htmldate's fast
-search (its URL, header, markup and text rules) on the tree already parsed.
+dates missing a day, month or year are refused, since their value would depend on the clock. `infer_date` is
+the fallback where the page declares no date: htmldate's fast search (its URL, header, markup and text
+rules) on the tree already parsed; why after our tiers and not instead: docs/decisions.md.
 """
 
 from __future__ import annotations

@@ -157,11 +157,13 @@ def years_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
 # ---------------------------------------------------------------- 7. the detector dataset: splits and eras
 
 def split_era_counts(rows: pl.LazyFrame) -> pl.DataFrame:
-    """Accepted pages per split and era, splits in their order ("none" without splits)."""
-    counts = (accepted(rows).select(pl.col("split").fill_null("none"), pl.col("era").fill_null("unknown"))
-              .group_by("split", "era").len("accepted_pages").with_columns(pl.col("accepted_pages").cast(pl.Int64))
-              .collect())
-    return counts.sort(_split_rank(), "era")
+    """Accepted pages per split, era and the source of the date that decided it (`none`: no date),
+    splits in their order ("none" without splits)."""
+    counts = (accepted(rows).select(pl.col("split").fill_null("none"), pl.col("era").fill_null("unknown"),
+                                    pl.col("era_date_source").fill_null("none"))
+              .group_by("split", "era", "era_date_source").len("accepted_pages")
+              .with_columns(pl.col("accepted_pages").cast(pl.Int64)).collect())
+    return counts.sort(_split_rank(), "era", "era_date_source")
 
 
 def _split_rank() -> pl.Expr:
@@ -174,7 +176,10 @@ def split_era_section(rows: pl.LazyFrame, out_dir: Path) -> Section:
     counts = split_era_counts(rows)
     return chart_section(out_dir, "split_era", counts, (7.0, 4.5), "Accepted pages per split and era (pages)",
                          lambda _, axes: draw_split_era(axes, counts), "Accepted pages per split and era",
-                         "Era: the publication date, else the capture date, against dataset.era_cutoff.")
+                         "Era against dataset.era_cutoff: pre_cutoff when a publication date or the capture is on "
+                         "or before it, post_cutoff only by a publication date after it, unknown otherwise. The "
+                         "table splits each era by the date that decided it: published (declared by the page), "
+                         "inferred (found in its markup or text), captured (the WARC-Date).")
 
 
 def split_tables(rows: pl.LazyFrame, stats: dict[str, Any]) -> SplitTables:

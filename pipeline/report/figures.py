@@ -201,11 +201,13 @@ ERA_COLOURS = {"pre_cutoff": "#4c72b0", "post_cutoff": "#dd8452", "unknown": "#b
 
 
 def draw_split_era(axes: Axes, table: pl.DataFrame) -> None:
-    """Accepted pages per split, stacked by era (`table`: split, era, accepted_pages)."""
+    """Accepted pages per split, stacked by era (`table`: split, era, accepted_pages; rows of one
+    split and era, by date source, are summed)."""
     splits = list(dict.fromkeys(table["split"].to_list()))
     bottom = [0] * len(splits)
     for era, colour in ERA_COLOURS.items():
-        counts = dict(table.filter(pl.col("era") == era).select("split", "accepted_pages").iter_rows())
+        counts = dict(table.filter(pl.col("era") == era).group_by("split", maintain_order=True)
+                      .agg(pl.col("accepted_pages").sum()).iter_rows())
         values = [counts.get(split, 0) for split in splits]
         if any(values):
             bars = axes.bar(splits, values, bottom=bottom, color=colour, label=era)

@@ -77,7 +77,7 @@ SIGNAL_PLOTS: tuple[SignalPlot, ...] = (
 TOP_LEVEL_COLUMNS: dict[str, pl.DataType] = {
     "kept": pl.Boolean(), "reasons": pl.List(pl.String()), "host": pl.String(), "language": pl.String(),
     "published": pl.Datetime("us", "UTC"), "word_count": pl.Int32(), "article_score": pl.Int32(),
-    "split": pl.String(), "era": pl.String(), "page_type": pl.String(),
+    "split": pl.String(), "era": pl.String(), "era_date_source": pl.String(), "page_type": pl.String(),
 }
 SIGNAL_FIELDS: dict[str, pl.DataType] = {
     "link_code_char_fraction": pl.Float64(), "large_block_char_fraction": pl.Float64(),

@@ -327,8 +327,10 @@ def test_labels_from_pages_are_one_line_and_cut_to_fit():
 def test_split_era_figure_and_split_tables_agree_with_the_shards(sample_run, report):
     out, _ = report
     shard = pl.read_parquet(sample_run / "accepted")
-    expected = {(split, era): count for split, era, count in shard.group_by("split", "era").len().iter_rows()}
-    assert {(r["split"], r["era"]): int(r["accepted_pages"]) for r in read_csv(out / "split_era.csv")} == expected
+    by_source = shard.group_by("split", "era", pl.col("era_date_source").fill_null("none")).len()
+    expected = {(split, era, source): count for split, era, source, count in by_source.iter_rows()}
+    assert {(r["split"], r["era"], r["era_date_source"]): int(r["accepted_pages"])
+            for r in read_csv(out / "split_era.csv")} == expected
     cells = parse_index(out).cells
     for split, pages in shard.group_by("split").len().iter_rows():
         assert number(cells[(None, f"{split}_pages")]) == pages
