@@ -1,6 +1,6 @@
 """Dates, era labels, authors and titles against a labelled corpus: ours, the libraries, and what ships.
 
-    python benchmarks/metadata.py [WARC] [--labels JSON] [--methods m1,m2] [--cutoff YYYY-MM-DD]
+    python benchmarks/metadata.py [WARC] [--labels JSON] [--methods m1,m2] [--cutoff YYYY-MM-DD] [--run DIR]
 
 Default: wcxb-dev and its `wcxb-dev.metadata.json` (title, author and `published` of every page).
 Methods: `declared` (our metadata tiers alone, `infer_dates: false`, as `presets/seed.yaml`),
@@ -15,7 +15,10 @@ Measured:
 - era, with the pipeline's own rule (`filters.corpus.dataset.era_columns`) on the method's date and
   the capture date, against the era of the label's date: pages labelled `pre_cutoff` and the share
   written on or before the cut-off, the same for `post_cutoff`, era right (of all those pages) and
-  `unknown`. Pages whose label is after the capture are counted apart;
+  `unknown`. Pages whose label is after the capture are counted apart. With `--run DIR` (a `pipeline
+  run` output of the same WARC) each page's `page_type` is read from DIR's shards and the era is the
+  pipeline's page rule exactly (`page_written`: an htmldate date does not make a forum page
+  `pre_cutoff`); without it every page is read as an article;
 - authors, on pages whose label names one: found, right (the same set of names once case, accents
   and punctuation are set aside; "A and B" is "A, B"), right when found; and authors given on pages
   labelled without one;
@@ -43,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 import polars as pl  # noqa: E402
 
-from filters.corpus.dataset import era_columns  # noqa: E402
+from filters.corpus.dataset import date_source, era_columns, page_written  # noqa: E402
 from filters.metadata.fields import extract_metadata  # noqa: E402
 from filters.parse.html import parse_html_bytes  # noqa: E402
 from filters.parse.parsed import Page  # noqa: E402
@@ -58,6 +61,8 @@ class Found:
     """What one method says about one page."""
 
     published: datetime | None
+    source: str | None  # `published_source`: a tier of ours, or htmldate
+    updated: datetime | None  # ours only
     author: str | None
     title: str | None
     seconds: float
@@ -68,10 +73,19 @@ def main() -> None:
     labels = json.loads(args.labels.read_text())
     pages = _pages(args.warc, labels)
     methods = args.methods.split(",")
-    print(f"{len(pages)} labelled HTML pages from {args.warc.name}; cut-off {args.cutoff}")
+    types = _page_types(args.run) if args.run is not None else {}
+    print(f"{len(pages)} labelled HTML pages from {args.warc.name}; cut-off {args.cutoff}; page types "
+          f"{'from ' + str(args.run) if types else 'not read (every page an article)'}")
     for name in methods:
         found = [_run(name, url, tree, capture) for url, tree, capture in pages]
-        _report(name, pages, found, labels, args.cutoff)
+        _report(name, pages, found, labels, args.cutoff, types)
+
+
+def _page_types(run: Path) -> dict[str, str]:
+    """url -> page_type of a pipeline run's shards."""
+    frame = pl.read_parquet([*run.glob("accepted/*.parquet"), *run.glob("rejected/*.parquet")],
+                            columns=["url", "page_type"])
+    return {url: kind for url, kind in frame.drop_nulls().iter_rows()}
 
 
 def _arguments() -> argparse.Namespace:
@@ -80,6 +94,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--labels", type=Path, default=None, help="default: WARC's name with .metadata.json")
     parser.add_argument("--methods", default=",".join(METHODS), help=f"comma-separated, of {', '.join(METHODS)}")
     parser.add_argument("--cutoff", type=date.fromisoformat, default=date(2022, 11, 30))
+    parser.add_argument("--run", type=Path, default=None, help="a pipeline run of WARC: its page types")
     args = parser.parse_args()
     if args.labels is None:
         args.labels = args.warc.with_name(args.warc.name.replace(".warc.gz", ".metadata.json"))
@@ -108,33 +123,38 @@ def _pages(warc: Path, labels: dict[str, Any]) -> list[tuple[str, Any, datetime]
 def _run(name: str, url: str, tree: Any, capture: datetime) -> Found:
     call = _CALLS[name]
     started = time.perf_counter()
-    published, author, title = call(url, tree, capture)
-    return Found(published, author, title, time.perf_counter() - started)
+    published, source, updated, author, title = call(url, tree, capture)
+    return Found(published, source, updated, author, title, time.perf_counter() - started)
 
 
-def _ours(infer: bool) -> Callable[[str, Any, datetime], tuple[datetime | None, str | None, str | None]]:
-    def call(url: str, tree: Any, capture: datetime) -> tuple[datetime | None, str | None, str | None]:
+# published, its source, updated, author, title
+Answer = tuple[datetime | None, str | None, datetime | None, str | None, str | None]
+
+
+def _ours(infer: bool) -> Callable[[str, Any, datetime], Answer]:
+    def call(url: str, tree: Any, capture: datetime) -> Answer:
         metadata = extract_metadata(Page(tree, url), capture, infer_dates=infer)
-        return metadata.published, metadata.author, metadata.title
+        return (metadata.published, metadata.sources.get("published"), metadata.updated, metadata.author,
+                metadata.title)
     return call
 
 
-def _htmldate(extensive: bool) -> Callable[[str, Any, datetime], tuple[datetime | None, None, None]]:
-    def call(url: str, tree: Any, capture: datetime) -> tuple[datetime | None, None, None]:
+def _htmldate(extensive: bool) -> Callable[[str, Any, datetime], Answer]:
+    def call(url: str, tree: Any, capture: datetime) -> Answer:
         import htmldate
 
         found = htmldate.find_date(tree, extensive_search=extensive, original_date=True, url=url,
                                    max_date=capture.strftime("%Y-%m-%d"))
-        return _day(found), None, None
+        return _day(found), "htmldate", None, None, None
     return call
 
 
-def _trafilatura(url: str, tree: Any, capture: datetime) -> tuple[datetime | None, str | None, str | None]:
+def _trafilatura(url: str, tree: Any, capture: datetime) -> Answer:
     import trafilatura
 
     document = trafilatura.extract_metadata(tree, default_url=url, date_config={
         "extensive_search": False, "original_date": True, "max_date": capture.strftime("%Y-%m-%d")})
-    return _day(document.date), document.author, document.title
+    return _day(document.date), "htmldate", None, document.author, document.title
 
 
 def _day(value: str | None) -> datetime | None:
@@ -146,10 +166,10 @@ _CALLS = {"declared": _ours(False), "shipped": _ours(True), "htmldate": _htmldat
 
 
 def _report(name: str, pages: list[tuple[str, Any, datetime]], found: list[Found], labels: dict[str, Any],
-            cutoff: date) -> None:
+            cutoff: date, types: dict[str, str]) -> None:
     print(f"\n== {name}")
     _dates(pages, found, labels)
-    _eras(pages, found, labels, cutoff)
+    _eras(pages, found, labels, cutoff, types)
     if name not in ("htmldate", "htmldate-extensive"):
         _authors(pages, found, labels)
         titles = [(labels[url]["title"], item.title) for (url, _, _), item in zip(pages, found, strict=True)
@@ -180,16 +200,30 @@ def _dates(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: d
           f"{undated_found} of {undated} pages labelled undated get a date")
 
 
-def _eras(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: dict[str, Any], cutoff: date) -> None:
-    rows = [{"published": item.published, "warc_date": capture, "label": labels[url].get("published"),
-             "signals": {"published_source": "json-ld"}}
+def _eras(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: dict[str, Any], cutoff: date,
+          types: dict[str, str]) -> None:
+    rows = [{"published": item.published, "updated": item.updated, "warc_date": capture,
+             "label": labels[url].get("published"),
+             "page_type": types.get(url, "article"), "signals": {"published_source": item.source}}
             for (url, _, capture), item in zip(pages, found, strict=True) if labels[url].get("published")]
-    frame = pl.DataFrame(rows, schema={"published": pl.Datetime("us", "UTC"), "warc_date": pl.Datetime("us", "UTC"),
-                                       "label": pl.String, "signals": pl.Struct({"published_source": pl.String})})
+    frame = pl.DataFrame(rows, schema={"published": pl.Datetime("us", "UTC"), "updated": pl.Datetime("us", "UTC"),
+                                       "warc_date": pl.Datetime("us", "UTC"),
+                                       "label": pl.String, "page_type": pl.String,
+                                       "signals": pl.Struct({"published_source": pl.String})})
     cut = cutoff.isoformat()
-    frame = frame.with_columns(era_columns(cutoff)).with_columns(
-        pl.when(pl.col("label").str.slice(0, 10) <= cut).then(pl.lit("pre_cutoff")).otherwise(pl.lit("post_cutoff"))
-        .alias("truth"), (pl.col("label") > pl.col("warc_date").dt.strftime("%Y-%m-%d")).alias("later"))
+    for strict in (False, True):
+        modified = pl.col("updated") if strict else None
+        era = era_columns(cutoff, page_written(), floor=(pl.col("published"), date_source()), modified=modified)
+        if strict and frame["updated"].is_null().all():
+            continue  # a method that reads no update date: the same figures
+        _era_lines(frame.with_columns(era).with_columns(
+            pl.when(pl.col("label").str.slice(0, 10) <= cut).then(pl.lit("pre_cutoff"))
+            .otherwise(pl.lit("post_cutoff")).alias("truth"),
+            (pl.col("label") > pl.col("warc_date").dt.strftime("%Y-%m-%d")).alias("later")),
+            " (dataset.era_unmodified_since_cutoff)" if strict else "")
+
+
+def _era_lines(frame: pl.DataFrame, variant: str) -> None:
     for later, title in ((False, "on or before the capture"), (True, "after the capture")):
         part = frame.filter(pl.col("later") == later)
         if part.is_empty():
@@ -201,7 +235,7 @@ def _eras(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: di
             cells.append(f"{era} {labelled.height} ({right / max(labelled.height, 1):.3f} written so)")
         right = part.filter(pl.col("era") == pl.col("truth")).height
         unknown = part.filter(pl.col("era") == "unknown").height
-        print(f"era, {part.height} pages labelled {title}: " + ", ".join(cells) +
+        print(f"era{variant}, {part.height} pages labelled {title}: " + ", ".join(cells) +
               f"; right {right / part.height:.3f}, unknown {unknown / part.height:.3f}")
 
 

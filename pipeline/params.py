@@ -121,8 +121,12 @@ class DatasetParams:
     # no splits (accepted/part-NNNNN.parquet, null `split`) and the balance counts per host.
     split_by: str | None = "registered_domain"
     split: SplitRatios = field(default_factory=SplitRatios)
-    # `era`: pre_cutoff for pages published (else captured) on or before this day (UTC).
+    # `era`: pre_cutoff for pages published (else captured) on or before this day, post_cutoff for pages
+    # published after it (filters/corpus/dataset.py:era_columns).
     era_cutoff: str = "2022-11-30"
+    # true: a page whose declared `updated` date is after the cut-off is not pre_cutoff by its publication
+    # date (its text may have been rewritten since): unknown, unless its capture is on or before the cut-off.
+    era_unmodified_since_cutoff: bool = False
     host_min: int | None = None  # dataset.host_min: sites with fewer accepted pages lose them all
     host_cap: int | None = None  # dataset.host_cap: at most this many accepted pages per site
     # dataset.cross_split: a validation or test page with this share of its word 5-grams in a kept

@@ -24,7 +24,7 @@ import polars as pl
 import pyarrow as pa
 
 from filters.core.declarations import Rule, Signal
-from filters.core.vocabulary import INFERRED_DATE_SOURCES
+from filters.core.vocabulary import HTMLDATE_SOURCE, INFERRED_DATE_SOURCES
 from filters.page.domains import registered_domain
 
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
@@ -91,34 +91,58 @@ def cutoff_end(cutoff: date) -> datetime:
     return datetime(cutoff.year, cutoff.month, cutoff.day, tzinfo=UTC) + timedelta(days=1)
 
 
-def date_source(published: str = "published", source: pl.Expr | None = None) -> pl.Expr:
-    """`era_date_source` of a row's own date: `published` (declared by its metadata), `inferred`
-    (found in its markup, text or URL by a reader: `published_source` time or htmldate), null
-    without a date. `source`: the `published_source` column (default: the row's signal)."""
+# Page types whose htmldate date does not date their text: htmldate's `original_date` takes the oldest
+# date on a page, which on a discussion page is a member's join date or an old thread linked beside
+# it (wcxb-dev: 2 of the 4 forum pages it dated before the cut-off were written after it). Their
+# declared or marked-up dates still count, and their segments are dated one by one.
+UNDATED_BY_INFERENCE_TYPES: tuple[str, ...] = ("forum",)
+
+
+def page_written(published: str = "published") -> pl.Expr:
+    """A page's publication date as the era reads it: `published`, except an htmldate date on a page
+    the model types as one of `UNDATED_BY_INFERENCE_TYPES` (null there; as the oldest date on the page,
+    it still bounds the text from below: `era_columns`' floor)."""
+    distrusted = ((pl.col("signals").struct.field("published_source") == HTMLDATE_SOURCE)
+                  & pl.col("page_type").is_in(UNDATED_BY_INFERENCE_TYPES)).fill_null(False)
+    return pl.when(~distrusted).then(pl.col(published))
+
+
+def date_source(written: pl.Expr | None = None, source: pl.Expr | None = None) -> pl.Expr:
+    """`era_date_source` of a row's own date (`written`, default `published`): `published` (declared
+    by its metadata), `inferred` (found in its markup, text or URL by a reader: `published_source`
+    time or htmldate), null without a date. `source`: the `published_source` column (default: the
+    row's signal)."""
+    written = pl.col("published") if written is None else written
     source = pl.col("signals").struct.field("published_source") if source is None else source
-    return (pl.when(pl.col(published).is_null()).then(pl.lit(None, dtype=pl.String))
+    return (pl.when(written.is_null()).then(pl.lit(None, dtype=pl.String))
             .when(source.is_in(INFERRED_DATE_SOURCES)).then(pl.lit("inferred"))
             .otherwise(pl.lit("published")))
 
 
-def era_columns(cutoff: date, written: str = "published", source: pl.Expr | None = None,
-                floor: tuple[str, pl.Expr] | None = None) -> list[pl.Expr]:
+def era_columns(cutoff: date, written: pl.Expr | None = None, source: pl.Expr | None = None,
+                floor: tuple[pl.Expr, pl.Expr] | None = None, modified: pl.Expr | None = None) -> list[pl.Expr]:
     """`era`, `era_date` and `era_date_source` of each row (docs/dataset.md, "Era labels").
 
     `pre_cutoff` when the row's date (`written`) or its capture (`warc_date`) is on or before the
     cut-off day; `post_cutoff` only when its date is after it; `unknown` otherwise. A capture proves
     only that the text existed by then, so it can make a row `pre_cutoff`, never `post_cutoff`.
-    `source`: the `era_date_source` of `written` (default: `date_source()`). `floor`: a column
-    that dates the text from below, with its source (a segment's page: a post on a page published
-    after the cut-off was written after it), used only for `post_cutoff`."""
+    `written` defaults to `published`; `source` is its `era_date_source` (default: `date_source`).
+    `floor`: a date that bounds the text from below, with its source (a segment's page: a post on a
+    page published after the cut-off was written after it), used only for `post_cutoff`. `modified`: a
+    date of the text's last change (`updated`, with `dataset.era_unmodified_since_cutoff`); after the
+    cut-off, the row's own date no longer makes it `pre_cutoff`."""
     end = pl.lit(cutoff_end(cutoff))
-    written_at, captured = pl.col(written), pl.col("warc_date")
-    source = date_source(written) if source is None else source
-    cases = [(written_at < end, "pre_cutoff", written_at, source),
+    written_at = pl.col("published") if written is None else written
+    captured = pl.col("warc_date")
+    source = date_source(written_at) if source is None else source
+    early = written_at < end
+    if modified is not None:
+        early = early & (modified.is_null() | (modified < end))
+    cases = [(early, "pre_cutoff", written_at, source),
              (captured < end, "pre_cutoff", captured, pl.lit("captured")),
              (written_at >= end, "post_cutoff", written_at, source)]
     if floor is not None:
-        cases.append((pl.col(floor[0]) >= end, "post_cutoff", pl.col(floor[0]), floor[1]))
+        cases.append((floor[0] >= end, "post_cutoff", floor[0], floor[1]))
     era: Any = pl
     when: Any = pl
     origin: Any = pl

@@ -20,7 +20,7 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
-from filters.corpus.dataset import SPLITS, cutoff_end, era_columns, site_of, split_of
+from filters.corpus.dataset import SPLITS, cutoff_end, date_source, era_columns, page_written, site_of, split_of
 from pipeline.params import Params, era_cutoff
 from pipeline.store.writers import ShardWriter
 
@@ -32,7 +32,9 @@ def site_unit(params: Params) -> str:
 
 def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:
     """`frame` with `split`, `era`, `era_date` and `era_date_source` (filters/corpus/dataset.py)."""
-    columns = era_columns(era_cutoff(params))
+    modified = pl.col("updated") if params.dataset.era_unmodified_since_cutoff else None
+    columns = era_columns(era_cutoff(params), page_written(), floor=(pl.col("published"), date_source()),
+                          modified=modified)
     page_split = splitter(params)
     if page_split is None:
         split = pl.lit(None, dtype=pl.String)

@@ -111,7 +111,7 @@ def flat_segments(pages: pl.DataFrame, cutoff: date) -> pa.Table:
     own_source = (pl.when(pl.col("segment_source") == "microdata").then(pl.lit("published"))
                   .otherwise(pl.lit("inferred")))
     frame = frame.with_columns(era_columns(cutoff, source=pl.when(pl.col("published").is_not_null()).then(own_source),
-                                           floor=("page_published", pl.col("page_date_source"))))
+                                           floor=(pl.col("page_published"), pl.col("page_date_source"))))
     return frame.select(_FILE_SCHEMA.names).to_arrow().cast(_FILE_SCHEMA)
 
 

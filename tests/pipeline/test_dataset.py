@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from conftest import article_html, cli, write_warc
-from filters.corpus.dataset import SPLITS, era_columns, site_of, split_of
+from filters.corpus.dataset import SPLITS, date_source, era_columns, page_written, site_of, split_of
 from filters.page.domains import registered_domain
 from pipeline.params import ParamsError, params_from_dict
 
@@ -70,6 +70,34 @@ def test_era_is_pre_cutoff_by_any_early_date_and_post_cutoff_only_by_a_late_publ
     assert row["era_date"] == {"published": published, "inferred": published, "captured": captured}.get(source)
 
 
+@pytest.mark.parametrize("page_type, published, source, era", [
+    ("article", datetime(2015, 3, 1, tzinfo=UTC), "htmldate", "pre_cutoff"),
+    # On a thread, htmldate's oldest date is often a member's join date: it cannot make it pre_cutoff ...
+    ("forum", datetime(2015, 3, 1, tzinfo=UTC), "htmldate", "unknown"),
+    ("forum", datetime(2015, 3, 1, tzinfo=UTC), "json-ld", "pre_cutoff"),  # ... a declared date can
+    ("forum", datetime(2023, 3, 1, tzinfo=UTC), "htmldate", "post_cutoff"),  # the oldest date is after it
+])
+def test_an_inferred_date_does_not_make_a_forum_page_pre_cutoff(page_type, published, source, era):
+    frame = pl.DataFrame({"published": [published], "warc_date": [JAN_2024], "page_type": [page_type],
+                          "signals": [{"published_source": source}]},
+                         schema={"published": pl.Datetime("us", "UTC"), "warc_date": pl.Datetime("us", "UTC"),
+                                 "page_type": pl.String, "signals": pl.Struct({"published_source": pl.String})})
+    columns = era_columns(CUTOFF, page_written(), floor=(pl.col("published"), date_source()))
+    assert frame.select(columns)["era"].item() == era
+
+
+def test_an_update_after_the_cut_off_keeps_a_page_out_of_pre_cutoff_only_when_asked():
+    frame = pl.DataFrame({"published": [datetime(2015, 3, 1, tzinfo=UTC)] * 3, "warc_date": [JAN_2024] * 2 + [None],
+                          "updated": [datetime(2023, 5, 1, tzinfo=UTC), datetime(2021, 5, 1, tzinfo=UTC), None],
+                          "signals": [{"published_source": "json-ld"}] * 3},
+                         schema={"published": pl.Datetime("us", "UTC"), "warc_date": pl.Datetime("us", "UTC"),
+                                 "updated": pl.Datetime("us", "UTC"),
+                                 "signals": pl.Struct({"published_source": pl.String})})
+    assert frame.select(era_columns(CUTOFF))["era"].to_list() == ["pre_cutoff"] * 3
+    strict = frame.select(era_columns(CUTOFF, modified=pl.col("updated")))
+    assert strict["era"].to_list() == ["unknown", "pre_cutoff", "pre_cutoff"]
+
+
 def test_a_segment_after_a_late_page_is_post_cutoff_and_its_own_date_decides_first():
     late_page, early_page = datetime(2023, 3, 1, tzinfo=UTC), datetime(2014, 1, 1, tzinfo=UTC)
     frame = pl.DataFrame({
@@ -80,7 +108,8 @@ def test_a_segment_after_a_late_page_is_post_cutoff_and_its_own_date_decides_fir
     }, schema={"published": pl.Datetime("us", "UTC"), "page_published": pl.Datetime("us", "UTC"),
                "page_date_source": pl.String, "warc_date": pl.Datetime("us", "UTC")})
     source = pl.when(pl.col("published").is_not_null()).then(pl.lit("inferred"))
-    rows = frame.select(era_columns(CUTOFF, source=source, floor=("page_published", pl.col("page_date_source"))))
+    floor = (pl.col("page_published"), pl.col("page_date_source"))
+    rows = frame.select(era_columns(CUTOFF, source=source, floor=floor))
     assert rows.rows() == [
         ("pre_cutoff", datetime(2015, 5, 1, tzinfo=UTC), "inferred"),  # a post of 2015 in a thread of 2023
         ("post_cutoff", late_page, "inferred"),  # written after its page, which is after the cut-off
