@@ -29,6 +29,7 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from filters.rules import reasons
+from filters.rules.signals import signals_struct_type
 from pipeline.params import Params, era_cutoff
 from pipeline.report.dataset_card import CARD, dataset_card
 from pipeline.run.executors import Executor, LocalExecutor
@@ -93,6 +94,8 @@ def _select(workdirs: list[str], out: str, params: Params, extract_timings: dict
     summaries = [summary for summary, _ in entries]
     sources = [str(outputs_for(workdir, summary["path"])[0]) for summary, workdir in entries]
     with local_copies(sources) as files, partition_root(out, resume) as root:
+        for file, (_, workdir) in zip(files, entries, strict=True):
+            _check_signals(file, workdir)
         return _decide(files, sources, out, params, summaries, manifest, extract_timings, executor, started, root)
 
 
@@ -341,6 +344,16 @@ def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[di
         manifest.setdefault("warnings", []).append(
             "extract params differ from the ones the work directory was built with")
     return manifest, summaries
+
+
+def _check_signals(parquet_path: str, workdir: str) -> None:
+    """Refuse an extract file whose stored signals lack some this version's rules or columns read
+    (a work directory extracted by an older corpus-filter), naming them."""
+    stored = pq.read_schema(parquet_path).field("signals").type
+    missing = sorted({field.name for field in signals_struct_type()} - {field.name for field in stored})
+    if missing:
+        raise SelectError(f"{workdir} was extracted by an older corpus-filter: its rows lack the signals "
+                          f"{', '.join(missing)}; re-run `pipeline extract` on its inputs (or `pipeline run`)")
 
 
 def _predictions(root: str, index: int, unit: tuple[str, ...], params: Params, executor: Executor | None) -> Path:

@@ -414,3 +414,25 @@ def test_a_story_syndicated_on_three_sites_is_never_in_two_splits(tmp_path, meth
         # simhash at distance 3 misses edited copies, and the cross-split rule is off with it: the story
         # leaks into several splits
         assert kept.height == 3 and kept["split"].n_unique() == 3
+
+
+def test_select_refuses_a_work_directory_without_the_signals_it_reads(site_run, tmp_path, capsys):
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    work = tmp_path / "work"
+    shutil.copytree(site_run / "out" / "work", work)
+    for path in (work / "extract").glob("*.parquet"):
+        table = pq.read_table(path)
+        signals = table.column("signals").combine_chunks()
+        kept = [field for field in signals.type if field.name != "published_source"]
+        older = pa.StructArray.from_arrays([signals.field(field.name) for field in kept], fields=kept,
+                                           mask=signals.is_null())
+        pq.write_table(table.set_column(table.schema.get_field_index("signals"), "signals", older), path)
+    capsys.readouterr()
+    assert cli("select", work, "--out", tmp_path / "out") != 0
+    error = capsys.readouterr().err
+    assert "older corpus-filter" in error and "published_source" in error and "pipeline extract" in error
+    assert not (tmp_path / "out" / "stats.json").exists()
