@@ -23,7 +23,9 @@ Measured:
   and punctuation are set aside; "A and B" is "A, B"), right when found; and authors given on pages
   labelled without one;
 - titles: right (the same text once case and punctuation are set aside);
-- ms a page: median and mean of the method's call on a tree parsed once (parse not timed).
+- ms a page: median and mean of the method's call on a tree parsed once (parse not timed);
+- with `--run DIR` and the WARC's `.forum-posts.json` beside it: the authors of DIR's segments against
+  the hand-read posts.
 """
 
 from __future__ import annotations
@@ -79,6 +81,39 @@ def main() -> None:
     for name in methods:
         found = [_run(name, url, tree, capture) for url, tree, capture in pages]
         _report(name, pages, found, labels, args.cutoff, types)
+    posts = args.warc.with_name(args.warc.name.replace(".warc.gz", ".forum-posts.json"))
+    if args.run is not None and posts.is_file():
+        _segment_authors(args.run, json.loads(posts.read_text()))
+
+
+def _segment_authors(run: Path, labels: dict[str, Any]) -> None:
+    """Segments' own authors in a run, against hand-read posts (posts of >= 30 words that name their
+    writer; a post is recovered when a segment of its page holds its first words)."""
+    segments = pl.read_parquet(run / "segments" / "*" / "*.parquet", columns=["url", "text", "author"])
+    by_page: dict[str, list[tuple[str, str | None]]] = {}
+    for url, text, author in segments.iter_rows():
+        by_page.setdefault(url, []).append((_norm(text)[:SEGMENT_HEAD_CHARS], author))
+    posts = recovered = found = right = 0
+    for url, page in labels.items():
+        if url.startswith("_"):
+            continue
+        for post in page["posts"]:
+            if not post.get("author") or post["words"] < 30:
+                continue
+            posts += 1
+            start = _norm(post["first_words"])
+            match = next((author for head, author in by_page.get(url, ()) if start and start in head), False)
+            if match is False:
+                continue
+            recovered += 1
+            found += bool(match)
+            right += bool(match) and _norm(match) == _norm(post["author"])  # type: ignore[arg-type]
+    print(f"\n== segments of {run}\nauthors: {posts} posts of >= 30 words name their writer, {recovered} "
+          f"recovered: author found {found / max(recovered, 1):.3f}, right {right / max(recovered, 1):.3f}, "
+          f"right when found {right / max(found, 1):.3f}")
+
+
+SEGMENT_HEAD_CHARS = 400  # a post's first words are looked for this far into a segment
 
 
 def _page_types(run: Path) -> dict[str, str]:
