@@ -27,7 +27,7 @@ from typing import Any, NoReturn
 
 from pipeline.arguments import RESUMABLE, USAGE_ERROR, build_parser
 from pipeline.io.readers import discover_inputs
-from pipeline.params import Params, ParamsError, load_params
+from pipeline.params import Params, ParamsError, given_keys, load_params
 from pipeline.report.figures import REPORT_PRELOAD
 from pipeline.run.executors import Executor, LocalExecutor, use_system_allocator
 from pipeline.stages.extract import ExtractTask
@@ -184,7 +184,8 @@ def _select(args: argparse.Namespace) -> int:
     refuse_select_overlap(args.out, args.workdir)
     _writable(args.out, lambda: claim_output(args.out))
     with output_directory(args.out, STATS) as out_dir, _executor(args, params, ()) as executor:
-        stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume)
+        stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume,
+                       asked=given_keys(args.params))
     _print_summary(stats, args.out)
     return 0
 

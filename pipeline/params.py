@@ -255,10 +255,46 @@ def _check_dataset(dataset: DatasetParams) -> None:
 
 def load_params(path: Path | None) -> Params:
     """Read `path`; with no path, `params.yaml` in the working directory if present, else defaults."""
+    found, data = _read(path)
+    try:
+        return params_from_dict(data)
+    except ParamsError as exc:
+        if found is None:
+            raise
+        raise ParamsError(f"{found}: {exc}") from exc
+
+
+def given_keys(path: Path | None) -> frozenset[str]:
+    """The dotted keys (`extract.gate.model`) a params file sets, as `load_params` would read it:
+    what a user asked for, as against the defaults they left alone."""
+    _, data = _read(path)
+    return frozenset(flatten(data or {}))
+
+
+def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A nested mapping as dotted keys to leaf values (a list is a leaf)."""
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            flat.update(flatten(value, f"{name}."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def with_extract(params: Params, extract: dict[str, Any]) -> Params:
+    """`params` with its `extract` group replaced by `extract` (a `to_dict()["extract"]` mapping,
+    as a work directory's manifest records it)."""
+    return dataclasses.replace(params, extract=params_from_dict({"extract": extract}).extract)
+
+
+def _read(path: Path | None) -> tuple[Path | None, dict[str, Any] | None]:
+    """The params file that applies (`path`, else ./params.yaml if present) and its mapping."""
     if path is None:
         default = Path("params.yaml")
         if not default.is_file():
-            return Params()
+            return None, None
         path = default
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -268,10 +304,7 @@ def load_params(path: Path | None) -> Params:
         raise ParamsError(f"params file {path} is not valid YAML: {exc}") from exc
     if data is not None and not isinstance(data, dict):
         raise ParamsError(f"params file {path} must hold a mapping at the top level")
-    try:
-        return params_from_dict(data)
-    except ParamsError as exc:
-        raise ParamsError(f"{path}: {exc}") from exc
+    return path, data
 
 
 def _plain(value: Any) -> Any:

@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from filters.rules import reasons
 from filters.rules.signals import signals_struct_type
-from pipeline.params import Params, era_cutoff
+from pipeline.params import Params, ParamsError, era_cutoff, flatten, with_extract
 from pipeline.report.dataset_card import CARD, dataset_card
 from pipeline.run.executors import Executor, LocalExecutor
 from pipeline.run.timings import merge_timings
@@ -55,9 +55,14 @@ class SelectError(Exception):
 
 
 def select(workdirs: str | list[str], out: str, params: Params, extract_timings: dict[str, Any] | None = None,
-           executor: Executor | None = None, resume: bool = False) -> dict[str, Any]:
+           executor: Executor | None = None, resume: bool = False,
+           asked: frozenset[str] | None = None) -> dict[str, Any]:
     """Decide every row of one or several work directories together, write shards and
     stats.json; returns the stats.
+
+    The params in force are `params` with the extract group of the work directory (`params_in_force`):
+    an extract key in `asked` (the keys the user's params file sets; None: all) that differs from it
+    is refused with `SelectError`.
 
     Shards are written into hidden staging directories and swapped in only when all are
     complete, stats.json last (see `publish_directories`): a failure or a kill before that
@@ -70,14 +75,14 @@ def select(workdirs: str | list[str], out: str, params: Params, extract_timings:
     gc.freeze()
     try:
         return _select([workdirs] if isinstance(workdirs, str) else list(workdirs), out, params, extract_timings,
-                       executor, resume)
+                       executor, resume, asked)
     except BaseException:
         remove_stale_temps(Path(out))
         raise
 
 
 def _select(workdirs: list[str], out: str, params: Params, extract_timings: dict[str, Any] | None,
-            executor: Executor | None, resume: bool) -> dict[str, Any]:
+            executor: Executor | None, resume: bool, asked: frozenset[str] | None) -> dict[str, Any]:
     """Decide every row, write shards and stats.json; returns the stats.
 
     Two passes over the extract output: the first applies the threshold rules and writes the
@@ -87,7 +92,14 @@ def _select(workdirs: list[str], out: str, params: Params, extract_timings: dict
     the directories were named in.
     """
     started = time.perf_counter()
-    loaded = [(_load_workdir(workdir, params), workdir) for workdir in workdirs]
+    loaded = [(_load_workdir(workdir), workdir) for workdir in workdirs]
+    params = params_in_force([(found, workdir) for (found, _), workdir in loaded], params, asked)
+    for (found, _), workdir in loaded:
+        if found.get("fingerprint") != fingerprint(params, found.get("extract_all", False)):
+            # Not fatal: the stored rows are consistent with themselves. Say it in stats.
+            found.setdefault("warnings", []).append(
+                f"{workdir} was extracted by another corpus-filter version or row format, or with another "
+                "segment.max_per_page")
     entries = sorted(((summary, workdir) for (_, summaries), workdir in loaded for summary in summaries),
                      key=lambda entry: (entry[0]["path"], entry[1]))
     manifest = merge_manifests([found for (found, _), _ in loaded])
@@ -321,7 +333,7 @@ class _Counts:
         }
 
 
-def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _load_workdir(workdir: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     manifest_path = location(workdir) / MANIFEST
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -339,11 +351,52 @@ def _load_workdir(workdir: str, params: Params) -> tuple[dict[str, Any], list[di
         if not parquet_path.is_file():
             raise SelectError(f"extract output {parquet_path} is missing; re-run `pipeline extract`")
         summaries.append(summary)
-    if manifest.get("fingerprint") != fingerprint(params, manifest.get("extract_all", False)):
-        # Not fatal: the stored rows are still consistent with themselves. Say it in stats.
-        manifest.setdefault("warnings", []).append(
-            "extract params differ from the ones the work directory was built with")
     return manifest, summaries
+
+
+# Extract keys that never change the rows a work directory holds (how a file is cut into tasks).
+ROW_NEUTRAL_EXTRACT_KEYS = frozenset({"task_bytes"})
+RETUNE_HINT = ("To tune the page-type model's threshold without extracting again, extract once with "
+               "`extract.gate.use_page_model: false` (every page is extracted) and set "
+               "`select.page.min_article_probability` in select.")
+
+
+def params_in_force(manifests: list[tuple[dict[str, Any], str]], params: Params,
+                    asked: frozenset[str] | None) -> Params:
+    """The params select decides by and records: `params`, with the extract group the work
+    directories were extracted with (their manifests' `params`), since that is what their rows hold.
+
+    An extract key the user asked for (in `asked`, as `extract.KEY`; None: every key) whose value
+    differs from a work directory's is refused with a `SelectError` naming each key and both values:
+    select cannot apply it. Keys the user left alone are taken from the work directory."""
+    recorded = [(found["params"], workdir) for found, workdir in manifests if isinstance(found.get("params"), dict)]
+    if not recorded:
+        return params  # a work directory from before manifests recorded their params
+    given = flatten(params.to_dict()["extract"])
+    refused = []
+    for extracted, workdir in recorded:
+        stored = flatten(extracted)
+        for key in sorted((given.keys() | stored.keys()) - ROW_NEUTRAL_EXTRACT_KEYS):
+            if given.get(key, _ABSENT) != stored.get(key, _ABSENT) and (asked is None or f"extract.{key}" in asked):
+                refused.append(f"extract.{key} (extracted with {_shown(stored.get(key, _ABSENT))}, asked "
+                               f"{_shown(given.get(key, _ABSENT))}, in {workdir})")
+    if refused:
+        raise SelectError("select cannot apply extract-stage params, which decide what extraction wrote: "
+                          + "; ".join(refused) + ". Re-run `pipeline extract` (or `pipeline run`) with them, or "
+                          "leave them out of the params file: select then takes the work directory's. " + RETUNE_HINT)
+    extracted, workdir = recorded[0]
+    try:
+        return with_extract(params, {**extracted, "task_bytes": params.extract.task_bytes})
+    except ParamsError as exc:
+        raise SelectError(f"{workdir} was extracted by another version of corpus-filter ({exc}); re-run "
+                          "`pipeline extract` on its inputs") from exc
+
+
+_ABSENT = object()
+
+
+def _shown(value: Any) -> str:
+    return "nothing (another version)" if value is _ABSENT else json.dumps(value)
 
 
 def _check_signals(parquet_path: str, workdir: str) -> None:

@@ -33,7 +33,7 @@ EXTRACT_DIR = "extract"
 PARTS_DIR = "parts"
 MANIFEST = "manifest.json"
 # Bump when rows written by the extract stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 12
+FORMAT_VERSION = 13
 
 
 def file_key(path: str) -> str:

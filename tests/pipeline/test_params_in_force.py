@@ -1,0 +1,57 @@
+"""Select applies, or refuses, every parameter it records (docs/cli.md, `pipeline select`): extract-stage
+params are the work directory's; asking select for other ones is an error naming each."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import article_html, cli, shard_bytes, write_warc
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory) -> Path:
+    """A run whose extraction used a non-default extract key (the gate's threshold)."""
+    base = tmp_path_factory.mktemp("in_force")
+    records = [(f"https://site{number}.example/story-{number}", article_html(f"Story {number} of the valley"), {})
+               for number in range(6)]
+    write_warc(base / "in.warc.gz", records)
+    (base / "extract.yaml").write_text(yaml.safe_dump({"extract": {"gate": {"min_page_article_probability": 0.05}}}))
+    assert cli("run", base / "in.warc.gz", "--out", base / "out", "--params", base / "extract.yaml") == 0
+    return base
+
+
+def _params(path: Path, data: dict) -> Path:
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def test_an_extract_key_other_than_the_work_directory_s_is_refused_by_name(extracted, tmp_path, capsys):
+    asked = _params(tmp_path / "p.yaml", {"extract": {"gate": {"min_page_article_probability": 0.01},
+                                                      "cascade": {"selection": "seed"}}})
+    capsys.readouterr()
+    assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out", "--params", asked) == 2
+    error = capsys.readouterr().err
+    assert "extract.gate.min_page_article_probability (extracted with 0.05, asked 0.01" in error
+    assert 'extract.cascade.selection (extracted with "agreement", asked "seed"' in error
+    assert "pipeline extract" in error and "select.page.min_article_probability" in error
+    assert not (tmp_path / "out" / "stats.json").exists()
+
+
+def test_extract_keys_left_out_are_the_work_directory_s_and_recorded_as_in_force(extracted, tmp_path):
+    asked = _params(tmp_path / "p.yaml", {"extract": {"task_bytes": 4096}, "select": {"length": {"min_tokens": 10}}})
+    assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out", "--params", asked) == 0
+    stats = json.loads((tmp_path / "out" / "stats.json").read_text())
+    assert stats["params"]["extract"]["gate"]["min_page_article_probability"] == 0.05  # not the default
+    assert stats["params"]["select"]["length"]["min_tokens"] == 10  # select's own keys apply
+    card = (tmp_path / "out" / "README.md").read_text()
+    assert "| `extract.gate.min_page_article_probability` | `0.05` |" in card
+
+
+def test_the_same_params_select_again_byte_identical(extracted, tmp_path):
+    same = extracted / "extract.yaml"
+    assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out", "--params", same) == 0
+    assert shard_bytes(tmp_path / "out") == shard_bytes(extracted / "out")
