@@ -59,6 +59,9 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], Any]] | N
     _add_executor_options(sel, "processes running the de-duplication partitions")
     sel.add_argument("--resume", action="store_true",
                      help="reuse the de-duplication partitions an interrupted select finished")
+    sel.add_argument("--no-report", action="store_true",
+                     help="write no report (DIR/report, written by default, is then removed: it would describe "
+                          "another selection)")
 
     report = commands.add_parser("report", help="stage 3: figures (PNG), CSVs and index.html for a run")
     report.add_argument("run_dir", metavar="DIR")

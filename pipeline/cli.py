@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import errno
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -183,10 +184,19 @@ def _select(args: argparse.Namespace) -> int:
         _require_dir(workdir)
     refuse_select_overlap(args.out, args.workdir)
     _writable(args.out, lambda: claim_output(args.out))
+    index = None
     with output_directory(args.out, STATS) as out_dir, _executor(args, params, ()) as executor:
         stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume,
                        asked=given_keys(args.params))
+        # Every output in DIR describes this selection: the report is drawn again, or removed.
+        if args.no_report:
+            shutil.rmtree(out_dir / "report", ignore_errors=True)
+        else:
+            with _report_executor(args, executor) as drawing:
+                index = _report(out_dir, None, drawing)
     _print_summary(stats, args.out)
+    if index is not None:
+        print(f"report: {join(args.out, *index.relative_to(out_dir).parts)}")
     return 0
 
 

@@ -1,9 +1,12 @@
-"""Select applies, or refuses, every parameter it records (docs/cli.md, `pipeline select`): extract-stage
-params are the work directory's; asking select for other ones is an error naming each."""
+"""What `pipeline select` records is what it did (docs/cli.md, `pipeline select`): extract-stage params
+are the work directory's, asking select for other ones is an error naming each; every output in its
+--out (shards, stats, card, report) describes this selection."""
 
 from __future__ import annotations
 
+import csv
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -55,3 +58,21 @@ def test_the_same_params_select_again_byte_identical(extracted, tmp_path):
     same = extracted / "extract.yaml"
     assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out", "--params", same) == 0
     assert shard_bytes(tmp_path / "out") == shard_bytes(extracted / "out")
+
+
+def _funnel_end(report: Path) -> int:
+    with (report / "funnel.csv").open(encoding="utf-8") as handle:
+        return int(list(csv.DictReader(handle))[-1]["remaining"])
+
+
+def test_select_into_a_run_directory_draws_its_report_again_or_removes_it(extracted, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(extracted / "out", run)
+    before = json.loads((run / "stats.json").read_text())["accepted"]
+    assert before > 0 and _funnel_end(run / "report") == before
+    stricter = _params(tmp_path / "p.yaml", {"select": {"length": {"min_tokens": 100000}}})
+    assert cli("select", run / "work", "--out", run, "--params", stricter) == 0
+    after = json.loads((run / "stats.json").read_text())["accepted"]
+    assert after == 0 and _funnel_end(run / "report") == after  # not the first run's report
+    assert cli("select", run / "work", "--out", run, "--params", extracted / "extract.yaml", "--no-report") == 0
+    assert not (run / "report").exists() and (run / "stats.json").is_file()
