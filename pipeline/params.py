@@ -17,14 +17,16 @@ import typing
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
 
+from filters.core.declarations import Bounds, Count, Positive, Share, one_of
 from filters.corpus.cdc import CdcParams
+from filters.corpus.dataset import SITE_UNITS
 from filters.corpus.dedup import NearParams
-from filters.corpus.minhash import MAX_PERMUTATIONS, MinhashParams
-from filters.extract.cascade import POLICIES, CascadeParams
+from filters.corpus.minhash import MinhashParams
+from filters.extract.cascade import CascadeParams
 from filters.metadata.fields import MetadataParams
 from filters.page.page_signals import PageParams
 from filters.page.url_rules import UrlParams, compile_patterns
@@ -45,10 +47,10 @@ class ParamsError(ValueError):
 class ReadParams:
     # Payloads above this are not decoded or parsed (record.too_large). 5 MB: Common Crawl
     # truncates at 1 MiB anyway, and an "article" of several MB is almost never prose.
-    max_payload_bytes: int | None = 5_000_000
+    max_payload_bytes: Positive | None = 5_000_000
     # Share of U+FFFD and control characters after decoding above which a payload is binary
     # garbage rather than text (record.undecodable).
-    max_undecodable_char_fraction: float | None = 0.05
+    max_undecodable_char_fraction: Share | None = 0.05
 
 
 @dataclass(frozen=True)
@@ -62,20 +64,20 @@ class ExtractParams:
     c4: C4ReadingParams = field(default_factory=C4ReadingParams)
     metadata: MetadataParams = field(default_factory=MetadataParams)
     # Wall-clock budget for one record (decode, parse, score, extract): error.timeout past it.
-    page_time_budget_seconds: float | None = 10.0
+    page_time_budget_seconds: Annotated[float, Bounds(0.0, low_open=True)] | None = 10.0
     # Rows buffered before a row group is written; bounds the extract stage's memory per file.
-    rows_per_row_group: int = 1000
+    rows_per_row_group: Positive = 1000
     # A gzipped WARC/ARC larger than this is read as byte-range tasks cut at gzip member starts
     # (pipeline/io/byte_ranges.py): several workers on one file, and --resume inside it. Never
     # changes the rows. 2 MiB: ~1 s of work per task, so workers finish together.
-    task_bytes: int = 2 * 1024 * 1024
+    task_bytes: Positive = 2 * 1024 * 1024
 
 
 @dataclass(frozen=True)
 class OutputParams:
     # Shards roll over at whichever limit comes first.
-    shard_max_rows: int = 50_000
-    shard_max_bytes: int = 256 * 1024 * 1024
+    shard_max_rows: Positive = 50_000
+    shard_max_bytes: Positive = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class DedupParams:
     # Every pass (URL, exact, CDC by host, near by LSH bucket) runs over this many hash
     # partitions, one task each: a task's memory is bounded by its partition, not the corpus,
     # and the output does not depend on the count (docs/scale.md).
-    partitions: int = 1
+    partitions: Positive = 1
 
 
 @dataclass(frozen=True)
@@ -109,9 +111,9 @@ class SelectParams:
 @dataclass(frozen=True)
 class SplitRatios:
     # Shares of sites (not pages) per split; they must add up to 1.
-    train: float = 0.8
-    validation: float = 0.1
-    test: float = 0.1
+    train: Share = 0.8
+    validation: Share = 0.1
+    test: Share = 0.1
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ class DatasetParams:
     # Detector-dataset assembly (docs/dataset.md), applied at the end of select. The site unit of the
     # splits and of the per-site balance: registered_domain (public suffix list) or host; null:
     # no splits (accepted/part-NNNNN.parquet, null `split`) and the balance counts per host.
-    split_by: str | None = "registered_domain"
+    split_by: Annotated[str, one_of(SITE_UNITS)] | None = "registered_domain"
     split: SplitRatios = field(default_factory=SplitRatios)
     # `era`: pre_cutoff for pages published (else captured) on or before this day, post_cutoff for pages
     # published after it (filters/corpus/dataset.py:era_columns).
@@ -127,11 +129,11 @@ class DatasetParams:
     # true: a page whose declared `updated` date is after the cut-off is not pre_cutoff by its publication
     # date (its text may have been rewritten since): unknown, unless its capture is on or before the cut-off.
     era_unmodified_since_cutoff: bool = False
-    host_min: int | None = None  # dataset.host_min: sites with fewer accepted pages lose them all
-    host_cap: int | None = None  # dataset.host_cap: at most this many accepted pages per site
+    host_min: Positive | None = None  # dataset.host_min: sites with fewer accepted pages lose them all
+    host_cap: Positive | None = None  # dataset.host_cap: at most this many accepted pages per site
     # dataset.cross_split: a validation or test page with this share of its word 5-grams in a kept
     # train page is rejected (containment of MinHash LSH candidates; docs/dataset.md). null: off.
-    cross_split_min_containment: float | None = 0.5
+    cross_split_min_containment: Annotated[float, Bounds(0.0, 1.0, low_open=True)] | None = 0.5
     seed: int = 0  # salts the split hash and the per-site sample
 
 
@@ -140,17 +142,17 @@ class SegmentParams:
     # Segments (docs/segments.md): a page's posts, answers, comments and items, found after
     # extraction and judged as units of their own. `segment: null` switches segmentation off.
     # Extract: a page gives at most this many segments (the first ones, in page order).
-    max_per_page: int = 500
+    max_per_page: Positive = 500
     # Select: length.tokens for a segment below this many tokens. 100: detectors need about 100
     # tokens to say anything (docs/segments.md); the article filter's 200 would drop most posts.
-    min_tokens: int | None = 100
+    min_tokens: Count | None = 100
 
 
 @dataclass(frozen=True)
 class ExecutorParams:
     # --executor ray: attempts after the first for a task that raises or whose worker dies; a task
     # that fails them all becomes `error.task` rows and the run exits 1.
-    max_retries: int = 2
+    max_retries: Count = 2
 
 
 @dataclass(frozen=True)
@@ -190,45 +192,14 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
         compile_patterns(params.extract.url.exclude_regex)
     except ValueError as exc:
         raise ParamsError(f"'extract.url.exclude_regex': {exc}") from exc
-    if params.select.dedup.cdc.algorithm not in ("rabin", "fastcdc"):
-        raise ParamsError(f"'select.dedup.cdc.algorithm' must be rabin or fastcdc, got "
-                          f"{params.select.dedup.cdc.algorithm!r}")
-    for key in ("select.dedup.partitions", "extract.task_bytes", "extract.rows_per_row_group"):
-        if params.get(key) < 1:
-            raise ParamsError(f"'{key}' must be at least 1")
     _check_dataset(params.dataset)
-    if params.segment is not None and params.segment.max_per_page < 1:
-        raise ParamsError("'segment.max_per_page' must be at least 1")
-    if params.executor.max_retries < 0:
-        raise ParamsError("'executor.max_retries' must be at least 0")
     near = params.select.dedup.near
-    if near.method not in ("minhash", "simhash", None):
-        raise ParamsError(f"'select.dedup.near.method' must be minhash, simhash or null, got {near.method!r}")
-    minhash = params.extract.minhash
-    if minhash.permutations is not None and not 0 < minhash.permutations <= MAX_PERMUTATIONS:
-        raise ParamsError(f"'extract.minhash.permutations' must be 1..{MAX_PERMUTATIONS} or null, "
-                          f"got {minhash.permutations}")
-    if near.method == "minhash" and not 0 < near.min_shared_bands <= near.bands:
+    if near.method == "minhash" and near.min_shared_bands > near.bands:
         raise ParamsError(f"'select.dedup.near.min_shared_bands' must be 1..bands ({near.bands}), "
                           f"got {near.min_shared_bands}")
-    for key in ("select.dedup.near.min_containment", "dataset.cross_split_min_containment"):
-        value = params.get(key)
-        if value is not None and not 0 < value <= 1:
-            raise ParamsError(f"'{key}' must be in (0, 1], got {value}")
     if params.dataset.cross_split_min_containment is not None and near.method == "simhash":
         raise ParamsError("'dataset.cross_split_min_containment' compares MinHash signatures: set "
                           "'select.dedup.near.method' to minhash or null, or the threshold to null")
-    if near.method == "minhash" and near.rows < 1:
-        raise ParamsError(f"'select.dedup.near.rows' must be at least 1, got {near.rows}")
-    if params.extract.cascade.selection not in POLICIES:
-        raise ParamsError(f"'extract.cascade.selection' must be one of {', '.join(sorted(POLICIES))}, "
-                          f"got {params.extract.cascade.selection!r}")
-    if params.extract.cascade.agreement_min_short_blocks < 1:
-        raise ParamsError("'extract.cascade.agreement_min_short_blocks' must be at least 1, "
-                          f"got {params.extract.cascade.agreement_min_short_blocks}")
-    if params.extract.cascade.agreement_min_short_block_chars < 0:
-        raise ParamsError("'extract.cascade.agreement_min_short_block_chars' must be at least 0, "
-                          f"got {params.extract.cascade.agreement_min_short_block_chars}")
     return params
 
 
@@ -237,20 +208,15 @@ def era_cutoff(params: Params) -> date:
 
 
 def _check_dataset(dataset: DatasetParams) -> None:
-    if dataset.split_by not in (None, "registered_domain", "host"):
-        raise ParamsError(f"'dataset.split_by' must be registered_domain, host or null, got {dataset.split_by!r}")
+    """What one parameter's bounds cannot say: the ratios add up to 1, the cut-off is a date."""
     ratios = dataclasses.astuple(dataset.split)
-    if any(ratio < 0 for ratio in ratios) or abs(sum(ratios) - 1) > 1e-9:
+    if abs(sum(ratios) - 1) > 1e-9:
         given = ", ".join(f"{name} {value:g}" for name, value in dataclasses.asdict(dataset.split).items())
-        raise ParamsError(f"'dataset.split' ratios must be at least 0 and add up to 1, got {given}")
+        raise ParamsError(f"'dataset.split' ratios must add up to 1, got {given}")
     try:
         date.fromisoformat(dataset.era_cutoff)
     except ValueError as exc:
         raise ParamsError(f"'dataset.era_cutoff' must be a date as YYYY-MM-DD, got {dataset.era_cutoff!r}") from exc
-    for key in ("host_min", "host_cap"):
-        value = getattr(dataset, key)
-        if value is not None and value < 1:
-            raise ParamsError(f"'dataset.{key}' must be at least 1 or null")
 
 
 def load_params(path: Path | None) -> Params:
@@ -319,7 +285,7 @@ def _plain(value: Any) -> Any:
 def _build(cls: type, data: Any, prefix: str) -> Any:
     if not isinstance(data, dict):
         raise ParamsError(f"'{prefix or 'params'}' must be a mapping, got {type(data).__name__}")
-    hints = typing.get_type_hints(cls)
+    hints = typing.get_type_hints(cls, include_extras=True)
     known = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - known)
     if unknown:
@@ -331,7 +297,30 @@ def _build(cls: type, data: Any, prefix: str) -> Any:
     for name, raw in data.items():
         key = f"{prefix}.{name}" if prefix else name
         values[name] = _convert(hints[name], raw, key)
+        _check_bounds(hints[name], values[name], key)
     return cls(**values)
+
+
+def _check_bounds(hint: Any, value: Any, key: str) -> None:
+    """The `Bounds` declared with the parameter (filters.core.declarations), on its value or on each
+    item of a list; null passes (where the type allows it, it switches the rule off)."""
+    if value is None or dataclasses.is_dataclass(value):
+        return
+    for bounds in _declared_bounds(hint):
+        for item in value if isinstance(value, tuple) else (value,):
+            fault = bounds.fault(item)
+            if fault is not None:
+                raise ParamsError(f"'{key}' {fault}, got {item!r}")
+
+
+def _declared_bounds(hint: Any) -> list[Bounds]:
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        return [meta for meta in hint.__metadata__ if isinstance(meta, Bounds)] + _declared_bounds(
+            typing.get_args(hint)[0])
+    if origin in (types.UnionType, typing.Union, tuple, list):
+        return [bounds for arg in typing.get_args(hint) for bounds in _declared_bounds(arg)]
+    return []
 
 
 def _convert(hint: Any, raw: Any, key: str) -> Any:
@@ -366,6 +355,8 @@ def _convert(hint: Any, raw: Any, key: str) -> Any:
 
 def _allowed_types(hint: Any) -> set[type]:
     origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        return _allowed_types(typing.get_args(hint)[0])
     if origin in (types.UnionType, typing.Union):
         allowed: set[type] = set()
         for arg in typing.get_args(hint):

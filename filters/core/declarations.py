@@ -1,5 +1,6 @@
-"""What a filter declares: its signals (`Signal`) and its rules (`Rule`), and the vocabulary
-both use (stages, the pipeline order of reason groups, the comparisons).
+"""What a filter declares: its signals (`Signal`), its rules (`Rule`), the allowed values of its
+parameters (`Bounds`, and the `Share`, `Count` and `Positive` types built on it), and the vocabulary
+they use (stages, the pipeline order of reason groups, the comparisons).
 
 A filter module exports `SIGNALS` and `RULES` built from these; `filters.rules.signals` and
 `filters.rules.reasons` only join the modules' declarations in pipeline order (docs/development.md, "Adding a
@@ -11,7 +12,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import polars as pl
 import pyarrow as pa
@@ -29,6 +30,46 @@ GROUP_ORDER: tuple[str, ...] = (
 # Groups decided before extraction. A page they reject is "gated": not extracted, and it keeps
 # only their reasons, also when --extract-all extracts it for analysis (`applicable`).
 PRE_EXTRACTION_GROUPS: tuple[str, ...] = ("input", "record", "url", "article", "error")
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The values a parameter may take, declared with it (`Annotated[float, Bounds(0, 1)]`) and
+    checked where params are read (`pipeline.params`), so a share of 1.5 or a count of -5 is a
+    one-line error instead of a rule that silently rejects everything. A list's items are checked
+    one by one; null, where the type allows it, always passes (it switches the rule off)."""
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False  # the low end itself is not allowed
+    choices: tuple[str, ...] | None = None
+
+    def fault(self, value: Any) -> str | None:
+        """Why `value` is not allowed ("must be in [0, 1]"), or None."""
+        if self.choices is not None:
+            return None if value in self.choices else f"must be one of {', '.join(self.choices)}"
+        below = self.low is not None and (value <= self.low if self.low_open else value < self.low)
+        above = self.high is not None and value > self.high
+        return f"must be {self._range()}" if below or above else None
+
+    def _range(self) -> str:
+        if self.high is None:
+            return f"more than {self.low:g}" if self.low_open else f"at least {self.low:g}"
+        return f"in {'(' if self.low_open else '['}{self.low:g}, {self.high:g}]"
+
+
+def one_of(choices: Iterable[str]) -> Bounds:
+    return Bounds(choices=tuple(choices))
+
+
+# A share, fraction, ratio of parts or probability.
+Share = Annotated[float, Bounds(0.0, 1.0)]
+# Zero or more (words, tokens, characters, items).
+Count = Annotated[int, Bounds(0)]
+# One or more.
+Positive = Annotated[int, Bounds(1)]
+# A non-negative measure that is not a count (a median word length, seconds).
+Amount = Annotated[float, Bounds(0.0)]
 
 
 def _outside(value: Any, bounds: tuple[Any, Any]) -> Any:

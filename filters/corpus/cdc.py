@@ -20,10 +20,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
 
 import numpy as np
 from fastcdc import fastcdc
+
+from filters.core.declarations import Positive, Share, one_of
 
 WINDOW_BYTES = 32                 # the rule's "32 byte window"
 BOUNDARY_BITS = 6                 # the rule's "1/64 probability for splitting"
@@ -199,7 +201,7 @@ def mark_seen(seen: set[int], hashes: np.ndarray) -> None:
 class CdcParams:
     # Rabin-fingerprint CDC (Manber 1994; docs/filters.md), 32-byte window, 1/64 boundaries (~96-byte chunks);
     # "fastcdc" (gear hash, >= 256-byte chunks) for users who want larger chunks.
-    algorithm: str = "rabin"
-    fastcdc_avg_bytes: int = 256
+    algorithm: Annotated[str, one_of(ALGORITHMS)] = "rabin"
+    fastcdc_avg_bytes: Positive = 256
     # "discard pages with > 50 % text duplicated relative to previous pages of the same subdomain"
-    max_duplicated_fraction: float | None = 0.5
+    max_duplicated_fraction: Share | None = 0.5

@@ -19,11 +19,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Annotated
 
 import numpy as np
 import pyarrow as pa
 
-from filters.core.declarations import Rule, Signal
+from filters.core.declarations import Bounds, Positive, Rule, Signal, one_of
 from filters.text.tokens import shingle_words as shingle_words_of
 
 CONTENT_HASH_MIN_CHARS = 100      # only applied when len(content_text) >= 100
@@ -153,21 +154,25 @@ RULES: tuple[Rule, ...] = (
 
 
 # This filter's params (the `params.yaml` group it is read from is in `pipeline/params.py`).
+# How near duplicates are found (`select.dedup.near.method`; null: not looked for).
+NEAR_METHODS = ("minhash", "simhash")
+
+
 @dataclass(frozen=True)
 class NearParams:
     # "minhash" (LSH over the MinHash signatures stored at extract), "simhash", or null (off);
     # docs/decisions.md has the measurements behind the default.
-    method: str | None = "minhash"
+    method: Annotated[str, one_of(NEAR_METHODS)] | None = "minhash"
     # MinHash candidates: the signature cut into `bands` bands of `rows` values; pages that share at
     # least `min_shared_bands` of them are a candidate pair (64 x 2 and 1: found with probability
     # 0.998 at Jaccard 0.3, which a copy with 40 % added text and containment 0.75 still has).
-    bands: int = 64
-    rows: int = 2
-    min_shared_bands: int = 1
+    bands: Positive = 64
+    rows: Positive = 2
+    min_shared_bands: Positive = 1
     # MinHash decision: a candidate pair is a near duplicate when this share of the shorter text's
     # n-grams is in the other (containment: estimated from the signatures and shingle counts, then
     # measured on the two texts where the estimate is near the threshold).
-    min_containment: float = 0.7
+    min_containment: Annotated[float, Bounds(0.0, 1.0, low_open=True)] = 0.7
     # Within one band bucket, each page is paired with at most this many pages before it.
-    max_pairs_per_member: int = 16
-    max_hamming_distance: int | None = 3  # simhash: 64-bit simhash over word shingles
+    max_pairs_per_member: Positive = 16
+    max_hamming_distance: Annotated[int, Bounds(0, 64)] | None = 3  # simhash: 64-bit simhash over word shingles

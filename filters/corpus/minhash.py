@@ -20,9 +20,11 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 from math import comb
+from typing import Annotated
 
 import numpy as np
 
+from filters.core.declarations import Bounds, Positive
 from filters.text import tokens
 
 PERMUTATIONS = 128
@@ -163,5 +165,5 @@ def pair_probability(similarity: float, bands: int, rows: int, min_shared_bands:
 class MinhashParams:
     # The MinHash signature stored at extract (filters/corpus/minhash.py): this many hash
     # functions over word n-grams of this many words. null permutations: no signature.
-    permutations: int | None = 128
-    shingle_words: int = 5
+    permutations: Annotated[int, Bounds(1, MAX_PERMUTATIONS)] | None = 128
+    shingle_words: Positive = 5

@@ -22,12 +22,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Annotated, Any
 
 import lxml.html
 import pyarrow as pa
 
-from filters.core.declarations import Rule, Signal
+from filters.core.declarations import Count, Positive, Rule, Share, Signal, one_of
 from filters.core.vocabulary import ARTICLE_TYPES, POSTING_TYPES, schema_types
 from filters.extract.boilerplate import body_blocks, remove_boilerplate
 from filters.extract.dom_fallback import dom_heuristic
@@ -445,12 +445,12 @@ RULES: tuple[Rule, ...] = (
 class CascadeParams:
     # Which rule picks the winner among the candidates (filters/extract/cascade.py POLICIES); chosen
     # by measurement on trafilatura's evaluation pages (docs/decisions.md).
-    selection: str = "agreement"
+    selection: Annotated[str, one_of(POLICIES)] = "agreement"
     # The precision retry (docs/filters.md, "Extraction"): re-run trafilatura with
     # favor_precision when more than this share of its text is in links or code.
-    precision_link_code_fraction: float = PRECISION_LINK_CODE_FRACTION
+    precision_link_code_fraction: Share = PRECISION_LINK_CODE_FRACTION
     # The agreement policy asks readability only when trafilatura has at least this many blocks
     # under 60 characters (or failed); 1: on every page with a short block (docs/filters.md, "Extraction").
-    agreement_min_short_blocks: int = AGREEMENT_MIN_SHORT_BLOCKS
+    agreement_min_short_blocks: Positive = AGREEMENT_MIN_SHORT_BLOCKS
     # ... holding at least this many characters together (0: the blocks' count alone).
-    agreement_min_short_block_chars: int = AGREEMENT_MIN_SHORT_BLOCK_CHARS
+    agreement_min_short_block_chars: Count = AGREEMENT_MIN_SHORT_BLOCK_CHARS

@@ -24,7 +24,7 @@ import pyarrow as pa
 from lxml import etree
 
 from filters.core import phrases
-from filters.core.declarations import Rule, Signal
+from filters.core.declarations import Count, Rule, Signal
 from filters.core.vocabulary import JS_FRAMEWORK_ROOTS, JS_ROOT_ATTRIBUTES
 from filters.extract.cleanup import has_consent_overlay
 from filters.parse.html import depth_limit_reached
@@ -246,4 +246,4 @@ class PageParams:
     # words than this: page classification (docs/filters.md) trusts a static fetch
     # ("STATIC_HTML / static") only from 150 body words up, and below it would re-fetch; we
     # cannot re-fetch, so we reject.
-    too_little_text_words: int | None = 150
+    too_little_text_words: Count | None = 150

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import pyarrow as pa
 
-from filters.core.declarations import Rule, Signal
+from filters.core.declarations import Count, Rule, Share, Signal, one_of
 from filters.page_model.features import PAGE_TYPES
 from filters.page_model.model import ARTICLE, TreeModel, load_model, stored_thresholds
 
@@ -36,7 +36,7 @@ class GateParams:
     # article.page_model: run the pre-extraction model (`page_article_probability`) and its rule.
     use_page_model: bool = True
     # article.page_model below this article probability; null: the model file's own gate threshold.
-    min_page_article_probability: float | None = None
+    min_page_article_probability: Share | None = None
     # The model file; null: the model shipped with the package (filters/page_model/page_type.json).
     model: str | None = None
 
@@ -51,12 +51,12 @@ class SelectPageParams:
     # page.not_article: run the select model (columns `page_type`, `article_probability`) and its rule.
     use_page_model: bool = True
     # page.not_article below this probability of the kept types; null: the model file's own threshold.
-    min_article_probability: float | None = None
+    min_article_probability: Share | None = None
     # page.several_posts (filters/page/page_structure.py) above this many whole posts on one page;
     # null: off (set it so when `keep_types` keeps listings).
-    max_posts: int | None = 1
+    max_posts: Count | None = 1
     # The page types page.not_article keeps: their probabilities are added up.
-    keep_types: tuple[str, ...] = ("article",)
+    keep_types: Annotated[tuple[str, ...], one_of(PAGE_TYPES)] = ("article",)
     # The model file; null: the model shipped with the package.
     model: str | None = None
 

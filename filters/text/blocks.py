@@ -24,7 +24,7 @@ from typing import Any
 import pyarrow as pa
 from lxml import etree
 
-from filters.core.declarations import Rule, Signal
+from filters.core.declarations import Count, Rule, Share, Signal
 from filters.text.tokens import text_width
 
 LARGE_BLOCK_CHARS = 200  # a large block has >= 200 characters
@@ -322,12 +322,12 @@ def _collapse(pieces: list[tuple[str, int]], kind: str) -> Block | None:
 @dataclass(frozen=True)
 class BlockParams:
     # The article filter's block-structure rules (docs/filters.md), on the extracted content
-    max_link_code_char_fraction: float | None = None  # 0.20 in presets/seed.yaml
+    max_link_code_char_fraction: Share | None = None  # 0.20 in presets/seed.yaml
     # block.no_long_block: rejected when no block is longer than this. Off (null) by default: news
     # written in one- and two-sentence paragraphs has no such block (docs/decisions.md); 250 in presets/seed.yaml
-    long_block_chars: int | None = None
-    min_large_block_char_fraction: float | None = None  # 0.75 in presets/seed.yaml
-    max_short_list_table_char_fraction: float | None = None  # 0.20 in presets/seed.yaml
+    long_block_chars: Count | None = None
+    min_large_block_char_fraction: Share | None = None  # 0.75 in presets/seed.yaml
+    max_short_list_table_char_fraction: Share | None = None  # 0.20 in presets/seed.yaml
 
 
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.

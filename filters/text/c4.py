@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from filters.core.declarations import Rule, Signal
+from filters.core.declarations import Rule, Share, Signal
 from filters.text.tokens import lines, word_count
 
 # The full stops, question and exclamation marks of scripts written without spaces: no space follows them.
@@ -175,9 +175,9 @@ RULES: tuple[Rule, ...] = (
 @dataclass(frozen=True)
 class C4Params:
     # Document-level NoPunc rule: off by default, as it removes valid articles (docs/filters.md).
-    max_nopunc_line_fraction: float | None = None
+    max_nopunc_line_fraction: Share | None = None
     # c4.removed_words above this share of the words in removed lines (docs/filters.md, "C4 NoPunc").
-    max_removed_word_fraction: float | None = 0.8
+    max_removed_word_fraction: Share | None = 0.8
 
 
 # How the extract stage reads lines for the C4 signals (`extract.c4` in params.yaml).

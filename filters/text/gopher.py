@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from filters.core.declarations import Rule, Signal
+from filters.core.declarations import Amount, Count, Rule, Share, Signal
 from filters.text.tokens import UNSPACED_NGRAM_SCALE, UNSPACED_TEXT_FRACTION, lines, unspaced_fraction, words
 
 # Gopher's stop words: a page must hold at least two of them (params.yaml holds the count).
@@ -284,31 +284,31 @@ def _longest_true_runs(flags: np.ndarray) -> np.ndarray:
 class GopherParams:
     # The one place of the Gopher thresholds (Rae et al. 2021, App. A, Table A1; docs/filters.md):
     # these defaults unless params.yaml sets them; the functions above only compute the signals.
-    min_words: int | None = MIN_MEASURED_WORDS          # "does not contain between 50 and 100,000 words"
-    max_words: int | None = 100_000
-    min_median_word_length: float | None = 3            # "word length outside the range of 3 to 10"
-    max_median_word_length: float | None = 10           # (Gopher: mean; Dolma: median)
-    max_symbol_word_ratio: float | None = 0.10          # "symbol-to-word ratio greater than 0.1"
-    min_alpha_word_fraction: float | None = 0.80        # "80% of words contain an alphabetic character"
-    min_stop_words: int | None = 2                      # "at least two of the following English words"
-    max_bullet_line_fraction: float | None = 0.90       # "more than 90% of lines starting with a bullet"
-    max_ellipsis_line_fraction: float | None = 0.30     # "or more than 30% ending with an ellipsis"
+    min_words: Count | None = MIN_MEASURED_WORDS          # "does not contain between 50 and 100,000 words"
+    max_words: Count | None = 100_000
+    min_median_word_length: Amount | None = 3            # "word length outside the range of 3 to 10"
+    max_median_word_length: Amount | None = 10           # (Gopher: mean; Dolma: median)
+    max_symbol_word_ratio: Amount | None = 0.10          # "symbol-to-word ratio greater than 0.1"
+    min_alpha_word_fraction: Share | None = 0.80        # "80% of words contain an alphabetic character"
+    min_stop_words: Count | None = 2                      # "at least two of the following English words"
+    max_bullet_line_fraction: Share | None = 0.90       # "more than 90% of lines starting with a bullet"
+    max_ellipsis_line_fraction: Share | None = 0.30     # "or more than 30% ending with an ellipsis"
     # Table A1: duplicate line fraction 0.30; off by default (docs/decisions.md): on the written text
     # it counts every repeated table cell and code line ("Yes", "};"), and its character-weighted
     # sibling below finds repeated boilerplate. presets/seed.yaml: 0.30.
-    max_dup_line_fraction: float | None = None
-    max_dup_line_char_fraction: float | None = 0.30     # 0.30 here (docs/filters.md); Table A1 has 0.20
-    max_top_2gram_char_fraction: float | None = 0.20    # Table A1: top n-gram character fraction
-    max_top_3gram_char_fraction: float | None = 0.18
-    max_top_4gram_char_fraction: float | None = 0.16
-    max_dup_5gram_char_fraction: float | None = 0.15    # Table A1: duplicate n-gram character fraction
-    max_dup_6gram_char_fraction: float | None = 0.14
-    max_dup_7gram_char_fraction: float | None = 0.13
-    max_dup_8gram_char_fraction: float | None = 0.12
-    max_dup_9gram_char_fraction: float | None = 0.11
-    max_dup_10gram_char_fraction: float | None = 0.10
+    max_dup_line_fraction: Share | None = None
+    max_dup_line_char_fraction: Share | None = 0.30     # 0.30 here (docs/filters.md); Table A1 has 0.20
+    max_top_2gram_char_fraction: Share | None = 0.20    # Table A1: top n-gram character fraction
+    max_top_3gram_char_fraction: Share | None = 0.18
+    max_top_4gram_char_fraction: Share | None = 0.16
+    max_dup_5gram_char_fraction: Share | None = 0.15    # Table A1: duplicate n-gram character fraction
+    max_dup_6gram_char_fraction: Share | None = 0.14
+    max_dup_7gram_char_fraction: Share | None = 0.13
+    max_dup_8gram_char_fraction: Share | None = 0.12
+    max_dup_9gram_char_fraction: Share | None = 0.11
+    max_dup_10gram_char_fraction: Share | None = 0.10
     # Dolma v1.7 "token or token sequence repeated > 100 times": off by default.
-    max_repeated_sequence_count: int | None = None
+    max_repeated_sequence_count: Count | None = None
 
 
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from filters.core.declarations import Rule, Signal
+from filters.core.declarations import Count, Rule, Signal
 from filters.text.tokens import token_count
 
 
@@ -16,7 +16,7 @@ from filters.text.tokens import token_count
 class LengthParams:
     """`select.length`."""
 
-    min_tokens: int | None = 200  # length.tokens below this many tokens (docs/filters.md)
+    min_tokens: Count | None = 200  # length.tokens below this many tokens (docs/filters.md)
 
 
 def length_signals(text: str) -> dict[str, int]:

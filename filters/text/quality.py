@@ -17,7 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from filters.core.declarations import Rule, Signal
+from filters.core.declarations import Count, Rule, Share, Signal
 from filters.text.blocks import Block
 from filters.text.tokens import text_width
 
@@ -39,9 +39,9 @@ def quality_signals(blocks: list[Block], html_bytes: int, title: str | None, aut
 @dataclass(frozen=True)
 class QualityParams:
     # Quality metrics; which are on by default is decided by measurement (docs/decisions.md).
-    max_link_density: float | None = 0.30  # must be below
-    min_paragraphs: int | None = None  # quality metric: 3 ("> 2 paragraphs")
-    min_text_html_ratio: float | None = None  # quality metric: 0.25 (must be above)
+    max_link_density: Share | None = 0.30  # must be below
+    min_paragraphs: Count | None = None  # quality metric: 3 ("> 2 paragraphs")
+    min_text_html_ratio: Share | None = None  # quality metric: 0.25 (must be above)
     require_metadata: bool = False
 
 

@@ -100,3 +100,65 @@ def test_exclude_regex_refusal_is_one_line_exit_2(tmp_path, capfd):
     err = capfd.readouterr().err
     assert err.count("\n") == 1 and "exclude_regex" in err and "lookaround" in err and "Traceback" not in err
     assert not (tmp_path / "out").exists()
+
+
+# --- bounds declared with each parameter (filters.core.declarations.Bounds) -----------------------
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"select": {"page": {"min_article_probability": 1.5}}},
+     r"'select\.page\.min_article_probability' must be in \[0, 1\], got 1\.5"),
+    ({"select": {"length": {"min_tokens": -5}}}, r"'select\.length\.min_tokens' must be at least 0, got -5"),
+    ({"select": {"gopher": {"max_dup_5gram_char_fraction": -0.1}}}, r"must be in \[0, 1\], got -0\.1"),
+    ({"extract": {"gate": {"min_page_article_probability": 2}}}, r"must be in \[0, 1\], got 2\.0"),
+    ({"select": {"page": {"keep_types": ["article", "articles"]}}},
+     r"'select\.page\.keep_types' must be one of article, collection, .*, got 'articles'"),
+    ({"extract": {"cascade": {"selection": "best"}}}, r"'extract\.cascade\.selection' must be one of .*agreement"),
+    ({"select": {"dedup": {"near": {"min_containment": 0}}}}, r"must be in \(0, 1\], got 0\.0"),
+    ({"dataset": {"split_by": "site"}}, r"'dataset\.split_by' must be one of registered_domain, host"),
+    ({"extract": {"minhash": {"permutations": 5000}}}, r"must be in \[1, 1024\], got 5000"),
+    ({"dataset": {"split": {"train": 1.2, "validation": -0.1, "test": -0.1}}}, r"must be in \[0, 1\]"),
+])
+def test_a_value_outside_its_declared_bounds_is_one_line_naming_the_key(data, message):
+    with pytest.raises(ParamsError, match=message):
+        params_from_dict(data)
+
+
+def test_null_still_switches_a_bounded_rule_off():
+    params = params_from_dict({"select": {"length": {"min_tokens": None}, "page": {"min_article_probability": None}}})
+    assert params.select.length.min_tokens is None and params.select.page.min_article_probability is None
+
+
+def _leaves(cls: type, prefix: str = "") -> list[tuple[str, object]]:
+    import dataclasses
+    import typing
+
+    leaves = []
+    hints = typing.get_type_hints(cls, include_extras=True)
+    for field in dataclasses.fields(cls):
+        hint = hints[field.name]
+        group = next((arg for arg in (hint, *typing.get_args(hint)) if dataclasses.is_dataclass(arg)), None)
+        if group is not None:
+            leaves += _leaves(group, f"{prefix}{field.name}.")  # type: ignore[arg-type]
+        else:
+            leaves.append((f"{prefix}{field.name}", hint))
+    return leaves
+
+
+def test_every_share_and_count_declares_its_bounds():
+    """A threshold named as a share or probability is declared in [0, 1], one named as a count of
+    something is declared non-negative: the bounds live with the declaration, and a new parameter
+    cannot go without them."""
+    from pipeline.params import _declared_bounds
+
+    shares = counts = 0
+    for key, hint in _leaves(Params):
+        name = key.rsplit(".", 1)[-1]
+        bounds = _declared_bounds(hint)
+        if name.endswith(("_fraction", "_probability", "_density", "_ratio", "_containment")) and "symbol" not in name:
+            assert any(b.low is not None and b.low >= 0 and b.high is not None and b.high <= 1 for b in bounds), key
+            shares += 1
+        elif name.endswith(("_words", "_tokens", "_chars", "_bytes", "_posts", "_paragraphs", "_blocks", "_count")):
+            assert any(b.low is not None and b.low >= 0 for b in bounds), key
+            counts += 1
+    assert shares > 25 and counts > 10

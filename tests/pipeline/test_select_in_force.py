@@ -76,3 +76,12 @@ def test_select_into_a_run_directory_draws_its_report_again_or_removes_it(extrac
     assert after == 0 and _funnel_end(run / "report") == after  # not the first run's report
     assert cli("select", run / "work", "--out", run, "--params", extracted / "extract.yaml", "--no-report") == 0
     assert not (run / "report").exists() and (run / "stats.json").is_file()
+
+
+def test_a_probability_of_1_5_is_refused_in_one_line_before_anything_is_written(extracted, tmp_path, capsys):
+    asked = _params(tmp_path / "p.yaml", {"select": {"page": {"min_article_probability": 1.5}}})
+    capsys.readouterr()
+    assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out", "--params", asked) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "'select.page.min_article_probability' must be in [0, 1]" in error
+    assert not (tmp_path / "out").exists()
