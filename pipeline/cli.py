@@ -33,7 +33,7 @@ from pipeline.report.figures import REPORT_PRELOAD
 from pipeline.run.executors import Executor, LocalExecutor, use_system_allocator
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
-from pipeline.stages.select import STATS, SelectError, select
+from pipeline.stages.select import STATS, SelectError, input_warnings, select
 from pipeline.store.ownership import (
     OutputRefused,
     claim_output,
@@ -214,6 +214,7 @@ def _extract_command(args: argparse.Namespace) -> int:
     params, inputs, skipped = _prepare_extract(args)
     with _executor(args, params) as executor:
         summaries = _extract(args, params, args.out, inputs, skipped, executor)[1]
+    _print_warnings(input_warnings(summaries))
     return _failed_tasks_exit([f for summary in summaries for f in summary.get("failed_tasks", [])])
 
 
@@ -421,7 +422,10 @@ def _writable(path: str, claim: Callable[[], None]) -> None:
 
 
 def _print_summary(stats: dict[str, Any], out: str) -> None:
-    print(f"records: {stats['records_in']}  accepted: {stats['accepted']}  rejected: {stats['rejected']}")
+    warnings = stats.get("warnings") or []
+    _print_warnings(warnings)
+    print(f"records: {stats['records_in']}  accepted: {stats['accepted']}  rejected: {stats['rejected']}  "
+          f"warnings: {len(warnings)}")
     splits = stats.get("dataset", {}).get("splits", {})
     by_split = "  ".join(f"{name}: {split['pages']}" for name, split in splits.items() if name != "none")
     print(f"dataset: {join(out, 'accepted')}" + (f"  ({by_split})" if by_split else ""))
@@ -430,6 +434,13 @@ def _print_summary(stats: dict[str, Any], out: str) -> None:
     print(f"stats: {join(out, 'stats.json')}")
 
 
+
+
+def _print_warnings(warnings: list[str]) -> None:
+    """One stderr line a warning (an input not read whole: file, offset, what), so a batch job's log
+    shows damage that the rows only record as `input.corrupt`."""
+    for warning in warnings:
+        print(f"pipeline: warning: {warning}", file=sys.stderr)
 
 
 # Each command's handler (`build_parser` makes it the command's `func`).

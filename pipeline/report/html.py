@@ -52,7 +52,7 @@ def render_index(stats: dict[str, Any], reasons: pl.DataFrame, minimums: pl.Data
     parts = [
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Filter report</title>',
         f"<style>{STYLE}</style>\n</head>\n<body>\n<h1>Filter report</h1>",
-        "<h2>Summary</h2>", summary_table(stats),
+        "<h2>Summary</h2>", summary_table(stats), *warnings_html(stats.get("warnings") or []),
         "<h2>Rejections per reason</h2>", reasons_html(reasons),
         "<h2>Accepted pages per host</h2>", hosts_html(minimums),
         *(splits_html(splits) if splits is not None else ()),
@@ -83,6 +83,15 @@ def summary_table(stats: dict[str, Any]) -> str:
     ]
     body = "".join(f"<tr><th>{html.escape(label)}</th>{cell}</tr>\n" for label, cell in rows)
     return f"<table>\n{body}</table>"
+
+
+def warnings_html(warnings: Sequence[str]) -> list[str]:
+    """The run's warnings, one item each (inputs not read whole, work directories from another
+    version); nothing when there are none."""
+    if not warnings:
+        return []
+    items = "".join(f"<li>{html.escape(warning)}</li>\n" for warning in warnings)
+    return ["<h2>Warnings</h2>", f'<ul class="warnings">\n{items}</ul>']
 
 
 def reasons_html(table: pl.DataFrame) -> str:

@@ -326,7 +326,8 @@ class _Counts:
             "skipped_reasons": manifest.get("skipped_reasons", {}),
             # tasks that failed every attempt of the executor; their records are error.task rows
             "failed_tasks": [failure for summary in summaries for failure in summary.get("failed_tasks", [])],
-            "warnings": manifest.get("warnings", []),
+            # what the run says about itself, then one line per input region not read whole
+            "warnings": [*manifest.get("warnings", []), *input_warnings(files)],
             "dataset": self.dataset.to_stats(),
             "timings": timings,
             "params": params.effective().to_dict(),  # the model's thresholds as they decided
@@ -397,6 +398,12 @@ _ABSENT = object()
 
 def _shown(value: Any) -> str:
     return "nothing (another version)" if value is _ABSENT else json.dumps(value)
+
+
+def input_warnings(files: list[dict[str, Any]]) -> list[str]:
+    """One warning per damage an input file's reading reported (`FileReport.errors`: a corrupt
+    region with its offset and size, an unreadable or empty file), prefixed with the file."""
+    return [f"{file['path']}: {error}" for file in files for error in file.get("errors", [])]
 
 
 def _check_signals(parquet_path: str, workdir: str) -> None:
