@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import io
 import os
 import shutil
 import signal
@@ -24,13 +25,13 @@ import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 from pipeline.arguments import RESUMABLE, USAGE_ERROR, build_parser
 from pipeline.io.readers import discover_inputs
 from pipeline.params import Params, ParamsError, given_keys, load_params
 from pipeline.report.figures import REPORT_PRELOAD
-from pipeline.run.executors import Executor, LocalExecutor, use_system_allocator
+from pipeline.run.executors import PROGRESS, Executor, LocalExecutor, use_system_allocator
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
 from pipeline.stages.select import STATS, SelectError, input_warnings, select
@@ -75,6 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(HANDLERS).parse_args(argv)
     _remove_credentials(args)
     use_system_allocator()
+    with _output_options(args):
+        return _dispatch(args)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     try:
         with _sigterm_raises():
             return int(args.func(args))
@@ -93,6 +99,52 @@ def main(argv: list[str] | None = None) -> int:
         else:
             sys.stderr.write(f"pipeline: failed: {_failure_message(exc, args)}\n")
         return 1
+
+
+@contextlib.contextmanager
+def _output_options(args: argparse.Namespace) -> Iterator[None]:
+    """`--log FILE` (everything printed also appended there), `--quiet` (no progress, no summary)
+    and `--progress-every` (how often a batch job gets a progress line), for the command's length."""
+    PROGRESS.quiet = bool(getattr(args, "quiet", False))
+    PROGRESS.every_seconds = float(getattr(args, "progress_every", PROGRESS.every_seconds))
+    log_path = getattr(args, "log", None)
+    with contextlib.ExitStack() as stack:
+        out, err = sys.stdout, sys.stderr
+        log = None
+        if log_path is not None:
+            try:
+                log = stack.enter_context(open(log_path, "a", encoding="utf-8", buffering=1))
+            except OSError as exc:
+                raise SystemExit(f"pipeline: error: cannot write the log {log_path}: {exc.strerror}") from None
+            log.write(f"# {time.strftime('%Y-%m-%dT%H:%M:%S%z')} pipeline {' '.join(sys.argv[1:])}\n")
+        shown = open(os.devnull, "w", encoding="utf-8") if PROGRESS.quiet else out  # noqa: SIM115
+        if PROGRESS.quiet:
+            stack.callback(shown.close)
+        stack.enter_context(contextlib.redirect_stdout(_Tee(shown, log)))
+        stack.enter_context(contextlib.redirect_stderr(_Tee(err, log)))
+        yield
+
+
+class _Tee(io.TextIOBase):
+    """A text stream that writes to `shown` (and `log`, if any); a terminal is a terminal still."""
+
+    def __init__(self, shown: TextIO, log: TextIO | None) -> None:
+        super().__init__()
+        self._shown, self._log = shown, log
+
+    def write(self, text: str) -> int:
+        self._shown.write(text)
+        if self._log is not None:
+            self._log.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self._shown.flush()
+        if self._log is not None:
+            self._log.flush()
+
+    def isatty(self) -> bool:
+        return self._shown.isatty()
 
 
 @contextlib.contextmanager
@@ -352,7 +404,7 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
         sys.stderr.write(f"pipeline: skipped {len(skipped)} file(s) (first: {first}: {why}); all are listed in "
                          f"stats.json\n")
     started = time.perf_counter()
-    progress = args.workers == 1 and sys.stderr.isatty()
+    progress = args.workers == 1 and sys.stderr.isatty() and not PROGRESS.quiet
     prepare_workdir(workdir)
     mark_output(workdir)  # `run`'s DIR/work: `pipeline extract --out DIR/work --resume` may go on with it
     template = ExtractTask(path="", workdir=workdir, params=params, extract_all=args.extract_all, resume=args.resume,

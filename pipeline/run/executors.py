@@ -156,7 +156,7 @@ class LocalExecutor:
                         raise
                     except Exception as exc:  # the one failure contract: a result, not an exception
                         results[index] = TaskFailure.of(exc, 1)
-                    progress.done(index)
+                    progress.done(index, results[index])
                 _return_free_memory()
                 return results
             pool = self._processes()
@@ -169,7 +169,7 @@ class LocalExecutor:
                     raise
                 except Exception as exc:
                     results[index] = TaskFailure.of(exc, 1)
-                progress.done(index)
+                progress.done(index, results[index])
             return results
 
     def _processes(self) -> ProcessPoolExecutor:
@@ -181,21 +181,70 @@ class LocalExecutor:
         return self._pool
 
 
+@dataclass
+class ProgressSettings:
+    """How maps report progress (`pipeline --quiet`, `--progress-every`): a tqdm bar on a terminal,
+    else a plain line at most every `every_seconds` for a batch job's log; nothing when `quiet`."""
+
+    quiet: bool = False
+    every_seconds: float = 30.0
+
+
+PROGRESS = ProgressSettings()
+
+
 class TaskProgress:
-    """A map's progress bar (tqdm, shown only on a terminal): it advances by each finished task's
-    weight (e.g. bytes) when `weights` are given, else by one task."""
+    """A map's progress: a tqdm bar on a terminal, advancing by each finished task's weight (e.g.
+    bytes) when `weights` are given, else by one task; without a terminal (a batch job), a plain
+    line at most every `PROGRESS.every_seconds`, and one at the end: tasks, bytes, records (where
+    a task's result counts them), rate and time left."""
 
     def __init__(self, label: str, count: int, weights: Sequence[int] | None) -> None:
-        self._weights = weights
-        self._bar = tqdm(total=sum(weights) if weights is not None else count, desc=label,
-                         unit="B" if weights is not None else "task", unit_scale=True,
-                         disable=not sys.stderr.isatty(), leave=False)
+        self._label, self._count, self._weights = label, count, weights
+        self._total = sum(weights) if weights is not None else count
+        terminal = sys.stderr.isatty()
+        self._bar = tqdm(total=self._total, desc=label, unit="B" if weights is not None else "task",
+                         unit_scale=True, disable=PROGRESS.quiet or not terminal, leave=False)
+        self._lines = not PROGRESS.quiet and not terminal
+        self._started = self._said = time.monotonic()
+        self._finished = self._progress = self._records = 0
 
-    def done(self, index: int) -> None:
-        self._bar.update(self._weights[index] if self._weights is not None else 1)
+    def done(self, index: int, result: Any = None) -> None:
+        step = self._weights[index] if self._weights is not None else 1
+        self._bar.update(step)
+        self._finished += 1
+        self._progress += step
+        # An extract task's summary counts its rows (one a record).
+        rows = result.get("rows") if isinstance(result, dict) else None
+        self._records += rows if isinstance(rows, int) else 0
+        if self._lines and time.monotonic() - self._said >= PROGRESS.every_seconds:
+            self._say()
 
     def close(self) -> None:
         self._bar.close()
+        if self._lines and self._finished and time.monotonic() - self._started >= PROGRESS.every_seconds:
+            self._say()
+
+    def _say(self) -> None:
+        now = time.monotonic()
+        self._said = now
+        elapsed = max(now - self._started, 1e-9)
+        share = self._progress / self._total if self._total else 1.0
+        left = elapsed * (1 - share) / share if share else None
+        amount = (f"{self._progress / 1e6:,.1f} of {self._total / 1e6:,.1f} MB" if self._weights is not None
+                  else f"{self._progress} of {self._total}")
+        records = f", {self._records:,} records ({self._records / elapsed:,.0f}/s)" if self._records else ""
+        rate = f", {self._progress / 1e6 / elapsed:,.2f} MB/s" if self._weights is not None else ""
+        eta = f", about {_duration(left)} left" if left is not None and share < 1 else ""
+        sys.stderr.write(f"pipeline: {self._label}: {share:.0%} ({amount}; {self._finished} of {self._count} "
+                         f"tasks{records}{rate}), {_duration(elapsed)} so far{eta}\n")
+        sys.stderr.flush()
+
+
+def _duration(seconds: float) -> str:
+    minutes, second = divmod(int(round(seconds)), 60)
+    hours, minute = divmod(minutes, 60)
+    return f"{hours}:{minute:02d}:{second:02d}"
 
 
 ARROW_POOL_VARIABLE = "ARROW_DEFAULT_MEMORY_POOL"

@@ -94,7 +94,7 @@ class RayExecutor:
                     for reference in finished:
                         index = position[reference]
                         results[index] = self._result(reference)
-                        progress.done(index)
+                        progress.done(index, results[index])
         except BaseException:
             # Interrupted or terminated (or a bug here): on a cluster that outlives this driver
             # the tasks would otherwise run on, for nobody.

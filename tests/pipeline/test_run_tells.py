@@ -48,3 +48,41 @@ def test_a_whole_input_gives_no_warning(damaged, tmp_path, capsys):
     captured = capsys.readouterr()
     assert "pipeline: warning" not in captured.err and "warnings: 0" in captured.out
     assert "<h2>Warnings</h2>" not in (tmp_path / "out" / "report" / "index.html").read_text()
+
+
+def test_without_a_terminal_progress_is_a_plain_line_and_the_log_gets_everything(damaged, tmp_path, capsys):
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    for number in range(3):  # three files: three extract tasks
+        write_warc(inputs / f"part{number}.warc.gz",
+                   [(f"https://a{number}.example/story", article_html(f"Story {number} of the fields"), {})])
+    log = tmp_path / "run.log"
+    capsys.readouterr()
+    assert cli("run", inputs, "--out", tmp_path / "out", "--progress-every", "0.000001", "--log", log) == 0
+    captured = capsys.readouterr()
+    progress = [line for line in captured.err.splitlines() if line.startswith("pipeline: extract: ")]
+    assert progress, captured.err  # stderr is not a terminal here: no bar, plain lines
+    assert "of 3 tasks" in progress[-1] and "records" in progress[-1] and "so far" in progress[-1]
+    written = log.read_text()
+    assert progress[0] in written and "records: 3  accepted:" in written and written.startswith("# ")
+
+
+def test_quiet_prints_no_progress_and_no_summary_but_still_the_warnings(damaged, tmp_path, capsys):
+    capsys.readouterr()
+    assert cli("run", damaged / "inputs", "--out", tmp_path / "out", "--quiet", "--progress-every", "0.000001") == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert [line for line in captured.err.splitlines() if not line.startswith("pipeline: warning: ")] == []
+    assert "pipeline: warning: " in captured.err
+
+
+def test_version_and_help_on_every_option(capsys):
+    from pipeline.arguments import build_parser
+
+    assert cli("--version") == 0
+    assert capsys.readouterr().out.startswith("pipeline 0.")
+    parser = build_parser()
+    commands = next(action for action in parser._actions if action.dest == "command").choices
+    missing = [f"{name} {action.option_strings or action.dest}" for name, command in commands.items()
+               for action in command._actions if not action.help and action.dest != "help"]
+    assert missing == []
