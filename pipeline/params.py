@@ -313,6 +313,30 @@ def _check_bounds(hint: Any, value: Any, key: str) -> None:
                 raise ParamsError(f"'{key}' {fault}, got {item!r}")
 
 
+def leaf_hints() -> dict[str, Any]:
+    """Dotted key -> the type (with its declared bounds) of every parameter that is not a group."""
+    return _leaf_hints(Params, "")
+
+
+def _leaf_hints(cls: type, prefix: str) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    hints = typing.get_type_hints(cls, include_extras=True)
+    for field_ in dataclasses.fields(cls):
+        hint = hints[field_.name]
+        group = next((arg for arg in (hint, *typing.get_args(hint))
+                      if isinstance(arg, type) and dataclasses.is_dataclass(arg)), None)
+        if group is not None:
+            found.update(_leaf_hints(group, f"{prefix}{field_.name}."))
+        else:
+            found[f"{prefix}{field_.name}"] = hint
+    return found
+
+
+def declared_bounds(hint: Any) -> list[Bounds]:
+    """The `Bounds` a parameter's type declares (inside `Annotated`, a union with null, a list)."""
+    return _declared_bounds(hint)
+
+
 def _declared_bounds(hint: Any) -> list[Bounds]:
     origin = typing.get_origin(hint)
     if origin is typing.Annotated:

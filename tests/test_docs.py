@@ -286,6 +286,21 @@ def test_the_filter_pages_rule_tables_are_generated_from_the_registry():
     assert {declared_in(rule) for rule in RULES} <= tabled
 
 
+def test_every_parameter_key_is_in_the_generated_table_of_cli_md():
+    """README says every key is in docs/cli.md: the table there is generated from the params and
+    params.yaml's comments (`python -m pipeline.reference`), and each key has a line saying what it does."""
+    from pipeline import reference
+    from pipeline.params import Params, flatten
+
+    keys = reference.KEYS_PAGE.read_text(encoding="utf-8")
+    params_text = reference.PARAMS_FILE.read_text(encoding="utf-8")
+    assert reference.rewrite_keys(keys, params_text) == keys, "docs/cli.md: run python -m pipeline.reference"
+    table = keys.split("<!-- params start -->")[1].split("<!-- params end -->")[0]
+    for key in flatten(Params().to_dict()):
+        row = next((line for line in table.splitlines() if line.startswith(f"| `{key}` |")), None)
+        assert row is not None and not row.rstrip().endswith("|  |"), key
+
+
 def test_a_stale_rule_table_is_rewritten():
     from pipeline import reference
     from pipeline.params import Params, params_from_dict

@@ -47,12 +47,17 @@ class Bounds:
     def fault(self, value: Any) -> str | None:
         """Why `value` is not allowed ("must be in [0, 1]"), or None."""
         if self.choices is not None:
-            return None if value in self.choices else f"must be one of {', '.join(self.choices)}"
+            return None if value in self.choices else f"must be {self.describe()}"
         below = self.low is not None and (value <= self.low if self.low_open else value < self.low)
         above = self.high is not None and value > self.high
-        return f"must be {self._range()}" if below or above else None
+        return f"must be {self.describe()}" if below or above else None
 
-    def _range(self) -> str:
+    def describe(self) -> str:
+        """The allowed values in words: "in [0, 1]", "at least 1", "one of rabin, fastcdc"."""
+        if self.choices is not None:
+            return f"one of {', '.join(self.choices)}"
+        if self.low is None:
+            return f"at most {self.high:g}" if self.high is not None else "any value"
         if self.high is None:
             return f"more than {self.low:g}" if self.low_open else f"at least {self.low:g}"
         return f"in {'(' if self.low_open else '['}{self.low:g}, {self.high:g}]"

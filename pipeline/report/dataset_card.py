@@ -74,7 +74,7 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         "## Page-type model\n\n" + _model_text(params),
         "## Thresholds\n\n" + _params_text(params),
         "## Input files\n\n" + _inputs_table(manifest),
-        "## How it was made\n\n" + _how_text(stats),
+        "## How it was made\n\n" + _how_text(stats, params),
         "## Known limits\n\n" + "\n".join(f"- {limit}" for limit in KNOWN_LIMITS),
     ]
     return "\n\n".join(parts) + "\n"
@@ -302,9 +302,77 @@ def _inputs_table(manifest: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _how_text(stats: dict[str, Any]) -> str:
-    return (f"corpus-filter {code_version()}: each record read from the WARC/ARC/HTML inputs, scored as an "
-            "article or not, its main text extracted (readability and trafilatura, best of two), measured "
-            "(block structure, C4, Gopher, language), selected by the thresholds above, de-duplicated (URL, "
-            "exact hash, per-host Rabin CDC, simhash), then split by site and balanced per site. "
-            f"{stats['records_in']} records in, {stats['accepted']} accepted, {stats['rejected']} rejected.")
+def _how_text(stats: dict[str, Any], params: Params) -> str:
+    """The method as the params in force ran it: a sentence per stage, each generated from its keys."""
+    effective = params.effective()
+    selection = params.extract.cascade.selection
+    steps = [f"corpus-filter {code_version()} read each record of the WARC/ARC/HTML inputs",
+             _gate_text(effective), EXTRACTION_TEXTS.get(selection, f"extracted its main text (`{selection}`)"),
+             "measured the text (length, block structure, C4, Gopher, language)",
+             "applied the thresholds above" + _select_model_text(effective),
+             _dedup_text(params), _dataset_text(params)]
+    if params.segment is not None:
+        steps.append("split the pages' posts, answers, comments and items into segments judged on their own")
+    return ("; ".join(steps) + f". {stats['records_in']} records in, {stats['accepted']} accepted, "
+            f"{stats['rejected']} rejected.")
+
+
+EXTRACTION_TEXTS = {
+    "agreement": "extracted the main text with trafilatura, dropping its short blocks that readability-lxml does "
+                 "not confirm where it holds many",
+    "seed": "extracted the main text with readability-lxml and trafilatura, the best of two by the seed's rule",
+    "jsonld_first": "took the JSON-LD `articleBody` where it has 50 words or more, else the best of readability-lxml "
+                    "and trafilatura",
+    "trafilatura_first": "extracted the main text with trafilatura, else readability-lxml",
+    "readability_first": "extracted the main text with readability-lxml, else trafilatura",
+}
+
+
+def _gate_text(params: Params) -> str:
+    gate = params.extract.gate
+    turned = []
+    if gate.use_page_model:
+        turned.append(f"the page-type model (article probability below {gate.min_page_article_probability:g})")
+    if gate.article_score_min is not None:
+        turned.append(f"the article score (below {gate.article_score_min})")
+    if not turned:
+        return "extracted every HTML page (no pre-extraction gate)"
+    return "turned clear non-articles away before extraction by " + " and ".join(turned)
+
+
+def _select_model_text(params: Params) -> str:
+    page = params.select.page
+    if not page.use_page_model:
+        return ""
+    return (f", with the page-type model keeping {', '.join(page.keep_types)} pages (probability at least "
+            f"{page.min_article_probability:g})")
+
+
+def _dedup_text(params: Params) -> str:
+    dedup = params.select.dedup
+    kinds = [name for name, on in (("same URL", dedup.url), ("same text", dedup.exact),
+                                   ("repeated WARC record", dedup.record)) if on]
+    if dedup.cdc.max_duplicated_fraction is not None:
+        kinds.append(f"more than {dedup.cdc.max_duplicated_fraction:g} of the text in chunks an earlier page of the "
+                     f"host had ({dedup.cdc.algorithm} content-defined chunking)")
+    if dedup.near.method == "minhash":
+        kinds.append(f"a story sharing at least {dedup.near.min_containment:g} of its word 5-grams with a kept page "
+                     "(MinHash LSH, then exact containment)")
+    elif dedup.near.method == "simhash":
+        kinds.append(f"simhash within {dedup.near.max_hamming_distance} bits")
+    return "removed duplicates: " + ("; ".join(kinds) if kinds else "none (every de-duplication is off)")
+
+
+def _dataset_text(params: Params) -> str:
+    dataset = params.dataset
+    if dataset.split_by is None:
+        text = "wrote one split (no train / validation / test)"
+    else:
+        text = f"split the pages by {dataset.split_by.replace('_', ' ')} into train, validation and test"
+        if dataset.cross_split_min_containment is not None:
+            text += (f", removing validation and test pages that share {dataset.cross_split_min_containment:g} of a "
+                     "story with a train page")
+    balance = [f"sites with fewer than {dataset.host_min} pages dropped" if dataset.host_min is not None else "",
+               f"at most {dataset.host_cap} pages per site" if dataset.host_cap is not None else ""]
+    balance = [part for part in balance if part]
+    return text + (f" ({'; '.join(balance)})" if balance else " (no per-site balance)")

@@ -121,7 +121,7 @@ def test_a_segment_after_a_late_page_is_post_cutoff_and_its_own_date_decides_fir
 @pytest.mark.parametrize("data, message", [
     ({"split_by": "domain"}, "split_by"),
     ({"split": {"train": 0.8, "validation": 0.1, "test": 0.2}}, "add up to 1"),
-    ({"split": {"train": 1.1, "validation": -0.1, "test": 0.0}}, "at least 0"),
+    ({"split": {"train": 1.1, "validation": -0.1, "test": 0.0}}, r"must be in \[0, 1\]"),
     ({"era_cutoff": "30/11/2022"}, "YYYY-MM-DD"),
     ({"host_min": 0}, "host_min"),
 ])
@@ -436,3 +436,19 @@ def test_select_refuses_a_work_directory_without_the_signals_it_reads(site_run, 
     error = capsys.readouterr().err
     assert "older corpus-filter" in error and "published_source" in error and "pipeline extract" in error
     assert not (tmp_path / "out" / "stats.json").exists()
+
+
+def test_the_card_s_method_is_what_the_params_in_force_ran():
+    from pipeline.report.dataset_card import _how_text
+
+    stats = {"records_in": 3, "accepted": 2, "rejected": 1}
+    default = _how_text(stats, params_from_dict({}))
+    assert "MinHash" in default and "simhash" not in default and "no per-site balance" in default
+    assert "page-type model" in default and "best of two" not in default
+    changed = _how_text(stats, params_from_dict({
+        "select": {"dedup": {"near": {"method": "simhash"}, "exact": False}},
+        "dataset": {"host_cap": 40, "cross_split_min_containment": None},
+        "extract": {"cascade": {"selection": "seed"}, "gate": {"use_page_model": False, "article_score_min": 35}}}))
+    assert "simhash within 3 bits" in changed and "MinHash" not in changed and "same text" not in changed
+    assert "at most 40 pages per site" in changed and "best of two" in changed
+    assert "article score (below 35)" in changed and "page-type model (article" not in changed

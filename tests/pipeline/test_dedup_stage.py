@@ -265,7 +265,7 @@ def test_params_reject_unknown_cdc_algorithm():
 
     from pipeline.params import ParamsError
 
-    with pytest.raises(ParamsError, match="rabin or fastcdc"):
+    with pytest.raises(ParamsError, match="one of rabin, fastcdc"):
         params_from_dict({"select": {"dedup": {"cdc": {"algorithm": "gear"}}}})
     assert Params().select.dedup.near.max_hamming_distance == 3
 

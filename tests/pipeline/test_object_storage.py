@@ -165,6 +165,7 @@ def stats_without_paths(out: Path, prefix: str) -> dict:
         entry["path"] = entry["path"].removeprefix(prefix)
     stats["skipped_files"] = [path.removeprefix(prefix) for path in stats["skipped_files"]]
     stats["skipped_reasons"] = {path.removeprefix(prefix): why for path, why in stats["skipped_reasons"].items()}
+    stats["warnings"] = [warning.removeprefix(prefix) for warning in stats["warnings"]]  # "FILE: what"
     return stats
 
 

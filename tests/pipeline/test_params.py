@@ -129,32 +129,16 @@ def test_null_still_switches_a_bounded_rule_off():
     assert params.select.length.min_tokens is None and params.select.page.min_article_probability is None
 
 
-def _leaves(cls: type, prefix: str = "") -> list[tuple[str, object]]:
-    import dataclasses
-    import typing
-
-    leaves = []
-    hints = typing.get_type_hints(cls, include_extras=True)
-    for field in dataclasses.fields(cls):
-        hint = hints[field.name]
-        group = next((arg for arg in (hint, *typing.get_args(hint)) if dataclasses.is_dataclass(arg)), None)
-        if group is not None:
-            leaves += _leaves(group, f"{prefix}{field.name}.")  # type: ignore[arg-type]
-        else:
-            leaves.append((f"{prefix}{field.name}", hint))
-    return leaves
-
-
 def test_every_share_and_count_declares_its_bounds():
     """A threshold named as a share or probability is declared in [0, 1], one named as a count of
     something is declared non-negative: the bounds live with the declaration, and a new parameter
     cannot go without them."""
-    from pipeline.params import _declared_bounds
+    from pipeline.params import declared_bounds, leaf_hints
 
     shares = counts = 0
-    for key, hint in _leaves(Params):
+    for key, hint in leaf_hints().items():
         name = key.rsplit(".", 1)[-1]
-        bounds = _declared_bounds(hint)
+        bounds = declared_bounds(hint)
         if name.endswith(("_fraction", "_probability", "_density", "_ratio", "_containment")) and "symbol" not in name:
             assert any(b.low is not None and b.low >= 0 and b.high is not None and b.high <= 1 for b in bounds), key
             shares += 1
@@ -162,3 +146,10 @@ def test_every_share_and_count_declares_its_bounds():
             assert any(b.low is not None and b.low >= 0 for b in bounds), key
             counts += 1
     assert shares > 25 and counts > 10
+    assert set(leaf_hints()) == set(_flat(Params().to_dict()))  # every key, none twice
+
+
+def _flat(data: dict, prefix: str = "") -> dict:
+    from pipeline.params import flatten
+
+    return flatten(data, prefix)
