@@ -212,8 +212,10 @@ def _remove_credentials(args: argparse.Namespace) -> None:
 
 def _sample(args: argparse.Namespace) -> int:
     from pipeline.sample import write_sample
+    from samplegen.content import manifest_path
+
     entries = write_sample(Path(args.out))
-    print(f"wrote {len(entries)} manifest entries to {args.out}")
+    print(f"wrote the sample to {args.out}, its {len(entries)} manifest entries to {manifest_path(Path(args.out))}")
     return 0
 
 

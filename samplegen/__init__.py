@@ -16,7 +16,7 @@ What is written:
 * `damaged.warc.gz` - three responses whose middle gzip member is corrupted.
 * `html/` - plain HTML files: UTF-8 with a canonical link, windows-1252 declared only in a
   `<meta>`, Shift_JIS with no declaration at all, a gzipped page and a page with no URL hint.
-* `manifest.json` - one entry per record or file (see `content.manifest_entry`).
+* `DIR.manifest.json`, beside the directory - one entry per record or file (see `content.manifest_entry`).
 
 Output is byte-identical on every run: record ids are UUIDv5 of file/type/URL, dates are
 fixed, gzip headers carry no timestamp, and "random" bytes come from a hash chain.

@@ -11,7 +11,13 @@ from pathlib import Path
 
 SAMPLE_WARC = "sample.warc.gz"
 DAMAGED_WARC = "damaged.warc.gz"
-MANIFEST = "manifest.json"
+MANIFEST = "manifest.json"  # beside the sample directory: DIR.manifest.json (`manifest_path`)
+
+
+def manifest_path(out_dir: Path) -> Path:
+    """Where the sample's labels go: beside its directory (`data/sample.manifest.json`), so that
+    `pipeline run DIR` reads inputs only and has no file to skip."""
+    return out_dir.parent / f"{out_dir.name}.{MANIFEST}"
 HTML_DIR = "html"
 
 ID_NAMESPACE = uuid.UUID("6f1c1d2e-5b0a-4c8e-9d3f-2a7b8c9d0e1f")

@@ -25,7 +25,6 @@ from samplegen.content import (
     ID_NAMESPACE,
     IDOU_TOSHOKAN,
     LIBRARY_HOURS,
-    MANIFEST,
     NOTEBOOK,
     ORCHARD,
     QUARRY_LANE,
@@ -36,6 +35,7 @@ from samplegen.content import (
     Capture,
     Expect,
     manifest_entry,
+    manifest_path,
 )
 from samplegen.pages import (
     article_block,
@@ -280,7 +280,8 @@ def write_html_files(out_dir: Path) -> list[dict[str, object]]:
 # --------------------------------------------------------------------------------------------
 
 def write_sample(out_dir: Path) -> list[dict]:
-    """Write the bundled sample into out_dir and return the manifest entries.
+    """Write the bundled sample into out_dir, its manifest beside it (`manifest_path`), and return
+    the manifest entries.
 
     Entries are sorted by (file, offset) so the manifest reads in the order the pipeline meets
     the records; `offset` is the record's `source_offset` (-1 for plain HTML files).
@@ -290,5 +291,5 @@ def write_sample(out_dir: Path) -> list[dict]:
     entries = write_sample_warc(out_dir) + write_damaged_warc(out_dir) + write_html_files(out_dir)
     entries.sort(key=lambda e: (str(e["file"]), int(e["offset"])))  # type: ignore[call-overload]
     text = json.dumps(entries, indent=1, sort_keys=True) + "\n"
-    (out_dir / MANIFEST).write_text(text, encoding="utf-8")
+    manifest_path(out_dir).write_text(text, encoding="utf-8")
     return entries

@@ -11,15 +11,17 @@ import pytest
 from conftest import ROOT, SEED_PARAMS, cli
 from filters.rules.reasons import RULES
 from pipeline.sample import write_sample
+from samplegen.content import manifest_path
 
 SAMPLE = ROOT / "data" / "sample"
 ROW_TYPES = {"response", "resource", "file", "corrupt", "unreadable"}
 
 
 def test_committed_sample_matches_generator(tmp_path):
-    write_sample(tmp_path)
+    write_sample(tmp_path / "sample")
     generated = {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    committed = {p.relative_to(SAMPLE).as_posix(): p.read_bytes() for p in SAMPLE.rglob("*") if p.is_file()}
+    committed = {p.relative_to(SAMPLE.parent).as_posix(): p.read_bytes()
+                 for p in (*SAMPLE.rglob("*"), manifest_path(SAMPLE)) if p.is_file()}
     assert generated == committed, "regenerate with: pipeline sample --out data/sample"
 
 
@@ -34,7 +36,7 @@ def sample_run(tmp_path_factory) -> tuple[dict, pl.DataFrame]:
 
 
 def manifest() -> list[dict]:
-    return json.loads((SAMPLE / "manifest.json").read_text())
+    return json.loads(manifest_path(SAMPLE).read_text())
 
 
 def row_for(rows: pl.DataFrame, entry: dict) -> dict:
