@@ -45,6 +45,9 @@ from pipeline.store.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_f
 from pipeline.store.writers import publish_directories, remove_stale_temps
 
 STATS = "stats.json"
+# What `dvc metrics show` reads: counts and rates only (the params are DVC's params, the timings
+# vary from run to run); stats.json keeps everything.
+METRICS = "metrics.json"
 PARTITIONS_DIR = ".select-partitions"
 # Rows the write pass holds at once (with their texts): bounds its memory on a large input file.
 SLICE_ROWS = 1000
@@ -172,7 +175,8 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     stats = counts.to_stats(summaries, manifest, params, timings)
     stats["segments"] = segments.to_stats(params.segment is not None)
     publish_directories(out_dir, staging, STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n",
-                        {CARD: dataset_card(stats, manifest, params)})
+                        {CARD: dataset_card(stats, manifest, params),
+                         METRICS: json.dumps(metrics_of(stats), indent=1, sort_keys=True) + "\n"})
     if params.segment is None:  # an earlier run's segments would not describe this one
         shutil.rmtree(out_dir / SEGMENTS_DIR, ignore_errors=True)
     return stats
@@ -398,6 +402,24 @@ _ABSENT = object()
 
 def _shown(value: Any) -> str:
     return "nothing (another version)" if value is _ABSENT else json.dumps(value)
+
+
+def metrics_of(stats: dict[str, Any]) -> dict[str, Any]:
+    """The run's counts and rates (DIR/metrics.json): records, accepted and their share, warnings,
+    rejections per reason, accepted pages per split and era, and segments."""
+    records, accepted = stats["records_in"], stats["accepted"]
+    splits = stats.get("dataset", {}).get("splits", {})
+    segments = stats.get("segments") or {}
+    return {
+        "records_in": records, "accepted": accepted, "rejected": stats["rejected"],
+        "accepted_share": round(accepted / records, 6) if records else None,
+        "warnings": len(stats.get("warnings") or []),
+        "by_reason": stats.get("by_reason", {}),
+        "split_pages": {name: split["pages"] for name, split in splits.items()},
+        "split_era": {f"{name}/{era}": count for name, split in splits.items()
+                      for era, count in split.get("era", {}).items()},
+        "segments_in": segments.get("segments_in"), "segments_accepted": segments.get("accepted"),
+    }
 
 
 def input_warnings(files: list[dict[str, Any]]) -> list[str]:
