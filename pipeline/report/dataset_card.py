@@ -63,7 +63,8 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         f"Web pages selected as articles (blog posts, news, essays, forum prose) by corpus-filter "
         f"{code_version()} from {len(stats['files'])} input file(s): {stats['accepted']} accepted "
         f"of {stats['records_in']} records. Rejected records, each with every reason, are in "
-        f"`rejected/`; the report with figures and example pages per reason is `report/index.html`.",
+        f"`rejected/`; the report with figures and example pages per reason is `report/index.html`."
+        + ("" if stats["accepted"] else EMPTY_TEXT),
         "## The text\n\n" + _text_text(params),
         "## Splits\n\n" + _splits_text(dataset),
         "## Pages per split, era and language\n\n" + _cells_table(dataset),
@@ -133,10 +134,18 @@ def _header(stats: dict[str, Any], params: Params) -> dict[str, Any]:
     languages = sorted({language for split in dataset["splits"].values() for language in split["language"]}
                        - {"unknown"})
     pages = {name: split["pages"] for name, split in dataset["splits"].items()}
-    configs = [{"config_name": "default", "data_files": _data_files("accepted", params, pages)}]
+    # `datasets` refuses a config or split of no rows: a config is declared only where it has some.
+    configs = []
+    if stats["accepted"]:
+        configs.append({"config_name": "default", "data_files": _data_files("accepted", params, pages)})
     if params.segment is not None:
         segments = stats.get("segments", {}).get("accepted_by_split", {})
-        configs.append({"config_name": "segments", "data_files": _data_files("segments/accepted", params, segments)})
+        if any(segments.values()):
+            configs.append({"config_name": "segments",
+                            "data_files": _data_files("segments/accepted", params, segments)})
+    if stats["rejected"]:
+        configs.append({"config_name": "rejected",
+                        "data_files": [{"split": "train", "path": "rejected/part-*.parquet"}]})
     return {
         "license": "other",
         "license_name": "to-be-decided",
@@ -148,6 +157,12 @@ def _header(stats: dict[str, Any], params: Params) -> dict[str, Any]:
         "tags": ["machine-generated-text-detection", "web-articles"],
         "configs": configs,
     }
+
+
+EMPTY_TEXT = ("\n\n**No page was accepted**, so this dataset is empty. `datasets.load_dataset` cannot load a "
+              "split of no rows, so the card declares no `default` config and `load_dataset` on this directory "
+              "asks for a config: `load_dataset(DIR, \"rejected\")` loads every record with its reasons (see "
+              "Funnel below for what rejected them).")
 
 
 def _data_files(directory: str, params: Params, rows: dict[str, int]) -> list[dict[str, str]]:

@@ -85,3 +85,19 @@ def test_a_probability_of_1_5_is_refused_in_one_line_before_anything_is_written(
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and "'select.page.min_article_probability' must be in [0, 1]" in error
     assert not (tmp_path / "out").exists()
+
+
+def test_a_run_that_accepts_nothing_has_a_card_that_says_so_and_loads_its_rejected_records(
+        extracted, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    nothing = _params(tmp_path / "p.yaml", {"select": {"length": {"min_tokens": 100000}}, "segment": None})
+    assert cli("select", extracted / "out" / "work", "--out", out, "--params", nothing, "--no-report") == 0
+    card = (out / "README.md").read_text()
+    header = yaml.safe_load(card.split("---\n")[1])
+    assert [config["config_name"] for config in header["configs"]] == ["rejected"]
+    assert "**No page was accepted**" in card
+    datasets = pytest.importorskip("datasets", reason="the Hugging Face check needs the datasets library")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    rejected = datasets.load_dataset(str(out), "rejected", cache_dir=str(tmp_path / "cache"))
+    assert rejected["train"].num_rows == json.loads((out / "stats.json").read_text())["records_in"]
