@@ -90,6 +90,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("pipeline: interrupted\n")
         return 130
+    except BrokenPipeError:  # `pipeline explain … | head`: the reader left; nothing to say to it
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115  # Python flushes it at exit
+        return 141
     except Terminated:
         sys.stderr.write(f"pipeline: terminated; re-run{_resume_hint(args)} to go on\n")
         return 128 + signal.SIGTERM
@@ -432,7 +436,7 @@ def _explain(args: argparse.Namespace) -> int:
     except NotFound as exc:
         raise UsageError(str(exc)) from None
     row, timings = explain_row(raw, params)
-    print_explanation(row, timings, sys.stdout, as_json=args.json)
+    print_explanation(row, timings, sys.stdout, as_json=args.json, params=params)
     return 0
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any, TextIO
 
 from filters.page_model.features import LANGUAGE_FEATURES, PAGE_TYPES, page_features
@@ -29,15 +30,28 @@ class NotFound(Exception):
 
 
 def find_record(inputs: list[str], url: str | None, params: Params) -> RawRecord:
-    """The first record whose target URI is `url` (a trailing slash aside); without `url`, the
-    first record of the first input (the usual case: one HTML file)."""
+    """The first record whose target URI is `url` (a trailing slash aside); without `url`, the one
+    record of the inputs (one HTML file, a WARC of one page). Inputs of several records without
+    `url` are refused (`NotFound`), naming the first URLs to choose from."""
     files, _ = discover_inputs(inputs)
+    where = ", ".join(inputs)
+    if url is None:
+        found = list(islice((raw for path in files for raw in _records(path, params.extract.read.max_payload_bytes)),
+                            URLS_LISTED + 1))
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise NotFound(f"no record in {where}")
+        listed = ", ".join(raw.url or f"(no URL, offset {raw.source_offset})" for raw in found[:URLS_LISTED])
+        raise NotFound(f"{where} holds several records: name one with --url (the first: {listed})")
     for path in files:
         for raw in _records(path, params.extract.read.max_payload_bytes):
-            if url is None or (raw.url or "").rstrip("/") == url.rstrip("/"):
+            if (raw.url or "").rstrip("/") == url.rstrip("/"):
                 return raw
-    where = ", ".join(inputs)
-    raise NotFound(f"no record with URL {url} in {where}" if url else f"no record in {where}")
+    raise NotFound(f"no record with URL {url} in {where}")
+
+
+URLS_LISTED = 3  # URLs named when --url is missing
 
 
 def _records(path: str, max_bytes: int | None) -> Iterator[RawRecord]:
@@ -133,6 +147,16 @@ def _print_segments(row: dict[str, Any], line: Any) -> None:
         line(textwrap.indent(textwrap.shorten(segment["text"], 160, placeholder=" …"), "      ") + "\n")
 
 
+def _values(rule: reasons.Rule, row: dict[str, Any], params: Params | None) -> str:
+    """The page's value of the rule's signal, and the threshold it was compared with: `: 120 < 200`."""
+    value = reasons.values_of(row).get(rule.signal)
+    if rule.op in reasons.FLAG_OPS or value is None:
+        return ""
+    threshold = rule.threshold(params) if params is not None else None
+    shown = f"{value:.4g}" if isinstance(value, float) else str(value)
+    return f": {shown}" + (f" against {threshold}" if threshold is not None else "")
+
+
 def _plain(value: Any) -> Any:
     """A signal's value as printed: binary values (the MinHash signature) in hex."""
     if isinstance(value, bytes):
@@ -140,7 +164,8 @@ def _plain(value: Any) -> Any:
     return value if isinstance(value, (int, float, str, bool)) else str(value)
 
 
-def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_json: bool = False) -> None:
+def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_json: bool = False,
+                      params: Params | None = None) -> None:
     if as_json:
         out.write(json.dumps(row, default=_plain, indent=1, sort_keys=True) + "\n")
         return
@@ -152,7 +177,7 @@ def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_jso
     line(f"verdict:      {'KEPT' if row['kept'] else 'REJECTED'}\n")
     for code in row["reasons"]:
         rule = reasons.RULES_BY_CODE.get(code)
-        detail = f"{rule.meaning} [{rule.describe()}]" if rule else row.get("error") or ""
+        detail = f"{rule.meaning} [{rule.describe()}{_values(rule, row, params)}]" if rule else row.get("error") or ""
         line(f"  - {code}: {detail}\n")
     line("\nmetadata:\n")
     for key in ("title", "author", "published", "updated", "site_name", "language", "canonical_url",

@@ -250,7 +250,7 @@ def test_duplicates_across_hosts(tmp_path):
 def test_sample_dup_fates(tmp_path):
     assert cli("run", ROOT / "data" / "sample", "--out", tmp_path / "s") == 0
     rows = pl.concat([pl.read_parquet(tmp_path / "s" / "accepted"), pl.read_parquet(tmp_path / "s" / "rejected")])
-    manifest = json.loads((ROOT / "data" / "sample" / "manifest.json").read_text())
+    manifest = json.loads((ROOT / "data" / "sample.manifest.json").read_text())
     for kind, code in (("near_duplicate", "dup.near"), ("exact_duplicate", "dup.exact"), ("url_duplicate", "dup.url")):
         entry = next(e for e in manifest if e["kind"] == kind)
         row = rows.filter(pl.col("source_offset") == entry["offset"]).row(0, named=True)

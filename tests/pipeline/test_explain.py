@@ -11,7 +11,7 @@ SAMPLE = ROOT / "data" / "sample"
 
 
 def sample_url(kind: str) -> str:
-    entries = json.loads((SAMPLE / "manifest.json").read_text())
+    entries = json.loads((SAMPLE.parent / "sample.manifest.json").read_text())
     return next(e["url"] for e in entries if e["kind"] == kind)
 
 
@@ -91,3 +91,22 @@ def test_explain_shows_what_it_reads_of_the_language(tmp_path, capsys):
     assert "written without spaces" not in out.split("language:", 1)[1].split("\n", 1)[0]
     assert "title_words_article" in out  # "warum": a German word of the article group
     assert re.search(r"text model \(reads [a-z, ]*\bde\b[a-z, ]*\): article 0\.\d{3}", out)
+
+
+def test_several_records_without_url_are_refused_naming_urls_to_choose(capsys):
+    from conftest import ROOT, cli
+
+    capsys.readouterr()
+    assert cli("explain", ROOT / "data" / "sample" / "sample.warc.gz") == 2
+    error = capsys.readouterr().err
+    assert "holds several records: name one with --url" in error and "https://" in error
+
+
+def test_a_reason_shows_the_value_and_the_threshold_it_was_judged_by(capsys):
+    from conftest import ROOT, cli
+
+    url = "https://notes.example-makers.org/blog/2024/06/08/a-cheap-fume-extractor"
+    capsys.readouterr()
+    assert cli("explain", ROOT / "data" / "sample" / "sample.warc.gz", "--url", url) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  - length.tokens"))
+    assert "token_count < select.length.min_tokens:" in line and "against 200]" in line

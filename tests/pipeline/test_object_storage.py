@@ -109,7 +109,7 @@ def _fresh_filesystems() -> None:
 @pytest.fixture(scope="module")
 def s3(tmp_path_factory) -> SimpleNamespace:
     """A moto S3 server on the loopback, the environment pointing at it, and the sample uploaded
-    to s3://corpus/sample/ (manifest.json included: skipped by the walk, as in the local sample)."""
+    to s3://corpus/sample/."""
     base = tmp_path_factory.mktemp("s3")
     port = _free_port()
     endpoint = f"http://127.0.0.1:{port}"
@@ -234,12 +234,16 @@ def test_a_url_is_a_scheme_fsspec_knows_and_anything_else_a_local_path():
     assert redact("cannot read s3://user:pw@bucket/k and ftp://me@host/x") == "cannot read s3://bucket/k and ftp://host/x"
 
 
-def test_a_bucket_prefix_is_walked_like_a_local_directory(s3):
+def test_a_bucket_prefix_is_walked_like_a_local_directory(s3, tmp_path):
     files, skipped = discover_inputs([INPUT])
     local_files, local_skipped = discover_inputs([str(SAMPLE)])
     assert [name.removeprefix(INPUT) for name in files] == [name.removeprefix(str(SAMPLE)) for name in local_files]
-    assert [name.removeprefix(INPUT) for name in skipped] == ["/manifest.json"]
-    assert len(local_skipped) == 1
+    assert skipped == local_skipped == {}
+    # a file that is not an input is skipped in a bucket as in a directory, and said so
+    boto3.client("s3").put_object(Bucket=BUCKET, Key="walk/notes.txt", Body=b"notes")
+    boto3.client("s3").upload_file(str(SAMPLE / "sample.warc.gz"), BUCKET, "walk/sample.warc.gz")
+    files, skipped = discover_inputs([f"s3://{BUCKET}/walk"])
+    assert files == [f"s3://{BUCKET}/walk/sample.warc.gz"] and list(skipped) == [f"s3://{BUCKET}/walk/notes.txt"]
     assert discover_inputs([f"{INPUT}/sample.warc.gz", f"{INPUT}/"])[0][0] == f"{INPUT}/sample.warc.gz"
     with pytest.raises(FileNotFoundError):
         discover_inputs([f"{INPUT}/missing.warc.gz"])

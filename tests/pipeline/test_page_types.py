@@ -132,7 +132,7 @@ def test_the_seed_preset_is_the_seed_and_the_default_keeps_the_sample_pages_it_k
     assert preset.select.block.min_large_block_char_fraction == 0.75
     assert cli("run", SAMPLE, "--out", tmp_path / "default") in (0, 1)
     default = rows_of(tmp_path / "default")
-    manifest = json.loads((SAMPLE / "manifest.json").read_text(encoding="utf-8"))
+    manifest = json.loads((SAMPLE.parent / "sample.manifest.json").read_text(encoding="utf-8"))
     expected = {(entry["file"], entry["offset"]) for entry in manifest if entry["kept"]}
     kept = {(Path(row["source_file"]).resolve().relative_to(SAMPLE.resolve()).as_posix(), row["source_offset"])
             for row in default.filter(pl.col("kept")).to_dicts()}
