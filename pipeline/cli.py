@@ -117,6 +117,7 @@ def _output_options(args: argparse.Namespace) -> Iterator[None]:
         log = None
         if log_path is not None:
             try:
+                log_path.parent.mkdir(parents=True, exist_ok=True)
                 log = stack.enter_context(open(log_path, "a", encoding="utf-8", buffering=1))
             except OSError as exc:
                 raise SystemExit(f"pipeline: error: cannot write the log {log_path}: {exc.strerror}") from None
