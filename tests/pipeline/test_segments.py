@@ -151,7 +151,7 @@ def test_the_card_offers_the_segments_config(runs):
                                    if stats["accepted_by_split"].get(name)]  # datasets refuses an empty split
     assert f"| post | {stats['segments_in']} | {stats['accepted']} |" in card
     off = yaml.safe_load((runs / "off" / "README.md").read_text().split("---\n")[1])
-    assert [config["config_name"] for config in off["configs"]] == ["default"]
+    assert [config["config_name"] for config in off["configs"]] == ["default", "rejected"]  # no segments config
 
 
 def test_hugging_face_datasets_loads_the_segments_by_split(runs, tmp_path, monkeypatch):
