@@ -235,7 +235,8 @@ def test_output_file_names_never_come_from_urls_or_pages(hostile_run):
                                              "kept_type_probability"))}
     keys = {file_key(str(inputs / "hostile.warc.gz")), file_key(str(inputs / "page.html"))}
     expected = {*(f"{folder}accepted/{name}-00000-of-00001.parquet" for name in SPLITS for folder in ("", "segments/")),
-                "rejected/part-00000.parquet", "segments/rejected/part-00000.parquet", "stats.json", "metrics.json", "README.md",
+                "rejected/part-00000.parquet", "segments/rejected/part-00000.parquet", "stats.json", "metrics.json",
+                "README.md",
                 "work/manifest.json", MARKER, f"work/{MARKER}",
                 "report/index.html", "report/host_pages.csv",
                 *(f"report/{name}.{ext}" for name in report for ext in ("png", "csv")),
