@@ -34,6 +34,14 @@ ITEM_LINK_SHARE = 0.5  # units whose words are mostly link text are items of a l
 # extracted text holds is a part of that text (`in_body`).
 BODY_SHARE = 0.5
 BODY_LINE_WORDS = 12
+# Furniture (`furniture`): a path from the unit that this share of at least this many units hold, with
+# less than this share of each one's text, is the software's, not the writer's.
+MIN_FURNITURE_UNITS = 2
+FURNITURE_SHARE = 0.8
+FURNITURE_MAX_SHARE = 0.4
+FAMILY_OVERLAP = 0.5
+FURNITURE_REPEAT = 0.3
+_DIGIT = re.compile(r"\d")
 # A line of a unit all of whose runs of this many words are in the units before it quotes them.
 QUOTE_SPAN = 8
 _WORD = re.compile(r"\w+")
@@ -58,6 +66,7 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
     an author or a date (then they are the parts of one text, not posts)."""
     found = units(body)
     inside = frozenset(unit.element for unit in found)
+    software = furniture_everywhere([unit.element for unit in found], inside)
     seen: set[tuple[str, ...]] = set()  # the QUOTE_SPAN-word runs of the units before
     segments = []
     for unit in found:
@@ -65,7 +74,7 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
         date, date_element = published(unit.element, inside)
         shown = frozenset(element for element in (name_element, date_element)
                           if element is not None and 2 * size(element) < size(unit.element))
-        own, quoted = own_text(unit.element, inside, shown)
+        own, quoted = own_text(unit.element, inside, shown | software)
         own, repeated = without_quoted_lines(own, seen)
         if own:
             segments.append(Segment(own, unit_kind(unit, own), name, date, quoted + repeated, unit.source))
@@ -78,6 +87,153 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
             and any(in_body(segment.text, body_text) for segment in segments):
         return []  # parts of the extracted text that show no writer: an article's, not posts
     return segments
+
+
+def furniture_everywhere(found: list[HtmlElement], inside: frozenset[HtmlElement]) -> frozenset[HtmlElement]:
+    """Furniture of each family of units (`furniture`), and in every unit the small parts placed as
+    some family's furniture is (the same step under the same parent step, with a class word): a
+    question is often a unit of its own shape whose controls are its answers' controls."""
+    if len(found) < MIN_FURNITURE_UNITS:
+        return frozenset()
+    steps: dict[HtmlElement, str] = {}
+    parts = {unit: _parts(unit, inside, steps) for unit in found}
+    learned = {element for family in families(found, inside, steps)
+               for element in furniture(family, parts)}
+    placed = {(steps[element.getparent()] if element.getparent() in steps else _step(element.getparent()),
+               steps[element]) for element in learned if "." in steps[element]}
+    if not placed:
+        return frozenset(learned)
+    for unit in found:
+        unit_parts = parts[unit]
+        total = unit_parts.chars[unit]
+        for path, path_elements in unit_parts.paths.items():
+            parent_steps = path[-2] if len(path) > 1 else None
+            for element in path_elements:
+                key = (parent_steps if parent_steps is not None else _step(unit), path[-1])
+                if (element not in learned and key in placed and not in_running_text(element)
+                        and unit_parts.chars[element] < FURNITURE_MAX_SHARE * total):
+                    learned.add(element)
+    return frozenset(learned)
+
+
+def families(found: list[HtmlElement], inside: frozenset[HtmlElement],
+             steps: dict[HtmlElement, str]) -> list[list[HtmlElement]]:
+    """The page's units in families built alike: a unit joins the first family whose first member's
+    children (`_step`s) share at least `FAMILY_OVERLAP` of theirs with its own (a question and its
+    answers are one family, the comments under them another)."""
+    grouped: list[tuple[frozenset[str], list[HtmlElement]]] = []
+    for unit in found:
+        own = frozenset(steps.get(child) or _step(child) for child in unit
+                        if isinstance(child.tag, str) and child not in inside)
+        for first, members in grouped:
+            union = len(first | own)
+            if union and len(first & own) >= FAMILY_OVERLAP * union:
+                members.append(unit)
+                break
+        else:
+            grouped.append((own, [unit]))
+    return [members for _, members in grouped]
+
+
+def furniture(found: list[HtmlElement], parts_of: dict[HtmlElement, Parts]) -> frozenset[HtmlElement]:
+    """The parts every unit holds in the same place with little text: the forum software's, not the
+    writer's (the poster's profile block, the post's number and date line, its controls).
+
+    A part is named by its path from the unit (tags and class words, numbers dropped:
+    `div.postprofile > dl > dd`). A path that at least `FURNITURE_SHARE` of a family's units (at
+    least `MIN_FURNITURE_UNITS`) hold, that holds less than `FURNITURE_MAX_SHARE` of the text of
+    every unit holding it, and whose words repeat from unit to unit (`_repeated`, at least
+    `FURNITURE_REPEAT`) is furniture; only the outermost such part is returned. The text a writer
+    writes differs from post to post, however short: it is never such a part."""
+    if len(found) < MIN_FURNITURE_UNITS:
+        return frozenset()
+    parts = [parts_of[unit] for unit in found]
+    holders: dict[tuple[str, ...], int] = {}
+    for unit_parts in parts:
+        for path in unit_parts.paths:
+            holders[path] = holders.get(path, 0) + 1
+    common = {path for path, count in holders.items() if count >= FURNITURE_SHARE * len(found)}
+    small: set[tuple[int, tuple[str, ...]]] = set()
+    for index, (unit, unit_parts) in enumerate(zip(found, parts, strict=True)):
+        total = unit_parts.chars[unit]
+        small.update((index, path) for path in common & unit_parts.paths.keys()
+                     if unit_parts.held(path) < FURNITURE_MAX_SHARE * total)
+    furniture_paths = {path for path in common if all(
+        path not in unit_parts.paths or (index, path) in small for index, unit_parts in enumerate(parts))
+        and _repeated(path, parts) >= FURNITURE_REPEAT}
+    outermost = {element for unit_parts in parts for path, elements in unit_parts.paths.items()
+                 if path in furniture_paths and not any(path[:cut] in furniture_paths for cut in range(1, len(path)))
+                 for element in elements if not in_running_text(element)}
+    return frozenset(outermost)
+
+
+def in_running_text(element: HtmlElement) -> bool:
+    """Whether words stand beside `element` in its parent (an `@name` mention or a link inside a
+    sentence, a line break between sentences): part of what the writer wrote, however often it
+    repeats. A separator (" – ", " | ") is not a word."""
+    parent = element.getparent()
+    if parent is None:
+        return False
+    if _WORD.search(parent.text or "") or _WORD.search(element.tail or ""):
+        return True
+    return any(_WORD.search(sibling.tail or "") for sibling in element.itersiblings(preceding=True))
+
+
+def _repeated(path: tuple[str, ...], parts: list[Parts]) -> float:
+    """The mean share of a part's words that at least half the units holding the part hold there too:
+    the software's labels and controls repeat ("Join Date", "Posts", "Reply"), the writers' words do
+    not (one-line replies included)."""
+    held = [{word for element in unit_parts.paths[path] for word in _WORD.findall(" ".join(element.itertext()).lower())}
+            for unit_parts in parts if path in unit_parts.paths]
+    counts: dict[str, int] = {}
+    for found_words in held:
+        for word in found_words:
+            counts[word] = counts.get(word, 0) + 1
+    shares = [sum(2 * counts[word] >= len(held) for word in found_words) / len(found_words)
+              for found_words in held if found_words]
+    return sum(shares) / len(shares) if shares else 1.0  # no words: an icon, a button's frame
+
+
+def _parts(unit: HtmlElement, inside: frozenset[HtmlElement], steps: dict[HtmlElement, str]) -> Parts:
+    """A unit's elements by their path from it (`furniture`), nested units and what they hold left out,
+    and the characters of text each holds (whitespace runs as one; one pass, children first)."""
+    found: dict[tuple[str, ...], list[HtmlElement]] = {}
+    chars: dict[HtmlElement, int] = {}
+
+    def walk(node: HtmlElement, path: tuple[str, ...]) -> int:
+        held = _chars(node.text)
+        for child in node:
+            if isinstance(child.tag, str) and child not in inside:
+                steps[child] = _step(child)
+                step = path + (steps[child],)
+                found.setdefault(step, []).append(child)
+                held += walk(child, step)
+            held += _chars(child.tail)
+        chars[node] = held
+        return held
+
+    walk(unit, ())
+    return Parts(found, chars)
+
+
+@dataclass(frozen=True)
+class Parts:
+    paths: dict[tuple[str, ...], list[HtmlElement]]
+    chars: dict[HtmlElement, int]  # the unit's and each part's characters of text
+
+    def held(self, path: tuple[str, ...]) -> int:
+        return sum(self.chars[element] for element in self.paths[path])
+
+
+def _chars(text: str | None) -> int:
+    return len(" ".join(text.split())) + 1 if text and not text.isspace() else 0
+
+
+def _step(element: HtmlElement) -> str:
+    """An element's tag and class words, numbers dropped (`post-123` is every post's)."""
+    words = sorted(word for word in _MARK_WORDS.split((element.get("class") or "").lower())
+                   if word and not _DIGIT.search(word))
+    return ".".join([element.tag, *words])
 
 
 def without_quoted_lines(own: str, seen: set[tuple[str, ...]]) -> tuple[str, int]:

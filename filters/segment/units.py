@@ -49,7 +49,11 @@ MAX_CONTROL_WORDS = 3
 QUOTE_TAGS = frozenset(("blockquote", "aside"))
 MAX_ATTRIBUTION_WORDS = 20
 _MARK_WORDS = re.compile(r"[\s_-]+")
-SKIPPED_TAGS = frozenset(("script", "style", "template", "noscript", "button", "svg", "select", "textarea"))
+SKIPPED_TAGS = frozenset(("script", "style", "template", "noscript", "button", "svg", "select", "textarea", "input"))
+# A form to write in (an answer or reply box, a sign-up): not the writer's text. A form that only wraps
+# posts (a moderation form around a whole thread) has no such field.
+_ENTRY_FIELDS = etree.XPath("descendant::textarea | descendant::input[@type='text' or @type='email' "
+                            "or @type='password']")
 HIDDEN_TEXT_TAGS = ("script", "style", "template", "noscript")
 # A unit holds blocks: a paragraph or list item of text alone is part of one, never a unit.
 BLOCK_TAGS = ("div", "p", "article", "section", "ul", "ol", "li", "blockquote", "pre", "table", "header",
@@ -382,6 +386,10 @@ def units(body: HtmlElement) -> list[Unit]:
     return [] if group is None else [Unit(element, "repeated") for element in grown(body, group)]
 
 
+def _entry_form(element: HtmlElement) -> bool:
+    return element.tag == "form" and bool(_ENTRY_FIELDS(element))
+
+
 def own_text(element: HtmlElement, others: frozenset[HtmlElement] = frozenset(),
              removed: frozenset[HtmlElement] = frozenset()) -> tuple[str, int]:
     """The unit's text with quotes, signatures, controls, scripts, the `others` units inside it and the
@@ -401,7 +409,7 @@ def own_text(element: HtmlElement, others: frozenset[HtmlElement] = frozenset(),
         if node.text:
             parts.append(node.text)
         for child in node:
-            if isinstance(child.tag, str) and child.tag not in SKIPPED_TAGS:
+            if isinstance(child.tag, str) and child.tag not in SKIPPED_TAGS and not _entry_form(child):
                 walk(child)
             if child.tail:
                 parts.append(child.tail)

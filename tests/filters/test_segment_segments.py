@@ -102,8 +102,9 @@ def test_a_qa_pages_question_answers_and_comments_come_from_microdata():
     assert found[0].published == "2024-01-01T08:00:00" and found[2].published == "2024-01-02T09:30:00"
     assert found[0].text == words(30, "asking")  # its comments, votes, author and date are not its text
     assert found[2].text == words(50, "answer") + '\nprint("hello")'
-    # a date in plain text (no `<time>`, no date property) is not read, and stays in the text
-    assert found[1].text == words(9, "remark") + " – 2024-01-03 09:00" and found[1].published is None
+    # a date in plain text (no `<time>`, no date property) is not read; where every comment shows one in
+    # the same place (`span.comment-date`) it is the software's, and not the writer's text either
+    assert found[1].text == words(9, "remark") + " –" and found[1].published is None
 
 
 def test_an_faqs_questions_and_answers_written_by_the_page_are_not_segments():
@@ -142,7 +143,8 @@ def test_an_articles_comments_are_segments_and_its_body_is_never_split():
     found = page_segments(page)
     assert [segment.kind for segment in found] == ["comment"] * 5
     assert [segment.author for segment in found] == ["Ann", "Bob", "Cy", "Di", "Ed"]
-    assert found[0].text == f"March 1, 2024 at 10:01 am\n{words(60, 'said1x')}"  # the reply link is a control
+    # the reply link is a control; the date line every comment shows in the same place is the software's
+    assert found[0].text == words(60, "said1x")
     assert not any("story" in segment.text or "more" in segment.text for segment in found)
 
 
@@ -162,7 +164,7 @@ def test_a_link_pages_entries_are_items():
     found = page_segments(page)
     assert [segment.kind for segment in found] == ["item"] * 5
     assert found[0].author == "u1"  # the link to the user's page, taken out of the text
-    assert found[0].text == f"{words(12, 'title1x')}\nposted 2024-04-01 by"
+    assert found[0].text == words(12, "title1x")  # "posted … by", in every entry's same place, is furniture
 
 
 def test_kinds_are_the_declared_ones():
@@ -201,3 +203,46 @@ def test_a_line_repeating_an_earlier_posts_words_is_a_quote_left_out_and_counted
     assert found[0].text.split("\n") == [first_line, short]
     assert found[1].text.split("\n") == [words(30, "beta"), short]
     assert found[1].quoted_words == QUOTE_SPAN + 4
+
+
+# --- the software's furniture out of the writer's text (filters/segment/segments.py: `furniture`) ------
+
+
+def vbulletin_post(number: int, author: str, joined: str, posts: int, text: str) -> str:
+    """A post with a profile block and a row of controls, in the shape of a vBulletin 4 thread."""
+    return (f'<li class="postbitlegacy postcontainer" id="post_{number}">'
+            f'<div class="posthead"><span class="date">Feb {number}, 2024</span><a class="postcounter">#{number}</a></div>'
+            f'<div class="postdetails"><div class="userinfo"><a class="username" href="/member.php?u={number}">'
+            f'{author}</a><span class="usertitle">Senior Member</span><dl class="userinfo_extra">'
+            f'<dt>Join Date</dt><dd>{joined}</dd><dt>Location</dt><dd>Lisbon</dd><dt>Posts</dt><dd>{posts}</dd>'
+            f'</dl></div><div class="postbody"><div class="content"><blockquote class="postcontent restore">{text}'
+            f'</blockquote></div></div></div><div class="postfoot"><span class="postcontrols">'
+            f'<a href="/newreply.php?p={number}">Reply</a> <a href="/report.php?p={number}">Report</a>'
+            f' <a href="/post_thanks.php?p={number}">Thanks</a></span></div></li>')
+
+
+def test_a_profile_block_and_controls_every_post_holds_are_left_out_of_its_text():
+    texts = [words(60, "alpha"), words(35, "beta"), words(80, "gamma")]
+    thread = "<ol id='posts'>" + "".join(vbulletin_post(n, name, f"Jul 201{n}", 100 * n, text) for n, (name, text)
+                                         in enumerate(zip(("ann", "bob", "cy"), texts, strict=True), 1)) + "</ol>"
+    found = page_segments(body_of(thread))
+    assert [segment.text for segment in found] == texts
+    assert [segment.author for segment in found] == ["ann", "bob", "cy"]  # read before the profile is left out
+
+
+def test_one_line_replies_under_large_profile_blocks_keep_their_text():
+    texts = ["Thanks, that worked for me too.", "Same here.", "Confirmed on the new firmware as well, thanks."]
+    thread = "<ol id='posts'>" + "".join(vbulletin_post(n, name, "Jul 2013", 12345, text) for n, (name, text)
+                                         in enumerate(zip(("ann", "bob", "cy"), texts, strict=True), 1)) + "</ol>"
+    assert [segment.text for segment in page_segments(body_of(thread))] == texts
+
+
+def test_a_form_to_write_in_is_not_the_writer_s_text():
+    form = ('<form class="answer-form"><h2>Your Answer</h2><textarea name="body"></textarea>'
+            '<p>Sign up or log in</p><input type="email" name="email"></form>')
+    posts = "".join(f'<div class="answer"><div class="prose">{words(50, name)}</div>'
+                    f'<a class="user" href="/users/{name}">{name}</a>{form if n == 1 else ""}</div>'
+                    for n, name in enumerate(("alpha", "beta", "gamma")))
+    found = page_segments(body_of(f"<div id='answers'>{posts}</div>"))
+    assert len(found) == 3 and all("Sign up" not in segment.text for segment in found)
+    assert found[1].text == words(50, "beta")
