@@ -211,7 +211,8 @@ def test_a_line_repeating_an_earlier_posts_words_is_a_quote_left_out_and_counted
 def vbulletin_post(number: int, author: str, joined: str, posts: int, text: str) -> str:
     """A post with a profile block and a row of controls, in the shape of a vBulletin 4 thread."""
     return (f'<li class="postbitlegacy postcontainer" id="post_{number}">'
-            f'<div class="posthead"><span class="date">Feb {number}, 2024</span><a class="postcounter">#{number}</a></div>'
+            f'<div class="posthead"><span class="date">Feb {number}, 2024</span>'
+            f'<a class="postcounter">#{number}</a></div>'
             f'<div class="postdetails"><div class="userinfo"><a class="username" href="/member.php?u={number}">'
             f'{author}</a><span class="usertitle">Senior Member</span><dl class="userinfo_extra">'
             f'<dt>Join Date</dt><dd>{joined}</dd><dt>Location</dt><dd>Lisbon</dd><dt>Posts</dt><dd>{posts}</dd>'
