@@ -10,9 +10,9 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree, html
+from test_segment_segments import forum_thread, vbulletin_post, words
 
 from filters.segment.segments import KINDS, page_segments
-from test_segment_segments import forum_thread, vbulletin_post, words
 
 
 def _thread() -> str:
