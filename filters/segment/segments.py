@@ -14,6 +14,7 @@ so are a unit's lines that quote an earlier unit of the page (`without_quoted_li
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lxml import etree
@@ -95,36 +96,34 @@ def furniture_everywhere(found: list[HtmlElement], inside: frozenset[HtmlElement
     question is often a unit of its own shape whose controls are its answers' controls."""
     if len(found) < MIN_FURNITURE_UNITS:
         return frozenset()
-    steps: dict[HtmlElement, str] = {}
-    parts = {unit: _parts(unit, inside, steps) for unit in found}
-    learned = {element for family in families(found, inside, steps)
-               for element in furniture(family, parts)}
-    placed = {(steps[element.getparent()] if element.getparent() in steps else _step(element.getparent()),
-               steps[element]) for element in learned if "." in steps[element]}
-    if not placed:
-        return frozenset(learned)
-    for unit in found:
-        unit_parts = parts[unit]
-        total = unit_parts.chars[unit]
-        for path, path_elements in unit_parts.paths.items():
-            parent_steps = path[-2] if len(path) > 1 else None
-            for element in path_elements:
-                key = (parent_steps if parent_steps is not None else _step(unit), path[-1])
-                if (element not in learned and key in placed and not in_running_text(element)
-                        and unit_parts.chars[element] < FURNITURE_MAX_SHARE * total):
-                    learned.add(element)
+    parts = {unit: _parts(unit, inside) for unit in found}
+    learned = {element for family in families(found, parts) for element in furniture(family, parts)}
+    placements = [(unit, place, element) for unit in found for place, element in _placements(unit, parts[unit])]
+    placed = {place for _, place, element in placements if element in learned and "." in place[1]}
+    for unit, place, element in placements:
+        if (element not in learned and place in placed and not in_running_text(element)
+                and parts[unit].chars[element] < FURNITURE_MAX_SHARE * parts[unit].chars[unit]):
+            learned.add(element)
     return frozenset(learned)
 
 
-def families(found: list[HtmlElement], inside: frozenset[HtmlElement],
-             steps: dict[HtmlElement, str]) -> list[list[HtmlElement]]:
+def _placements(unit: HtmlElement, unit_parts: Parts) -> Iterator[tuple[tuple[str, str], HtmlElement]]:
+    """Each part of a unit with its place: its parent's step (the unit's own for a child of the unit)
+    and its own."""
+    top = _step(unit)
+    for path, elements in unit_parts.paths.items():
+        place = (path[-2] if len(path) > 1 else top, path[-1])
+        for element in elements:
+            yield place, element
+
+
+def families(found: list[HtmlElement], parts: dict[HtmlElement, Parts]) -> list[list[HtmlElement]]:
     """The page's units in families built alike: a unit joins the first family whose first member's
     children (`_step`s) share at least `FAMILY_OVERLAP` of theirs with its own (a question and its
     answers are one family, the comments under them another)."""
     grouped: list[tuple[frozenset[str], list[HtmlElement]]] = []
     for unit in found:
-        own = frozenset(steps.get(child) or _step(child) for child in unit
-                        if isinstance(child.tag, str) and child not in inside)
+        own = frozenset(path[0] for path in parts[unit].paths if len(path) == 1)
         for first, members in grouped:
             union = len(first | own)
             if union and len(first & own) >= FAMILY_OVERLAP * union:
@@ -194,7 +193,7 @@ def _repeated(path: tuple[str, ...], parts: list[Parts]) -> float:
     return sum(shares) / len(shares) if shares else 1.0  # no words: an icon, a button's frame
 
 
-def _parts(unit: HtmlElement, inside: frozenset[HtmlElement], steps: dict[HtmlElement, str]) -> Parts:
+def _parts(unit: HtmlElement, inside: frozenset[HtmlElement]) -> Parts:
     """A unit's elements by their path from it (`furniture`), nested units and what they hold left out,
     and the characters of text each holds (whitespace runs as one; one pass, children first)."""
     found: dict[tuple[str, ...], list[HtmlElement]] = {}
@@ -204,8 +203,7 @@ def _parts(unit: HtmlElement, inside: frozenset[HtmlElement], steps: dict[HtmlEl
         held = _chars(node.text)
         for child in node:
             if isinstance(child.tag, str) and child not in inside:
-                steps[child] = _step(child)
-                step = path + (steps[child],)
+                step = path + (_step(child),)
                 found.setdefault(step, []).append(child)
                 held += walk(child, step)
             held += _chars(child.tail)
