@@ -306,7 +306,7 @@ def _check_bounds(hint: Any, value: Any, key: str) -> None:
     item of a list; null passes (where the type allows it, it switches the rule off)."""
     if value is None or dataclasses.is_dataclass(value):
         return
-    for bounds in _declared_bounds(hint):
+    for bounds in declared_bounds(hint):
         for item in value if isinstance(value, tuple) else (value,):
             fault = bounds.fault(item)
             if fault is not None:
@@ -334,23 +334,19 @@ def _leaf_hints(cls: type, prefix: str) -> dict[str, Any]:
 
 def declared_bounds(hint: Any) -> list[Bounds]:
     """The `Bounds` a parameter's type declares (inside `Annotated`, a union with null, a list)."""
-    return _declared_bounds(hint)
-
-
-def _declared_bounds(hint: Any) -> list[Bounds]:
     origin = typing.get_origin(hint)
     if origin is typing.Annotated:
-        return [meta for meta in hint.__metadata__ if isinstance(meta, Bounds)] + _declared_bounds(
+        return [meta for meta in hint.__metadata__ if isinstance(meta, Bounds)] + declared_bounds(
             typing.get_args(hint)[0])
     if origin in (types.UnionType, typing.Union, tuple, list):
-        return [bounds for arg in typing.get_args(hint) for bounds in _declared_bounds(arg)]
+        return [bounds for arg in typing.get_args(hint) for bounds in declared_bounds(arg)]
     return []
 
 
 def _convert(hint: Any, raw: Any, key: str) -> Any:
     if dataclasses.is_dataclass(hint):
         return _build(hint, raw, key)  # type: ignore[arg-type]  # a dataclass type here: hints are types
-    allowed = _allowed_types(hint)
+    allowed = allowed_types(hint)
     section = next((kind for kind in allowed if dataclasses.is_dataclass(kind)), None)
     if section is not None:  # a group that null switches off (`segment: null`)
         return None if raw is None and type(None) in allowed else _build(section, raw, key)
@@ -377,14 +373,15 @@ def _convert(hint: Any, raw: Any, key: str) -> Any:
     raise ParamsError(f"'{key}' must be {_describe(allowed)}, got {raw!r}")
 
 
-def _allowed_types(hint: Any) -> set[type]:
+def allowed_types(hint: Any) -> set[type]:
+    """The plain types a parameter takes (`Annotated` unwrapped, unions opened; a list is `list`)."""
     origin = typing.get_origin(hint)
     if origin is typing.Annotated:
-        return _allowed_types(typing.get_args(hint)[0])
+        return allowed_types(typing.get_args(hint)[0])
     if origin in (types.UnionType, typing.Union):
         allowed: set[type] = set()
         for arg in typing.get_args(hint):
-            allowed |= _allowed_types(arg)
+            allowed |= allowed_types(arg)
         return allowed
     if origin in (list, tuple):
         return {list}

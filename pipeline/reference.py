@@ -11,15 +11,13 @@ from __future__ import annotations
 import json
 import re
 import sys
-import types
-import typing
 from pathlib import Path
 from typing import Any
 
 from filters.core.declarations import Bounds
 from filters.rules.reasons import RULES, Rule, declared_in
 from filters.rules.signals import SIGNALS
-from pipeline.params import Params, declared_bounds, flatten, leaf_hints, load_params
+from pipeline.params import Params, allowed_types, declared_bounds, flatten, leaf_hints, load_params
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = (ROOT / "docs" / "filters.md", ROOT / "docs" / "dataset.md")
@@ -73,8 +71,9 @@ def keys_table(params_text: str) -> str:
     rules = {key: rule for rule in RULES if rule.params_key
              for key in (rule.params_key if isinstance(rule.params_key, tuple) else (rule.params_key,))}
     lines = ["| key | default | allowed | stage | what it does |", "|---|---|---|---|---|"]
+    hints = leaf_hints()
     for key, value in flatten(Params().to_dict()).items():
-        hint = leaf_hints()[key]
+        hint = hints[key]
         stage = "extract" if key.startswith("extract.") or key == "segment.max_per_page" else "select"
         meaning = comments.get(key) or (f"`{rules[key].code}`: {rules[key].meaning}" if key in rules else "")
         meaning = meaning or comments.get(key.rsplit(".", 1)[0], "")
@@ -85,29 +84,17 @@ def keys_table(params_text: str) -> str:
 def allowed(hint: Any) -> str:
     """The values a key may take, from its type and declared bounds."""
     bounds = declared_bounds(hint)
-    kinds = _kinds(hint)
+    kinds = allowed_types(hint)
     if bounds:
         text = "; ".join(_bounds_text(found) for found in bounds)
     else:
         text = next((words for kind, words in _KIND_WORDS if kind in kinds), "any value")
-    if tuple in kinds:
+    if list in kinds:
         text = f"a list of: {text}" if bounds else "a list"
     return text + (", or null" if type(None) in kinds else "")
 
 
 _KIND_WORDS = ((bool, "true, false"), (int, "an integer"), (float, "a number"), (str, "text"))
-
-
-def _kinds(hint: Any) -> set[Any]:
-    """The plain types a hint is made of (Annotated unwrapped, unions and lists opened)."""
-    origin = typing.get_origin(hint)
-    if origin is typing.Annotated:
-        return _kinds(typing.get_args(hint)[0])
-    if origin in (types.UnionType, typing.Union):
-        return {kind for arg in typing.get_args(hint) for kind in _kinds(arg)}
-    if origin is tuple:
-        return {tuple} | {kind for arg in typing.get_args(hint) if arg is not Ellipsis for kind in _kinds(arg)}
-    return {hint}
 
 
 def _bounds_text(bounds: Bounds) -> str:

@@ -453,6 +453,7 @@ def _ld_language(value: Any) -> str | None:
         return normalise_language(value.get("alternateName")) or normalise_language(value.get("name"))
     return normalise_language(value)
 
+
 @dataclass(frozen=True)
 class MetadataParams:
     # Where no metadata tier declares a publication date, htmldate infers one (`published_source`

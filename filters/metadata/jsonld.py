@@ -63,20 +63,22 @@ class JsonLd:
             return [name] if name else []
         if not isinstance(value, dict):
             return []
-        if "name" not in value and isinstance(value.get("@id"), str):
-            value = self.by_id.get(value["@id"], value)
+        value = self.resolved(value)
         name = clean_ld(value.get("name"))
         if name is None:
             parts = (value.get("givenName"), value.get("familyName"))
             name = clean_ld(" ".join(part for part in parts if isinstance(part, str)))
         return [name] if name else []
 
+    def resolved(self, value: Any) -> Any:
+        """An object that only points at another (`{"@id": ...}`, no name) as the object it points at."""
+        if isinstance(value, dict) and "name" not in value and isinstance(value.get("@id"), str):
+            return self.by_id.get(value["@id"], value)
+        return value
 
     def is_organisation(self, value: Any) -> bool:
         """Whether an author value names only organisations (`Organization` and its subtypes)."""
-        items = value if isinstance(value, list) else [value]
-        objects = [self.by_id.get(item["@id"], item) if isinstance(item, dict) and "name" not in item
-                   and isinstance(item.get("@id"), str) else item for item in items]
+        objects = [self.resolved(item) for item in (value if isinstance(value, list) else [value])]
         return bool(objects) and all(isinstance(obj, dict) and bool(schema_types(obj) & ORGANISATION_TYPES)
                                      for obj in objects)
 

@@ -41,7 +41,7 @@ from pipeline.stages.partitions import write_whole
 from pipeline.stages.segments import SEGMENTS_DIR, SegmentCounts, SegmentRows, decide_segments
 from pipeline.store.schema import OUTPUT_SCHEMA
 from pipeline.store.storage import local_copies, location
-from pipeline.store.workdir import EXTRACT_DIR, MANIFEST, fingerprint, outputs_for
+from pipeline.store.workdir import EXTRACT_DIR, MANIFEST, ROW_NEUTRAL_EXTRACT_KEYS, fingerprint, outputs_for
 from pipeline.store.writers import publish_directories, remove_stale_temps
 
 STATS = "stats.json"
@@ -359,8 +359,6 @@ def _load_workdir(workdir: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return manifest, summaries
 
 
-# Extract keys that never change the rows a work directory holds (how a file is cut into tasks).
-ROW_NEUTRAL_EXTRACT_KEYS = frozenset({"task_bytes"})
 RETUNE_HINT = ("To tune the page-type model's threshold without extracting again, extract once with "
                "`extract.gate.use_page_model: false` (every page is extracted) and set "
                "`select.page.min_article_probability` in select.")
@@ -391,7 +389,7 @@ def params_in_force(manifests: list[tuple[dict[str, Any], str]], params: Params,
                           "leave them out of the params file: select then takes the work directory's. " + RETUNE_HINT)
     extracted, workdir = recorded[0]
     try:
-        return with_extract(params, {**extracted, "task_bytes": params.extract.task_bytes})
+        return with_extract(params, {**extracted, **{key: given[key] for key in ROW_NEUTRAL_EXTRACT_KEYS}})
     except ParamsError as exc:
         raise SelectError(f"{workdir} was extracted by another version of corpus-filter ({exc}); re-run "
                           "`pipeline extract` on its inputs") from exc

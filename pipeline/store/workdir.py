@@ -34,6 +34,8 @@ PARTS_DIR = "parts"
 MANIFEST = "manifest.json"
 # Bump when rows written by the extract stage change meaning; invalidates --resume outputs.
 FORMAT_VERSION = 13
+# Extract keys that never change the rows a work directory holds (how a file is cut into tasks).
+ROW_NEUTRAL_EXTRACT_KEYS = frozenset({"task_bytes"})
 
 
 def file_key(path: str) -> str:
@@ -50,7 +52,7 @@ def fingerprint(params: Params, extract_all: bool) -> str:
     `extract.task_bytes` is left out: how a file is cut into tasks never changes its rows;
     `segment` is in (whether segments are found, and how many a page keeps).
     """
-    extract = {k: v for k, v in params.to_dict()["extract"].items() if k != "task_bytes"}
+    extract = {k: v for k, v in params.to_dict()["extract"].items() if k not in ROW_NEUTRAL_EXTRACT_KEYS}
     # segmentation's extract-time keys (segment.min_tokens is select's)
     segment = None if params.segment is None else {"max_per_page": params.segment.max_per_page}
     payload = json.dumps({"format": FORMAT_VERSION, "version": __version__, "extract_all": extract_all,

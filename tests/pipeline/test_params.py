@@ -133,7 +133,7 @@ def test_every_share_and_count_declares_its_bounds():
     """A threshold named as a share or probability is declared in [0, 1], one named as a count of
     something is declared non-negative: the bounds live with the declaration, and a new parameter
     cannot go without them."""
-    from pipeline.params import declared_bounds, leaf_hints
+    from pipeline.params import declared_bounds, flatten, leaf_hints
 
     shares = counts = 0
     for key, hint in leaf_hints().items():
@@ -146,10 +146,4 @@ def test_every_share_and_count_declares_its_bounds():
             assert any(b.low is not None and b.low >= 0 for b in bounds), key
             counts += 1
     assert shares > 25 and counts > 10
-    assert set(leaf_hints()) == set(_flat(Params().to_dict()))  # every key, none twice
-
-
-def _flat(data: dict, prefix: str = "") -> dict:
-    from pipeline.params import flatten
-
-    return flatten(data, prefix)
+    assert set(leaf_hints()) == set(flatten(Params().to_dict()))  # every key, none twice
