@@ -8,20 +8,25 @@ forum figures are the same either way), with `text` the extraction cascade's tex
 `article=False` (the page-type hint off, as in presets/seed.yaml: the segmenter must protect an
 article by itself); article pages also with `article=True`.
 
-1. **Posts** (`../shared/corpora/wcxb-dev.forum-posts.json`: every forum page of wcxb-dev, each
-   post's first 8 and last 6 words). A labelled post of >= 30 words is *recovered* when exactly one
+1. **Posts** (`../shared/corpora/wcxb-dev.forum-posts.json`: every forum page of wcxb-dev, and
+   `trafilatura-eval.forum-posts.json`: 25 forum, Q&A and commented article pages of trafilatura-eval,
+   each post's first 8 and last 6 words; on a `comments` page the first post, the article, is left
+   out of the count: an article body is never a segment). A labelled post of >= 30 words is *recovered* when exactly one
    segment contains its first and its last words and no other post's first words; *merged* when the
    segment holding it holds another post's first words too; *split* when its first and last words
    are in different segments; *missed* when no segment holds its first words. Segments of >= 30
    words that hold no labelled post's first words are *unmatched*; on Q&A pages those found as
    comments are counted apart (the labels leave the comments under answers out). Words are
    compared as lower-cased `\\w+` runs. Per kind and per language, with the extracted text and
-   without; and the pages without posts in their HTML that got segments.
+   without, per software (`software`: the label's, else the `generator` meta or a markup fingerprint
+   of a forum engine, else the site); threads of >= 3 such posts without a segment; and the pages
+   without posts in their HTML that got segments.
 2. **Articles** (pages typed `article` in `wcxb-dev.labels.json` and `trafilatura-eval.labels.json`):
    the share of pages with a segment that holds article-body text: at least half of its words are in
    paragraphs or lines of >= 12 words it shares with the extracted text (whose cascade leaves comments out).
 3. **Cost**: `page_segments` per page (thread CPU time), median and p90 over all wcxb-dev pages.
-4. `--cv`: leave-domain-out cross-validation of the thresholds read off these pages (`GRID`).
+4. `--cv`: cross-validation of the thresholds read off these pages (`GRID`), leaving one registered
+   domain out and leaving one software out (every page the same engine made is held out at once).
 """
 
 from __future__ import annotations
@@ -83,12 +88,13 @@ def score_page(unit_texts: list[str], posts: list[dict]) -> tuple[Counter, int]:
     return outcome, unmatched["post"]
 
 
-def score_segments(found: list[tuple[str, str]], posts: list[dict]) -> tuple[Counter, Counter]:
-    """Outcome counts over the posts of >= MIN_WORDS words, and the segments (text, kind) of >= MIN_WORDS
-    words matching no post, by kind."""
+def score_segments(found: list[tuple[str, str]], posts: list[dict], counted: list[dict] | None = None) \
+        -> tuple[Counter, Counter]:
+    """Outcome counts over the `counted` posts (default all) of >= MIN_WORDS words, and the segments
+    (text, kind) of >= MIN_WORDS words matching no post, by kind."""
     prepared = [tokens(text) for text, _ in found]
     outcome: Counter = Counter()
-    for post in posts:
+    for post in posts if counted is None else counted:
         if post["words"] < MIN_WORDS:
             continue
         first = [i for i, text in enumerate(prepared) if holds(text, post["first_words"])]
@@ -126,9 +132,9 @@ def holds_body_text(segment: str, body: str, runs: list[str]) -> bool:
     return total > 0 and max(inside, shared) >= BODY_SHARE * total
 
 
-def pages(warc: Path, urls: set[str] | None = None) -> Iterator[tuple[str, HtmlElement]]:
-    """(url, parsed page) of the WARC's HTML pages (only `urls` when given), consent overlays removed
-    as the extract step does before the cascade and the segments."""
+def pages(warc: Path, urls: set[str] | None = None) -> Iterator[tuple[str, HtmlElement, str]]:
+    """(url, parsed page, decoded HTML) of the WARC's HTML pages (only `urls` when given), consent
+    overlays removed as the extract step does before the cascade and the segments."""
     for raw in read_file(str(warc), 5_000_000, FileReport(str(warc))):
         if raw.payload is None or not raw.url or (urls is not None and raw.url not in urls):
             continue
@@ -137,7 +143,7 @@ def pages(warc: Path, urls: set[str] | None = None) -> Iterator[tuple[str, HtmlE
         if tree is None:
             continue
         remove_cookie_overlays(tree)
-        yield raw.url, tree
+        yield raw.url, tree, decoded.data.decode(decoded.encoding or "utf-8", "replace")
 
 
 def extracted_texts(cache: Path) -> dict[str, str | None]:
@@ -146,7 +152,7 @@ def extracted_texts(cache: Path) -> dict[str, str | None]:
         return json.loads(cache.read_text(encoding="utf-8"))
     texts: dict[str, str | None] = {}
     for corpus in CORPORA:
-        for url, tree in pages(SHARED / f"{corpus}.warc.gz"):
+        for url, tree, _ in pages(SHARED / f"{corpus}.warc.gz"):
             texts[url] = run_cascade(Page(tree, url)).text
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps(texts), encoding="utf-8")
@@ -160,11 +166,63 @@ def timed_segments(body: HtmlElement | None, text: str | None, article: bool = F
     return found, time.thread_time() - start
 
 
-def cross_validate(forum: list[tuple[str, HtmlElement, dict]], articles: list[tuple[str, HtmlElement, str | None]]) \
-        -> None:
-    """Leave-domain-out: for each registered domain, the `GRID` values that score best on the other
-    domains' pages, applied to its own (forum pages with text=None, article pages with their text);
-    prints the held-out recovered share and share of article pages with a segment holding body text."""
+# Forum and comment engines by their markup, in the order tried (a page of one engine often names
+# another in its text or scripts, so the most particular marks come first); the `generator` meta first.
+ENGINES = (
+    ("Stack Exchange", r"js-post-body|class=\"[^\"]*\banswercell\b"),
+    ("Discourse", r"\bdiscourse\b"),
+    ("XenForo", r"data-xf-init|message--post"),
+    ("Invision", r"\bipsComment|\bipsType"),
+    ("NodeBB", r"nodebb"),
+    ("Flarum", r"flarum"),
+    ("MyBB", r"\bmybb\b"),
+    ("vBulletin", r"postbit|vbulletin"),
+    ("phpBB", r"\bpostbody\b|phpbb"),
+    ("SMF", r"simplemachines|\bsmf\b"),
+    ("Vanilla", r"vanilla"),
+    ("Disqus", r"disqus_thread|\bdisqus\b"),
+    ("Reddit", r"shreddit|\bredditstatic\b"),
+    ("WordPress", r"comment-body|wp-content"),
+)
+_ENGINES = tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in ENGINES)
+_GENERATOR = re.compile(r"<meta[^>]+name=[\"']generator[\"'][^>]*content=[\"']([^\"'\s]+)"
+                        r"|<meta[^>]+content=[\"']([^\"'\s]+)[^>]*name=[\"']generator[\"']", re.IGNORECASE)
+
+
+def software(html: str, url: str, labelled: str | None = None) -> str:
+    """The software that made a page: the label's (`labelled`, without its parenthesis), else the
+    `generator` meta's first word, else the first of `ENGINES` whose mark the HTML holds, else the
+    page's registered domain (a site's own system is its own group)."""
+    if labelled:
+        return labelled.split(" (")[0]
+    found = _GENERATOR.search(html)
+    if found is not None:
+        name = (found.group(1) or found.group(2)).lower()
+        for engine, _ in _ENGINES:
+            if engine.lower().replace(" ", "") == name:
+                return engine
+    for engine, pattern in _ENGINES:
+        if pattern.search(html) is not None:
+            return engine
+    return f"site {domain(url)}"
+
+
+def domain(url: str) -> str:
+    host = urlsplit(url).hostname
+    return registered_domain(host) or host or url
+
+
+def labelled_posts(page: dict) -> list[dict]:
+    """The posts counted: on a `comments` page, all but the first (the article)."""
+    return page["posts"][1:] if page["kind"] == "comments" else page["posts"]
+
+
+def cross_validate(forum: list[tuple[str, HtmlElement, dict]], articles: list[tuple[str, HtmlElement, str | None]],
+                   groupings: dict[str, dict[str, str]]) -> None:
+    """For each grouping (url -> group: domain, software), leave one group out: the `GRID` values that
+    score best on the other groups' pages, applied to its own (forum pages with text=None, article
+    pages with their text); prints the held-out recovered share and share of article pages with a
+    segment holding body text."""
     combos = [dict(zip(GRID, values, strict=True)) for values in itertools.product(*GRID.values())]
     defaults = {name: getattr(segment_units, name) for name in GRID}
     scores: list[dict[str, tuple[int, int, int]]] = []  # per combo, url -> (recovered, posts, broken)
@@ -183,25 +241,26 @@ def cross_validate(forum: list[tuple[str, HtmlElement, dict]], articles: list[tu
         scores.append(scored)
     for name, value in defaults.items():
         setattr(segment_units, name, value)
-    by_domain: dict[str, list[str]] = defaultdict(list)
-    for url in scores[0]:
-        host = urlsplit(url).hostname
-        by_domain[registered_domain(host) or host or url].append(url)
 
     def gain(index: int, urls: list[str]) -> int:
         return sum(scores[index][url][0] - BROKEN_ARTICLE_COST * scores[index][url][2] for url in urls)
 
-    held = [0, 0, 0]
-    chosen: Counter = Counter()
-    for domain, urls in by_domain.items():
-        others = [url for other, listed in by_domain.items() if other != domain for url in listed]
-        best = max(range(len(combos)), key=lambda index: (gain(index, others), -abs(index - len(combos) // 2)))
-        chosen[str(combos[best])] += 1
-        for url in urls:
-            held = [total + value for total, value in zip(held, scores[best][url], strict=True)]
-    pages = len(articles)
-    print(f"\nleave-domain-out ({len(by_domain)} domains; {dict(chosen)}): recovered {held[0] / held[1]:.3f} "
-          f"of {held[1]} posts (text=None); article pages holding body text {held[2] / pages:.3f} of {pages}")
+    for grouping, group_of in groupings.items():
+        by_group: dict[str, list[str]] = defaultdict(list)
+        for url in scores[0]:
+            by_group[group_of.get(url) or domain(url)].append(url)
+        held = [0, 0, 0]
+        chosen: Counter = Counter()
+        for group, urls in by_group.items():
+            others = [url for other, listed in by_group.items() if other != group for url in listed]
+            best = max(range(len(combos)), key=lambda index: (gain(index, others), -abs(index - len(combos) // 2)))
+            chosen[str(combos[best])] += 1
+            for url in urls:
+                held = [total + value for total, value in zip(held, scores[best][url], strict=True)]
+        pages = len(articles)
+        print(f"\nleave-one-{grouping}-out ({len(by_group)} groups; {dict(chosen)}): recovered "
+              f"{held[0] / held[1]:.3f} of {held[1]} posts (text=None); article pages holding body text "
+              f"{held[2] / pages:.3f} of {pages}")
 
 
 def posts_table(title: str, by_group: dict[str, Counter]) -> None:
@@ -215,7 +274,8 @@ def posts_table(title: str, by_group: dict[str, Counter]) -> None:
 
 
 def score_posts(found: list[Segment], page: dict) -> Counter:
-    outcome, unmatched = score_segments([(segment.text, segment.kind) for segment in found], page["posts"])
+    outcome, unmatched = score_segments([(segment.text, segment.kind) for segment in found], page["posts"],
+                                        labelled_posts(page))
     outcome["segments"] += sum(1 for segment in found if len(words(segment.text)) >= MIN_WORDS)
     if page["kind"] == "qa":  # comments under the question and answers are not labelled
         outcome["qa comments"] += unmatched.pop("comment", 0)
@@ -225,38 +285,42 @@ def score_posts(found: list[Segment], page: dict) -> Counter:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--posts", type=Path, default=SHARED / "wcxb-dev.forum-posts.json")
+    parser.add_argument("--posts", type=Path, nargs="+",
+                        default=[SHARED / f"{corpus}.forum-posts.json" for corpus in CORPORA])
     parser.add_argument("--cache", type=Path, default=ROOT / "out" / "cache" / "segments-extracted.json",
                         help="the cascade's text of every page (computed once, about 5 minutes)")
     parser.add_argument("--skip-articles", action="store_true", help="posts and cost only")
     parser.add_argument("--show", type=int, default=10, help="article pages listed per line")
-    parser.add_argument("--cv", action="store_true", help="cross-validate the thresholds by domain (minutes)")
+    parser.add_argument("--software", action="store_true", help="a table per software")
+    parser.add_argument("--cv", action="store_true", help="cross-validate the thresholds by domain and by software")
     args = parser.parse_args()
-    posts = {url: page for url, page in json.loads(args.posts.read_text(encoding="utf-8")).items()
-             if not url.startswith("_")}
+    posts = {url: page for path in args.posts if path.is_file()
+             for url, page in json.loads(path.read_text(encoding="utf-8")).items() if not url.startswith("_")}
     texts = extracted_texts(args.cache)
     types = {corpus: {url: label["page_type"] for url, label in
                       json.loads((SHARED / f"{corpus}.labels.json").read_text(encoding="utf-8")).items()}
              for corpus in CORPORA}
-    by_setting: dict[str, dict[str, Counter]] = {"text": defaultdict(Counter), "None": defaultdict(Counter)}
-    empty_with_segments: dict[str, list[str]] = {"text": [], "None": []}
+    tables: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    empty_with_segments: dict[str, list[str]] = defaultdict(list)
+    threads_without: dict[str, list[str]] = defaultdict(list)  # threads of >= 3 posts with no segment
+    threads: Counter = Counter()
     costs: dict[str, list[float]] = defaultdict(list)
     articles: dict[str, Counter] = defaultdict(Counter)
     holding: dict[str, list[str]] = defaultdict(list)
     kept_forum: list[tuple[str, HtmlElement, dict]] = []
     kept_articles: list[tuple[str, HtmlElement, str | None]] = []
+    software_of: dict[str, str] = {}
     for corpus in CORPORA:
-        wanted = None if corpus == "wcxb-dev" else {url for url, kind in types[corpus].items() if kind == "article"}
-        if args.skip_articles and corpus != "wcxb-dev":
-            continue
-        for url, tree in pages(SHARED / f"{corpus}.warc.gz", wanted):
+        wanted = None if corpus == "wcxb-dev" else \
+            {url for url, kind in types[corpus].items() if kind == "article" and not args.skip_articles} | set(posts)
+        for url, tree, html in pages(SHARED / f"{corpus}.warc.gz", wanted):
             body, text = tree.find("body"), texts.get(url)
             found, seconds = timed_segments(body, text)
             kind = types[corpus].get(url)
             if corpus == "wcxb-dev":
                 costs["all"].append(seconds)
                 costs[kind or "unlabelled"].append(seconds)
-            if kind == "article" and not args.skip_articles:
+            if kind == "article" and not args.skip_articles and url not in posts:
                 if args.cv and body is not None:
                     kept_articles.append((url, body, text))
                 runs = body_runs(text or "")
@@ -269,24 +333,39 @@ def main() -> None:
                     if any(holds_body_text(segment.text, prepared, runs) for segment in segments):
                         counts["holding body text"] += 1
                         holding[f"{corpus}, {hint}"].append(url)
-            page = posts.get(url) if corpus == "wcxb-dev" else None
+            page = posts.get(url)
             if page is None:
                 continue
+            software_of[url] = software(html, url, page.get("software"))
             if args.cv and body is not None and page["posts"]:
                 kept_forum.append((url, body, page))
+            long_posts = sum(post["words"] >= MIN_WORDS for post in labelled_posts(page))
             for setting, segments in (("text", found), ("None", timed_segments(body, None)[0])):
                 if not page["posts"]:
                     if segments:
-                        empty_with_segments[setting].append(url)
+                        empty_with_segments[f"{corpus}, text={setting}"].append(url)
                     continue
                 outcome = score_posts(segments, page)
-                for group in ("all", page["kind"], f"lang {page['language']}"):
-                    by_setting[setting][group].update(outcome)
-    for setting, by_group in by_setting.items():
-        posts_table(f"wcxb-dev forum pages, text={'extracted' if setting == 'text' else 'None'}",
-                    dict(sorted(by_group.items(), key=lambda item: (item[0] != "all", item[0]))))
-        print(f"pages without posts in their HTML that got segments: {len(empty_with_segments[setting])} "
-              f"{empty_with_segments[setting]}")
+                groups = ["all", page["kind"], f"lang {page['language']}"]
+                if args.software:
+                    groups.append(software_of[url])
+                table = tables[f"{corpus} posts, text={'extracted' if setting == 'text' else 'None'}"]
+                for group in groups:
+                    table[group].update(outcome)
+                if long_posts >= 3:
+                    threads[f"{corpus}, text={setting}"] += 1
+                    if not segments:
+                        threads_without[f"{corpus}, text={setting}"].append(url)
+    for title, by_group in tables.items():
+        posts_table(title, dict(sorted(by_group.items(), key=lambda item: (item[0] != "all", item[0]))))
+    for name, count in threads.items():
+        print(f"{name}: pages of >= 3 posts of >= {MIN_WORDS} words without a segment: "
+              f"{len(threads_without[name])} of {count} {threads_without[name]}")
+    for name, urls in empty_with_segments.items():
+        print(f"{name}: pages without posts in their HTML that got segments: {len(urls)} {urls}")
+    if args.software:
+        print("\nsoftware of the labelled pages: " + ", ".join(
+            f"{name} {count}" for name, count in Counter(software_of.values()).most_common()))
     if not args.skip_articles:
         print("\narticle pages (text=extracted; article=True is the page-type hint as a perfect model gives it):"
               "\n  pages, with segments, with a segment holding article-body text")
@@ -295,7 +374,8 @@ def main() -> None:
             print(f"  {name:<32}{counts['pages']:>6}{counts['with segments']:>6}{counts['holding body text']:>6}"
                   f"  ({share:.3f})  {holding[name][:args.show]}")
     if args.cv:
-        cross_validate(kept_forum, kept_articles)
+        cross_validate(kept_forum, kept_articles,
+                       {"domain": {}, "software": {url: f"software {name}" for url, name in software_of.items()}})
     print("\ncost of page_segments, ms a page (thread CPU time), wcxb-dev, text=extracted")
     for group, timings in sorted(costs.items(), key=lambda item: -len(item[1])):
         millis = sorted(1000 * value for value in timings)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -76,7 +76,8 @@ _XPATH_SPACES = " \t\r\n"  # the whitespace normalize-space collapses
 # What shows a unit as one person's contribution rather than a part of one text: who wrote it or
 # when. A `<time>`; a class naming an author, user name, avatar, poster, byline or date; a link to a
 # user's page; a schema.org author or date property; or (`DATED`) a time of day or a numeric date
-# near its start. Attribute values are read by libxml2 and searched as strings, in one pass each.
+# near its start, or an age ("6 years ago"). Attribute values are read by libxml2 and searched as
+# strings, in one pass each.
 WRITER_CLASSES = ("author", "username", "avatar", "poster", "byline", "date", "timestamp")
 # A link to a user's page: a path segment or script named so (`/members/ann.12/`, `/u/ann`, `/~ann`,
 # `profile.php?id=12`, `memberlist.php?mode=viewprofile&u=12`).
@@ -86,9 +87,29 @@ WRITER_PROPERTIES = ("author", "creator", "datePublished", "dateCreated")
 _CLASSES = etree.XPath("descendant::*/@class")
 _LINKS = etree.XPath("descendant::a/@href")
 _PROPERTIES = etree.XPath("descendant::*/@itemprop | descendant::a/@rel")
-DATED = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?!\d)|(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)")
+DATED = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?!\d)|(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)"
+                   # an age, as comment software shows it: "6 years ago", "vor 3 Tagen", "il y a 2 jours" (what
+                   # follows may stand without a space: normalize-space joins adjacent text nodes)
+                   r"|\b\d+\s*(?:seconds?|minutes?|min|hours?|hrs?|days?|weeks?|months?|years?)\s+ago"
+                   r"|\b(?:vor|il y a|hace)\s+\d+\s*(?:sekunden|minuten|stunden|tag(?:en)?|wochen?|monat(?:en)?|"
+                   r"jahr(?:en)?|secondes?|minutes?|heures?|jours?|semaines?|mois|ans?|segundos?|minutos?|horas?|días?|"
+                   r"semanas?|mes(?:es)?|años?)", re.IGNORECASE)
 HEAD_CHARS = 300  # where a post shows its date: its header, before its text
 _HEAD = etree.XPath(f"substring(normalize-space(.), 1, {HEAD_CHARS})")
+# A post's id as forum and comment software writes it (`post_key`): an `id` whose part before its first
+# digit ends with a word naming a post, comment, answer, reply or message, or the one letter phpBB
+# (`p123`), Blogger (`c123`) and Reddit (`t1_…`) use (`post_`, `js-post-`, `div-comment-`, `Comment_`,
+# `elComment_`, `msg`); or an attribute that holds one (`data-pid`, NodeBB's; `data-post-id`, ...).
+POST_ID_PREFIX = re.compile(r"(?:^|[-_])(?:posts?|p|msgs?|messages?|comments?|answers?|repl(?:y|ies)|entry|"
+                            r"thing_t|t|c|pb|reviews?)[-_]?$", re.IGNORECASE)
+# A one-letter prefix (`c181`) is also how content management systems number any block (TYPO3): it
+# names a post only on an element with a class word naming one.
+POST_CLASS_WORDS = frozenset(("post", "posts", "comment", "comments", "message", "reply", "answer", "thing", "review"))
+POST_ID_ATTRIBUTES = ("data-pid", "data-post-id", "data-postid", "data-comment-id", "data-commentid",
+                      "data-answerid", "data-reply-id", "data-review-id")
+COMMENT_CLASS = "comment"
+_POST_MARKED = etree.XPath("descendant::*[@id or contains(@class, 'omment') or "
+                           + " or ".join(f"@{name}" for name in POST_ID_ATTRIBUTES) + "]")
 
 Shape = tuple[str, str]
 
@@ -106,6 +127,7 @@ class Group:
     shape: Shape
     members: list[HtmlElement]
     size: int  # characters of text its members hold
+    others: list[HtmlElement] = field(default_factory=list)  # for a group of posts marked as such: all of them
 
 
 def _marks(element: HtmlElement) -> list[str]:
@@ -179,6 +201,79 @@ def alike(one: Shape, other: Shape) -> bool:
     oneline` is of a `comment contain full`'s kind)."""
     first, second = set(one[1].split()), set(other[1].split())
     return one[0] == other[0] and (bool(first & second) or not (first or second))
+
+
+def post_key(element: HtmlElement) -> str | None:
+    """What a post's mark shares with the other posts' (`POST_ID_PREFIX`, `POST_ID_ATTRIBUTES`): `@` and
+    the attribute's name, or `#` and the id's part before its first digit, or `.comment` for an element
+    of class `comment` (SPIP, Blogger, WordPress themes without ids); None for other elements."""
+    for name in POST_ID_ATTRIBUTES:
+        if element.get(name):
+            return f"@{name}"
+    ident = element.get("id") or ""
+    prefix = _DIGIT.split(ident, 1)[0]
+    if len(prefix) < len(ident) and POST_ID_PREFIX.search(prefix) \
+            and (len(prefix.strip("-_")) > 1 or not POST_CLASS_WORDS.isdisjoint(_marks(element))):
+        return f"#{prefix.lower()}"
+    if COMMENT_CLASS in (element.get("class") or "").lower().split():
+        return "." + COMMENT_CLASS
+    return None
+
+
+def is_post_key(key: Shape) -> bool:
+    return key[1][:1] in ("#", "@", ".")
+
+
+def post_id_groups(body: HtmlElement, headline: HtmlElement | None) -> list[Group]:
+    """The posts marked as such (`post_key`) that hold blocks, each lifted to its outermost wrapper
+    that holds no other post of its kind (`lifted`: a list of posts often wraps each in layout
+    elements), grouped by parent; the groups that are a list of contributions
+    (`is_list_of_posts`), however small a share of the page they hold: the comments under an article, a thread beside
+    long sidebars. The shape of such a group is (tag, key), and its `others` are the page's other
+    posts of the kind, lifted alike."""
+    by_key: dict[Shape, list[HtmlElement]] = defaultdict(list)
+    for element in _POST_MARKED(body):
+        mark = post_key(element)
+        if mark is not None and element.tag not in SKIPPED_TAGS and holds_block(element):
+            by_key[(element.tag, mark)].append(element)
+    page = _page_holders(body, headline)
+    groups = []
+    for key, elements in by_key.items():
+        if len(elements) < MIN_UNITS:
+            continue
+        kept = [(element, held) for element in lifted(elements, page) if (held := size(element)) >= MIN_UNIT_CHARS]
+        by_parent: dict[HtmlElement, list[tuple[HtmlElement, int]]] = defaultdict(list)
+        for element, held in kept:
+            by_parent[element.getparent()].append((element, held))
+        for parent, members in by_parent.items():
+            if len(members) >= MIN_UNITS and is_list_of_posts(members, headline):
+                groups.append(Group(parent, key, [element for element, _ in members],
+                                    sum(held for _, held in members), [element for element, _ in kept]))
+    return groups
+
+
+def _page_holders(body: HtmlElement, headline: HtmlElement | None) -> frozenset[HtmlElement]:
+    """The body and the elements that hold the page's `<main>` or its headline: no post's wrapper."""
+    held = [element for element in (headline, next(body.iterdescendants("main"), None)) if element is not None]
+    return frozenset([body, *held, *(ancestor for element in held for ancestor in element.iterancestors())])
+
+
+def lifted(elements: list[HtmlElement], page: frozenset[HtmlElement]) -> list[HtmlElement]:
+    """Each element lifted to its outermost ancestor that holds no other of `elements` and is not one
+    of `page` (the body and what holds the page's main text or headline), in page order."""
+    holding: dict[HtmlElement, int] = defaultdict(int)
+    for element in elements:
+        holding[element] += 1
+        for ancestor in element.iterancestors():
+            holding[ancestor] += 1
+    found = []
+    for element in elements:
+        top = element
+        parent = top.getparent()
+        while parent is not None and parent not in page and holding[parent] == 1:
+            top, parent = parent, parent.getparent()
+        found.append(top)
+    return found
 
 
 def microdata_kind(element: HtmlElement) -> str | None:
@@ -324,8 +419,11 @@ def grown(body: HtmlElement, group: Group) -> list[HtmlElement]:
     a like shape under its parent, in page order; none that holds the page's `<main>` or headline
     (`holds_page`). A group without class words does not grow: a bare `div` is of every layout's shape."""
     chosen = set(group.members)
-    test = _class_test(group.shape, group.members[0])
     headline = body.find(".//h1")
+    if is_post_key(group.shape):
+        chosen.update(element for element in group.others if not holds_page(element, headline))
+        return [element for element in body.iter() if element in chosen]
+    test = _class_test(group.shape, group.members[0])
     if test:
         for element in body.xpath(f".//{group.shape[0]}{test}"):
             if element in chosen or size(element) < MIN_UNIT_CHARS or not holds_block(element) \
@@ -382,7 +480,7 @@ def units(body: HtmlElement) -> list[Unit]:
     marked = microdata_units(body)
     if len(marked) >= MIN_UNITS:
         return with_unmarked(body, marked)
-    group = best_group(sibling_groups(body, text_size(body)))
+    group = best_group(sibling_groups(body, text_size(body)) + post_id_groups(body, body.find(".//h1")))
     return [] if group is None else [Unit(element, "repeated") for element in grown(body, group)]
 
 

@@ -71,7 +71,7 @@ def test_siblings_holding_the_pages_headline_are_parts_of_the_article():
 
 
 def test_repeated_units_holding_less_than_min_share_of_the_page_are_not_units():
-    comment = "<li class='comment'><span class='author'>ann</span><p>{}</p></li>"
+    comment = "<li class='entry'><span class='author'>ann</span><p>{}</p></li>"
     body = words(600, "story")
     small = int(600 * MIN_SHARE / 2 / (1 - MIN_SHARE)) - 5  # two comments well under MIN_SHARE of the page
     page = body_of(f"<article><p>{body}</p></article><ol class='comments'>"
@@ -186,3 +186,57 @@ def test_a_writer_is_shown_by_markup_or_a_date():
     assert shows_writer(element("<div><span class='postAuthor'>ann</span><p>text</p></div>"))
     assert shows_writer(element("<div><span>ann, 2024-01-01</span><p>text</p></div>"))
     assert not shows_writer(element(f"<div><h2>A part</h2><p>{words(40)}</p></div>"))
+
+
+def wordpress_comment(number: int, author: str, text: str, replies: str = "") -> str:
+    children = f"<ul class='children'>{replies}</ul>" if replies else ""
+    return (f"<li id='comment-{number}' class='comment depth-1'>"
+            f"<article id='div-comment-{number}' class='comment-body'>"
+            f"<footer><b class='fn'>{author}</b> <a href='#comment-{number}'>12. Juni 2019 um 10:{number % 60:02d}</a>"
+            f"</footer><div class='comment-content'><p>{text}</p></div>"
+            f"<a class='comment-reply-link' data-commentid='{number}' data-postid='7'>Reply</a></article>"
+            f"{children}</li>")
+
+
+def test_comments_marked_by_their_ids_are_units_however_small_a_share_of_the_page():
+    replies = wordpress_comment(12, "cy", words(15, "reply"))
+    page = body_of(f"<article id='post-7'><h1>Title</h1><p>{words(1500, 'story')}</p></article>"
+                   "<div id='comments'><ol class='comment-list'>"
+                   + wordpress_comment(10, "ann", words(20, "first"), replies)
+                   + wordpress_comment(11, "bob", words(25, "second")) + "</ol></div>")
+    found = units(page)
+    # the two comments and the reply (lifted to the list holding it alone); never the reply link
+    assert [unit.element.get("id") or unit.element.get("class") for unit in found] == \
+        ["comment-10", "children", "comment-11"]
+    first = own_text(found[0].element, frozenset(unit.element for unit in found))[0]
+    assert "first0" in first and "reply0" not in first
+
+
+def test_comments_marked_by_class_alone_are_units():
+    comment = "<li class='forum-fil comment'><div class='comment-meta'>Par {} le 3/12/2019</div><p>{}</p></li>"
+    page = body_of(f"<div class='texte'><p>{words(2000, 'story')}</p></div><ul class='forum'>"
+                   + comment.format("ann", words(20, "a")) + comment.format("bob", words(20, "b")) + "</ul>")
+    assert len(units(page)) == 2
+
+
+def test_a_post_wrapped_in_layout_elements_is_lifted_to_its_outermost_wrapper():
+    comment = ("<div><div><div class='x9 Comment t1_{0}'><div><span>level 1 · {1} years ago</span></div>"
+               "<div><p>{2}</p></div></div></div></div>")
+    page = body_of(f"<div class='post'><p>{words(800, 'op')}</p></div><div class='list'>"
+                   + comment.format("a1", 6, words(30, "a")) + comment.format("b2", 5, words(30, "b")) + "</div>")
+    found = units(page)
+    assert len(found) == 2
+    assert all(unit.element.getparent().get("class") == "list" for unit in found)
+
+
+def test_content_blocks_numbered_with_one_letter_are_not_posts():
+    block = "<div id='c{0}' class='csc-element'><h2>Section {0}</h2><p>12.01.2022 {1}</p></div>"
+    page = body_of(f"<main><h1>News</h1>{block.format(181, words(40, 'a'))}{block.format(182, words(40, 'b'))}"
+                   f"{block.format(183, words(40, 'c'))}</main><footer><p>{words(900, 'footer')}</p></footer>")
+    assert units(page) == []
+
+
+def test_an_age_near_its_start_shows_when_a_unit_was_written():
+    assert shows_writer(element(f"<div><span>39 points · 6 years ago</span><p>{words(20)}</p></div>"))
+    assert shows_writer(element(f"<div><span>vor 3 Tagen</span><p>{words(20)}</p></div>"))
+    assert not shows_writer(element(f"<div><p>{words(20)} in the years ago</p></div>"))
