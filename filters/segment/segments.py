@@ -5,7 +5,8 @@ kind, its author and date as the unit shows them, and the words of other posts q
 parsed page's `<body>` (never modified), `text` the extracted main text (None when the page was
 not extracted) and `article` the page-type hint (True: the page is judged an article). An article's
 body is never a segment: with `text`, units that show no author or date and hold the extracted body
-are its parts (no segments), and with `article` each unit holding it is left out; its comments stay.
+are its parts (no segments) unless they are marked as posts by their ids or class, and with
+`article` each unit holding it is left out; its comments stay.
 Kinds: microdata's, else a class word of the unit or its parent (`KIND_WORDS`), else `item` for units
 mostly of link text, else `post`. The author and date elements read are left out of the text, and
 so are a unit's lines that quote an earlier unit of the page (`without_quoted_lines`).
@@ -58,7 +59,7 @@ class Segment:
     author: str | None  # as the unit shows it
     published: str | None  # as the unit shows it (a `datetime` or `content` attribute, or date text), unparsed
     quoted_words: int  # words of quoted posts left out of `text`
-    source: str  # how the unit was found: "microdata" or "repeated"
+    source: str  # how the unit was found: "microdata", "marked" (by its post id or class) or "repeated"
 
 
 def page_segments(body: HtmlElement, text: str | None = None, article: bool = False) -> list[Segment]:
@@ -84,8 +85,8 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
     body_text = _plain(text)
     if article:
         return [segment for segment in segments if not in_body(segment.text, body_text)]
-    if all(segment.author is None and segment.published is None for segment in segments) \
-            and any(in_body(segment.text, body_text) for segment in segments):
+    if all(segment.author is None and segment.published is None and segment.source != "marked"
+           for segment in segments) and any(in_body(segment.text, body_text) for segment in segments):
         return []  # parts of the extracted text that show no writer: an article's, not posts
     return segments
 

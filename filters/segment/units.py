@@ -1,7 +1,7 @@
 """A page's repeated units (posts, answers, comments, items) from its structure, and each unit's own text.
 
-Input: a page's `<body>` (lxml, never modified). Output (`units`): `Unit`s in page order. Two sources,
-generic markup only, no site rules:
+Input: a page's `<body>` (lxml, never modified). Output (`units`): `Unit`s in page order. Three
+sources, generic markup only, no site rules:
 
 * **microdata**: elements whose schema.org `itemtype` is one person's contribution (`UNIT_TYPES`) and
   that show their writer or date (`shows_writer`), with the unmarked elements of a `close` shape
@@ -13,6 +13,11 @@ generic markup only, no site rules:
   largest holds, the one with the most members. Elements of exactly its shape elsewhere in the page
   join it (a thread's first post is often set apart from the replies), and so do elements of a like
   shape (`alike`) under its parent (replies nested in a comment).
+* **marked**: elements that forum and comment software marks as posts (`post_key`: an id such as
+  `comment-12`, `post_3`, `js-post-9`, `Comment_4`, `p123` on a post's class, a `data-pid`-like
+  attribute, or the class `comment`), each lifted to its outermost wrapper holding no other post of
+  its kind (`lifted`), siblings of which are a list of contributions, however small a share of the
+  page: the comments under an article. These groups compete with the repeated ones in `best_group`.
 
 Sizes are characters of whitespace-normalised text counted by libxml2, and only elements holding
 `MIN_SHARE` of the page are walked into. A unit inside another is a unit of its own and left out of
@@ -99,15 +104,17 @@ _HEAD = etree.XPath(f"substring(normalize-space(.), 1, {HEAD_CHARS})")
 # A post's id as forum and comment software writes it (`post_key`): an `id` whose part before its first
 # digit ends with a word naming a post, comment, answer, reply or message, or the one letter phpBB
 # (`p123`), Blogger (`c123`) and Reddit (`t1_…`) use (`post_`, `js-post-`, `div-comment-`, `Comment_`,
-# `elComment_`, `msg`); or an attribute that holds one (`data-pid`, NodeBB's; `data-post-id`, ...).
-POST_ID_PREFIX = re.compile(r"(?:^|[-_])(?:posts?|p|msgs?|messages?|comments?|answers?|repl(?:y|ies)|entry|"
-                            r"thing_t|t|c|pb|reviews?)[-_]?$", re.IGNORECASE)
+# `elComment_`, `msg`); or an attribute that holds one (`data-pid`, NodeBB's; `data-post-id`, ...). A
+# plural names a list (WordPress's `recent-posts-2` and `top-posts-3` widgets), not a post.
+POST_ID_PREFIX = re.compile(r"(?:^|[-_])(?:post|p|msg|message|comment|answer|reply|entry|thing_t|t|c|pb|review)"
+                            r"[-_]?$", re.IGNORECASE)
 # A one-letter prefix (`c181`) is also how content management systems number any block (TYPO3): it
 # names a post only on an element with a class word naming one.
 POST_CLASS_WORDS = frozenset(("post", "posts", "comment", "comments", "message", "reply", "answer", "thing", "review"))
 POST_ID_ATTRIBUTES = ("data-pid", "data-post-id", "data-postid", "data-comment-id", "data-commentid",
                       "data-answerid", "data-reply-id", "data-review-id")
 COMMENT_CLASS = "comment"
+MAX_WRAPPER_GROWTH = 1.5
 _POST_MARKED = etree.XPath("descendant::*[@id or contains(@class, 'omment') or "
                            + " or ".join(f"@{name}" for name in POST_ID_ATTRIBUTES) + "]")
 
@@ -117,7 +124,7 @@ Shape = tuple[str, str]
 @dataclass(frozen=True)
 class Unit:
     element: HtmlElement
-    source: str  # "microdata" or "repeated"
+    source: str  # "microdata", "marked" (post ids or class, `post_id_groups`) or "repeated"
     kind: str | None = None  # from its microdata type, when it has one
 
 
@@ -246,7 +253,7 @@ def post_id_groups(body: HtmlElement, headline: HtmlElement | None) -> list[Grou
         for element, held in kept:
             by_parent[element.getparent()].append((element, held))
         for parent, members in by_parent.items():
-            if len(members) >= MIN_UNITS and is_list_of_posts(members, headline):
+            if len(members) >= MIN_UNITS and is_list_of_posts(members, headline, marked=True):
                 groups.append(Group(parent, key, [element for element, _ in members],
                                     sum(held for _, held in members), [element for element, _ in kept]))
     return groups
@@ -259,8 +266,9 @@ def _page_holders(body: HtmlElement, headline: HtmlElement | None) -> frozenset[
 
 
 def lifted(elements: list[HtmlElement], page: frozenset[HtmlElement]) -> list[HtmlElement]:
-    """Each element lifted to its outermost ancestor that holds no other of `elements` and is not one
-    of `page` (the body and what holds the page's main text or headline), in page order."""
+    """Each element lifted to its outermost ancestor that holds no other of `elements`, is not one of
+    `page` (the body and what holds the page's main text or headline) and holds at most
+    `MAX_WRAPPER_GROWTH` times its text (a wrapper, not a column), in page order."""
     holding: dict[HtmlElement, int] = defaultdict(int)
     for element in elements:
         holding[element] += 1
@@ -268,9 +276,12 @@ def lifted(elements: list[HtmlElement], page: frozenset[HtmlElement]) -> list[Ht
             holding[ancestor] += 1
     found = []
     for element in elements:
-        top = element
-        parent = top.getparent()
+        top, parent = element, element.getparent()
+        bound = None
         while parent is not None and parent not in page and holding[parent] == 1:
+            bound = MAX_WRAPPER_GROWTH * size(element) if bound is None else bound
+            if size(parent) > bound:
+                break
             top, parent = parent, parent.getparent()
         found.append(top)
     return found
@@ -371,12 +382,14 @@ def below_any(element: HtmlElement, elements: set[HtmlElement] | frozenset[HtmlE
     return False
 
 
-def is_list_of_posts(members: list[tuple[HtmlElement, int]], headline: HtmlElement | None) -> bool:
+def is_list_of_posts(members: list[tuple[HtmlElement, int]], headline: HtmlElement | None,
+                     marked: bool = False) -> bool:
     """Whether same-shape siblings (element, size) are contributions rather than parts of a layout
     or of one text: at least half show their writer or date, none holds the page's `<main>` or its
-    headline (the first `<h1>`), and none holds more than `MAX_MEMBER_SHARE` of their text (less the
-    replies nested in it)."""
-    if _dominated(members):
+    headline (the first `<h1>`), and, unless they are `marked` as posts by their ids, none holds more
+    than `MAX_MEMBER_SHARE` of their text (less the replies nested in it): a long opening post is
+    still a post."""
+    if not marked and _dominated(members):
         largest = max(members, key=lambda member: member[1])[0]
         if _dominated([(element, _own_size(element) if element is largest else held) for element, held in members]):
             return False
@@ -480,8 +493,11 @@ def units(body: HtmlElement) -> list[Unit]:
     marked = microdata_units(body)
     if len(marked) >= MIN_UNITS:
         return with_unmarked(body, marked)
-    group = best_group(sibling_groups(body, text_size(body)) + post_id_groups(body, body.find(".//h1")))
-    return [] if group is None else [Unit(element, "repeated") for element in grown(body, group)]
+    # marked groups first: of two groups of the same posts, the marked one (its members known as posts)
+    group = best_group(post_id_groups(body, body.find(".//h1")) + sibling_groups(body, text_size(body)))
+    if group is None:
+        return []
+    return [Unit(element, "marked" if is_post_key(group.shape) else "repeated") for element in grown(body, group)]
 
 
 def _entry_form(element: HtmlElement) -> bool:

@@ -48,7 +48,7 @@ def test_a_forum_threads_posts_are_segments_with_their_author_date_and_own_text(
     assert [segment.published for segment in found] == ["2024-05-01T10:00:00+0000", "2024-05-02T11:00:00+0000",
                                                         "2024-05-03T12:00:00+0000"]
     assert [segment.kind for segment in found] == ["post"] * 3
-    assert [segment.source for segment in found] == ["repeated"] * 3
+    assert [segment.source for segment in found] == ["marked"] * 3  # their ids (post-N) mark them as posts
 
 
 def test_a_quote_of_another_post_is_left_out_and_its_words_counted():
@@ -247,3 +247,15 @@ def test_a_form_to_write_in_is_not_the_writer_s_text():
     found = page_segments(body_of(f"<div id='answers'>{posts}</div>"))
     assert len(found) == 3 and all("Sign up" not in segment.text for segment in found)
     assert found[1].text == words(50, "beta")
+
+
+def test_comments_marked_as_posts_survive_the_extracted_text_that_holds_them():
+    comment = ("<li id='comment-{0}' class='comment'><span>12.06.2019 10:1{0}</span>"
+               "<div class='comment-content'><p>{1}</p></div></li>")
+    first, second = words(40, "first"), words(40, "second")
+    body = html.fromstring(f"<html><body><ol class='comment-list'>{comment.format(1, first)}"
+                           f"{comment.format(2, second)}</ol></body></html>").find("body")
+    # the extraction took the comments (no article around them): they show no writer the segment reads
+    # (a date in plain text), yet are marked as posts
+    found = page_segments(body, f"{first}\n{second}")
+    assert [segment.source for segment in found] == ["marked", "marked"]

@@ -240,3 +240,17 @@ def test_an_age_near_its_start_shows_when_a_unit_was_written():
     assert shows_writer(element(f"<div><span>39 points · 6 years ago</span><p>{words(20)}</p></div>"))
     assert shows_writer(element(f"<div><span>vor 3 Tagen</span><p>{words(20)}</p></div>"))
     assert not shows_writer(element(f"<div><p>{words(20)} in the years ago</p></div>"))
+
+
+def test_a_widget_numbered_with_a_plural_is_a_list_not_a_post():
+    widget = "<div id='{0}-posts-{1}' class='widget'><h3>Top</h3><p>{2} 12.01.2022</p></div>"
+    page = body_of(f"<div class='main'><h1>T</h1><p>{words(300, 'story')}</p>{widget.format('top', 2, words(30, 'a'))}"
+                   f"</div><div class='side'>{widget.format('recent', 3, words(30, 'b'))}</div>")
+    assert units(page) == []
+
+
+def test_a_post_is_not_lifted_into_a_column_that_holds_more_than_its_wrapper_would():
+    comment = "<div id='comment-{0}'><span class='author'>ann</span><div><p>{1}</p></div></div>"
+    page = body_of(f"<div class='left'>{comment.format(1, words(30, 'a'))}<p>{words(200, 'column')}</p></div>"
+                   f"<div class='right'>{comment.format(2, words(30, 'b'))}<p>{words(200, 'other')}</p></div>")
+    assert units(page) == []
