@@ -83,7 +83,7 @@ _XPATH_SPACES = " \t\r\n"  # the whitespace normalize-space collapses
 # user's page; a schema.org author or date property; or (`DATED`) a time of day or a numeric date
 # near its start, or an age ("6 years ago"). Attribute values are read by libxml2 and searched as
 # strings, in one pass each.
-WRITER_CLASSES = ("author", "username", "avatar", "poster", "byline", "date", "timestamp")
+WRITER_CLASSES = ("author", "username", "user-name", "avatar", "poster", "byline", "date", "timestamp")
 # A link to a user's page: a path segment or script named so (`/members/ann.12/`, `/u/ann`, `/~ann`,
 # `profile.php?id=12`, `memberlist.php?mode=viewprofile&u=12`).
 USER_LINK = re.compile(r"(?:^|[\s/.])(?:users?|u|members?|memberlist|profiles?|people|person)(?:[/?]|\.php)|/~",
@@ -486,10 +486,22 @@ def with_unmarked(body: HtmlElement, marked: list[Unit]) -> list[Unit]:
     return [found[element] for element in body.iter() if element in found]
 
 
-def units(body: HtmlElement) -> list[Unit]:
+def content_root(body: HtmlElement) -> HtmlElement:
+    """The body, or the `<noscript>` holding more text than the rest of the page shows: the
+    server-built fallback of a page that scripts build (Flarum's `flarum-content`), the only place
+    its posts are."""
+    fallback = max(body.iterdescendants("noscript"), key=size, default=None)
+    if fallback is None:
+        return body
+    held = size(fallback)
+    return fallback if 2 * held > text_size(body) else body
+
+
+def units(page_body: HtmlElement) -> list[Unit]:
     """The page's units in page order (none when nothing repeats): its microdata units when it
     has at least `MIN_UNITS` (with the unmarked elements of their shape, `with_unmarked`), else its
-    repeated ones."""
+    marked or repeated ones; all within its `content_root`."""
+    body = content_root(page_body)
     marked = microdata_units(body)
     if len(marked) >= MIN_UNITS:
         return with_unmarked(body, marked)

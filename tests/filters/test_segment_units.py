@@ -254,3 +254,14 @@ def test_a_post_is_not_lifted_into_a_column_that_holds_more_than_its_wrapper_wou
     page = body_of(f"<div class='left'>{comment.format(1, words(30, 'a'))}<p>{words(200, 'column')}</p></div>"
                    f"<div class='right'>{comment.format(2, words(30, 'b'))}<p>{words(200, 'other')}</p></div>")
     assert units(page) == []
+
+
+def test_the_posts_of_a_page_built_by_scripts_are_read_from_its_noscript_fallback():
+    post = "<article><div class='PostUser'><h3 class='PostUser-name'>{0}</h3></div><div><p>{1}</p></div></article>"
+    fallback = "".join(post.format(name, words(40, name)) for name in ("ann", "bob", "cy"))
+    page = body_of(f"<div id='app'>Loading...</div><noscript>enable scripts</noscript>"
+                   f"<noscript id='content'><div><h1>Thread</h1><div>{fallback}</div></div></noscript>")
+    assert len(units(page)) == 3
+    # a noscript holding less than the page shows is not read (a tracking pixel's, a notice)
+    shown = body_of(f"<div class='thread'>{fallback}</div><noscript><div><p>{words(20, 'notice')}</p></div></noscript>")
+    assert all(unit.element.getparent().get("class") == "thread" for unit in units(shown))
