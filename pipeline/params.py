@@ -31,6 +31,8 @@ from filters.metadata.fields import MetadataParams
 from filters.page.page_signals import PageParams
 from filters.page.url_rules import UrlParams, compile_patterns
 from filters.page_model.decision import GateParams, SelectPageParams, gate_threshold, select_threshold
+from filters.page_model.features import PAGE_TYPES
+from filters.segment.segments import KINDS as SEGMENT_KINDS
 from filters.text.blocks import BlockParams
 from filters.text.c4 import C4Params, C4ReadingParams
 from filters.text.gopher import GopherParams
@@ -146,6 +148,11 @@ class SegmentParams:
     # Select: length.tokens for a segment below this many tokens. 100: detectors need about 100
     # tokens to say anything (docs/segments.md); the article filter's 200 would drop most posts.
     min_tokens: Count | None = 100
+    # Select: on a page the page-type model calls one of these types, only segments of these kinds
+    # are kept (rule page.shop_segment): a shop's customer reviews are one writer's text, its Q&A
+    # widget and policies are not. An empty list of kinds switches the rule off.
+    shop_page_types: Annotated[tuple[str, ...], one_of(PAGE_TYPES)] = ("product", "collection", "service")
+    kinds_on_shop_pages: Annotated[tuple[str, ...], one_of(SEGMENT_KINDS)] = ("review",)
 
 
 @dataclass(frozen=True)
@@ -164,9 +171,12 @@ class Params:
     executor: ExecutorParams = field(default_factory=ExecutorParams)
 
     def get(self, dotted_key: str) -> Any:
-        """Value at a dotted key such as `extract.read.max_payload_bytes`."""
+        """Value at a dotted key such as `extract.read.max_payload_bytes`; None under a group that is
+        null (`segment: null`: its keys read as unset, so its rules are off)."""
         node: Any = self
         for part in dotted_key.split("."):
+            if node is None:
+                return None
             node = getattr(node, part)
         return node
 

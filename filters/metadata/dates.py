@@ -71,6 +71,31 @@ def parse_date_budgeted(value: Any, capture: datetime | None, budget: list[int],
     return parsed
 
 
+def date_phrases(text: str) -> list[str]:
+    """The parts of a date line that dateparser may read, without the words around the date that it
+    cannot: from its first digit on ("vom 12. Juni 2019" is "12. Juni 2019"), then from the word
+    before that digit on ("Reviewed in the United States on May 25, 2018" is "May 25, 2018")."""
+    digit = _DIGIT_RUN.search(text)
+    if digit is None:
+        return []
+    phrases = [text[digit.start():].strip()]
+    before = text[:digit.start()].split()
+    if before and before[-1].isalpha():
+        phrases.append(text[text.rfind(before[-1], 0, digit.start()):].strip())
+    return phrases
+
+
+def parse_date_line(text: str, capture: datetime | None, budget: list[int], language: str | None = None) \
+        -> datetime | None:
+    """A date shown in a line of words (`date_phrases`), read as `parse_date_budgeted` reads one."""
+    parsed = parse_date_budgeted(text, capture, [0])
+    for phrase in date_phrases(text) if parsed is None else ():
+        parsed = parse_date_budgeted(phrase, capture, budget, language)
+        if parsed is not None:
+            break
+    return parsed
+
+
 def may_be_full_date(text: str) -> bool:
     """Whether dateparser, as configured here, could read a date from `text`: a four-digit year
     and another number (the day: dateparser reads no day written in words, "first of May 2020",

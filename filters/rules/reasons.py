@@ -27,6 +27,7 @@ from filters.extract import cascade
 from filters.page import article_score, page_signals, page_structure, product, url_rules
 from filters.page_model import decision as page_model
 from filters.parse import record
+from filters.segment import segments
 from filters.text import blocks, c4, gopher, language_id, length, quality
 
 __all__ = ["FLAG_OPS", "GROUP_ORDER", "PRE_EXTRACTION_GROUPS", "RULES", "RULES_BY_CODE", "Rule", "Stage",
@@ -45,6 +46,7 @@ RULES: tuple[Rule, ...] = (
     # select stage: thresholds on stored signals, re-tunable without re-extracting
     *product.RULES,
     *page_model.SELECT_RULES,
+    *segments.RULES,
     *page_structure.RULES,
     *language_id.RULES,
     *length.RULES,
@@ -111,8 +113,8 @@ def in_pipeline_order(codes: Iterable[str]) -> list[str]:
 
 
 # Every module that declares rules: a reason code leads to one of them (`declared_in`).
-_DECLARING = (record, url_rules, article_score, page_model, cascade, page_signals, product, page_structure,
-              language_id, length, blocks, c4, gopher, quality, dedup, dataset)
+_DECLARING = (record, url_rules, article_score, page_model, cascade, page_signals, product, segments,
+              page_structure, language_id, length, blocks, c4, gopher, quality, dedup, dataset)
 
 
 def declared_in(rule: Rule) -> str:

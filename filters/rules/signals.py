@@ -18,6 +18,7 @@ from filters.metadata import fields
 from filters.page import article_score, page_signals, page_structure, product, url_rules
 from filters.page_model import decision as page_model
 from filters.parse import record
+from filters.segment import segments
 from filters.text import blocks, c4, gopher, language_id, length, quality
 
 __all__ = ["SIGNALS", "SIGNALS_BY_NAME", "Signal", "check_signal_names", "signals_struct_type"]
@@ -44,6 +45,7 @@ SIGNALS: tuple[Signal, ...] = (
     *page_model.SELECT_SIGNALS,
     *dataset.SIGNALS,
     *fields.SIGNALS,
+    *segments.SIGNALS,
     *page_signals.WALL_SIGNALS,
 )
 

@@ -17,17 +17,31 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
+import pyarrow as pa
 from lxml import etree
 from lxml.html import HtmlElement
 
+from filters.core.declarations import Rule, Signal
+from filters.segment.jsonld import jsonld_units
 from filters.segment.units import USER_LINK, Unit, below_any, left_out, own_text, size, units
 from filters.text.tokens import word_count
 
-KINDS = ("post", "question", "answer", "comment", "item")
+KINDS = ("post", "question", "answer", "comment", "review", "item")
 # Class words (split at spaces, - and _) naming a unit's kind, on the unit or its parent.
 KIND_WORDS = {"question": "question", "questions": "question", "answer": "answer", "answers": "answer",
-              "comment": "comment", "comments": "comment", "reply": "comment", "replies": "comment"}
+              "comment": "comment", "comments": "comment", "reply": "comment", "replies": "comment",
+              "review": "review", "reviews": "review"}
+# A review's rating: an `itemprop` ratingValue or reviewRating, or an element with a class word
+# starting so ("review-rating", "a-icon-star"); the number its `content`, `aria-label`, `title` or
+# text shows first ("5.0 out of 5 stars"). Read into the segment, left out of its text.
+RATING_PROPERTIES = ("ratingValue", "reviewRating")
+RATING_PREFIXES = ("rating", "star")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+# A date shown as text in an element with a class word `date` ("Reviewed in the United States on May
+# 25, 2018"), when the unit has no machine-readable one: at most this many words.
+MAX_DATE_WORDS = 12
 # Class words of the element that shows a unit's author.
 AUTHOR_WORDS = frozenset(("author", "username", "user", "poster", "nickname", "commenter", "person"))
 MAX_AUTHOR_WORDS = 6
@@ -49,7 +63,26 @@ QUOTE_SPAN = 8
 _WORD = re.compile(r"\w+")
 _MARK_WORDS = re.compile(r"[\s_-]+")
 _AUTHOR_MARKS = etree.XPath(".//*[@itemprop='author' or contains(concat(' ', @rel, ' '), ' author ') or @class]")
+_DATE_CLASSES = etree.XPath(".//*[contains(@class, 'date')]")
+_RATINGS = etree.XPath(".//*[@itemprop='ratingValue' or @itemprop='reviewRating' or contains(@class, 'rating') "
+                       "or contains(@class, 'star')]")
 _DATES = etree.XPath(".//*[self::time[@datetime] or @itemprop='datePublished' or @itemprop='dateCreated']")
+
+
+# Registered in `filters.rules.signals` and `filters.rules.reasons`: a segment's own signals (null on
+# pages) and rule.
+SIGNALS: tuple[Signal, ...] = (
+    Signal("review_rating", pa.float64(), "a review segment's rating as it shows it (\"5.0 out of 5 stars\" is 5.0; "
+           "its scale is the site's), left out of its text (null: not a review, or none shown)"),
+    Signal("shop_page_segment_kind", pa.string(), "a segment's kind when the page-type model calls its page one of "
+           "segment.shop_page_types (select stage; null otherwise, and on pages)"),
+)
+RULES: tuple[Rule, ...] = (
+    Rule("page.shop_segment", "a segment of a page the page-type model calls a shop, collection or service page "
+         "(segment.shop_page_types) that is not of a kind kept there (segment.kinds_on_shop_pages: customer "
+         "reviews), such as a product Q&A widget or a refund policy", "shop_page_segment_kind", "not_in", "select",
+         params_key="segment.kinds_on_shop_pages"),
+)
 
 
 @dataclass(frozen=True)
@@ -59,34 +92,46 @@ class Segment:
     author: str | None  # as the unit shows it
     published: str | None  # as the unit shows it (a `datetime` or `content` attribute, or date text), unparsed
     quoted_words: int  # words of quoted posts left out of `text`
-    source: str  # how the unit was found: "microdata", "marked" (by its post id or class) or "repeated"
+    source: str  # how the unit was found: "microdata", "marked" (by its post id or class), "repeated" or "jsonld"
+    rating: float | None = None  # a review's rating as it shows it, left out of `text`
 
 
-def page_segments(body: HtmlElement, text: str | None = None, article: bool = False) -> list[Segment]:
+def page_segments(body: HtmlElement, text: str | None = None, article: bool = False,
+                  json_ld: list[dict[str, Any]] | None = None) -> list[Segment]:
     """The page's segments in page order (none when nothing repeats). With `text`, units that are
     parts of the extracted body (`in_body`) are left out when `article`, and all are when none shows
-    an author or a date (then they are the parts of one text, not posts)."""
+    an author or a date (then they are the parts of one text, not posts). A page whose markup gives
+    no unit gives the contributions its JSON-LD states (`json_ld`: `Page.json_ld`; `jsonld_units`),
+    a single post among them."""
     found = units(body)
     inside = frozenset(unit.element for unit in found)
     software = furniture_everywhere([unit.element for unit in found], inside)
     seen: set[tuple[str, ...]] = set()  # the QUOTE_SPAN-word runs of the units before
     segments = []
+    declared = False  # whether a unit shows an author or a machine-readable date
     for unit in found:
         name, name_element = author(unit.element, inside)
         date, date_element = published(unit.element, inside)
-        shown = frozenset(element for element in (name_element, date_element)
+        declared = declared or name is not None or (date_element is not None and _declares_date(date_element))
+        kind = declared_kind(unit)
+        score, score_element = rating(unit.element, inside) if kind == "review" else (None, None)
+        shown = frozenset(element for element in (name_element, date_element, score_element)
                           if element is not None and 2 * size(element) < size(unit.element))
         own, quoted = own_text(unit.element, inside, shown | software)
         own, repeated = without_quoted_lines(own, seen)
         if own:
-            segments.append(Segment(own, unit_kind(unit, own), name, date, quoted + repeated, unit.source))
+            segments.append(Segment(own, kind or unit_kind(unit, own), name, date, quoted + repeated, unit.source,
+                                    score))
+    if not found and json_ld:
+        segments = [Segment(posting.text, posting.kind, posting.author, posting.published, 0, "jsonld", posting.rating)
+                    for posting in jsonld_units(json_ld)]
     if not segments or not text:
         return segments
     body_text = _plain(text)
     if article:
         return [segment for segment in segments if not in_body(segment.text, body_text)]
-    if all(segment.author is None and segment.published is None and segment.source != "marked"
-           for segment in segments) and any(in_body(segment.text, body_text) for segment in segments):
+    if not declared and all(segment.source not in ("marked", "jsonld") for segment in segments) \
+            and any(in_body(segment.text, body_text) for segment in segments):
         return []  # parts of the extracted text that show no writer: an article's, not posts
     return segments
 
@@ -276,9 +321,8 @@ def _marks(element: HtmlElement) -> list[str]:
     return _MARK_WORDS.split((element.get("class") or "").lower())
 
 
-def unit_kind(unit: Unit, own: str) -> str:
-    """Its microdata kind, else a kind named by a class word of the unit or its parent, else `item`
-    when its words are mostly link text, else `post`."""
+def declared_kind(unit: Unit) -> str | None:
+    """Its microdata kind, else a kind named by a class word of the unit or its parent (`KIND_WORDS`)."""
     if unit.kind is not None:
         return unit.kind
     parent = unit.element.getparent()
@@ -288,6 +332,14 @@ def unit_kind(unit: Unit, own: str) -> str:
         for mark in _marks(element):
             if mark in KIND_WORDS:
                 return KIND_WORDS[mark]
+    return None
+
+
+def unit_kind(unit: Unit, own: str) -> str:
+    """Its `declared_kind`, else `item` when its words are mostly link text, else `post`."""
+    declared = declared_kind(unit)
+    if declared is not None:
+        return declared
     link_words = sum(word_count(" ".join(link.itertext())) for link in unit.element.iter("a"))
     return "item" if link_words >= ITEM_LINK_SHARE * word_count(own) else "post"
 
@@ -330,11 +382,41 @@ def author(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | Non
 
 def published(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | None, HtmlElement | None]:
     """The date as the unit shows it, and the element showing it: the first `<time datetime>` or
-    `itemprop` datePublished or dateCreated (its `datetime` or `content` attribute, else its text), unparsed."""
+    `itemprop` datePublished or dateCreated (its `datetime` or `content` attribute, else its text),
+    else the text of the first element with a class word `date` of at most `MAX_DATE_WORDS` words;
+    unparsed."""
     for element in _DATES(unit):
         if not _outside(element, unit, others):
             continue
         value = element.get("datetime") or _shown_text(element)
         if value:
             return value.strip(), element
+    for element in _DATE_CLASSES(unit):
+        if "date" in _marks(element) and _outside(element, unit, others):
+            value = _shown_text(element)
+            if value and word_count(value) <= MAX_DATE_WORDS:
+                return value, element
+    return None, None
+
+
+def _declares_date(element: HtmlElement) -> bool:
+    """Whether a unit's date element is machine-readable (a `<time datetime>` or a date property), not
+    date text in an element named `date`: an article's dated parts show such text too."""
+    return element.tag == "time" or element.get("itemprop") is not None
+
+
+def rating(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[float | None, HtmlElement | None]:
+    """A review's rating and the element showing it (`RATING_PROPERTIES`, `RATING_PREFIXES`)."""
+    for element in _RATINGS(unit):
+        if element.get("itemprop") not in RATING_PROPERTIES \
+                and not any(mark.startswith(RATING_PREFIXES) for mark in _marks(element)):
+            continue
+        if not _outside(element, unit, others):
+            continue
+        value = element.find(".//*[@itemprop='ratingValue']")
+        source = value if value is not None else element
+        shown = source.get("content") or source.get("aria-label") or source.get("title") or _shown_text(source)
+        number = _NUMBER.search(shown or "")
+        if number is not None:
+            return float(number.group().replace(",", ".")), element
     return None, None

@@ -55,9 +55,10 @@ SEGMENTS_ERROR = "error.segments:"
 class SegmentRows:
     """The flat segment files of one select run, in `directory` (one a unit of extract files)."""
 
-    def __init__(self, directory: Path, cutoff: date) -> None:
+    def __init__(self, directory: Path, cutoff: date, shop_page_types: tuple[str, ...] = ()) -> None:
         self.directory = directory
         self.cutoff = cutoff
+        self.shop_page_types = shop_page_types
         directory.mkdir(parents=True, exist_ok=True)
         self.files: list[Path] = []
         self._writer: pq.ParquetWriter | None = None
@@ -75,7 +76,7 @@ class SegmentRows:
             self.files.append(path)
             self._writer = pq.ParquetWriter(path, _FILE_SCHEMA, compression="zstd")
         assert self._writer is not None
-        self._writer.write_table(flat_segments(pages, self.cutoff))
+        self._writer.write_table(flat_segments(pages, self.cutoff, self.shop_page_types))
 
     def close(self) -> list[Path]:
         self._close()
@@ -87,10 +88,11 @@ class SegmentRows:
             self._writer = None
 
 
-def flat_segments(pages: pl.DataFrame, cutoff: date) -> pa.Table:
+def flat_segments(pages: pl.DataFrame, cutoff: date, shop_page_types: tuple[str, ...] = ()) -> pa.Table:
     """One row a segment of `pages`, in page order then segment order (`_FILE_SCHEMA`), with its
     era: by its own date, else its capture; a page published after `cutoff` dates its segments
-    after it too (`era_columns`' floor)."""
+    after it too (`era_columns`' floor); on a page of one of `shop_page_types`, its kind in the
+    signal `shop_page_segment_kind` (rule page.shop_segment)."""
     if "segments" not in pages.columns:  # a work directory extracted before segments existed
         return _FILE_SCHEMA.empty_table()
     exploded = pages.select(
@@ -106,7 +108,10 @@ def flat_segments(pages: pl.DataFrame, cutoff: date) -> pa.Table:
         pl.concat_str([pl.col("normalized_url"), pl.lit("#"), index]).alias("normalized_url"),
         pl.lit(None, dtype=pl.String).alias("canonical_url"),
         pl.lit([], dtype=pl.List(pl.String)).alias("reasons"),
-        pl.lit(None, dtype=pl.Boolean).alias("kept"))
+        pl.lit(None, dtype=pl.Boolean).alias("kept"),
+        pl.col("signals").struct.with_fields(
+            pl.when(pl.col("page_type").is_in(list(shop_page_types))).then(pl.col("segment_kind"))
+            .otherwise(pl.lit(None, dtype=pl.String)).alias("shop_page_segment_kind")))
     # A post's own date is declared when its unit is marked up as one (microdata), else found in its markup.
     own_source = (pl.when(pl.col("segment_source") == "microdata").then(pl.lit("published"))
                   .otherwise(pl.lit("inferred")))

@@ -166,7 +166,8 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     step = time.perf_counter()
     out_dir = Path(out)
     staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
-    segment_rows = SegmentRows(Path(root) / "segment-rows", era_cutoff(params)) if params.segment is not None else None
+    segment_rows = None if params.segment is None else \
+        SegmentRows(Path(root) / "segment-rows", era_cutoff(params), params.segment.shop_page_types)
     counts = _write_shards(grouped, predicted, found, staging, params, segment_rows)
     timings["select.write"] = _since(step)
     segments = _segments(segment_rows, root, out_dir, staging, params, executor, timings)

@@ -33,7 +33,7 @@ EXTRACT_DIR = "extract"
 PARTS_DIR = "parts"
 MANIFEST = "manifest.json"
 # Bump when rows written by the extract stage change meaning; invalidates --resume outputs.
-FORMAT_VERSION = 13
+FORMAT_VERSION = 14
 # Extract keys that never change the rows a work directory holds (how a file is cut into tasks).
 ROW_NEUTRAL_EXTRACT_KEYS = frozenset({"task_bytes"})
 

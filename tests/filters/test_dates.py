@@ -4,10 +4,11 @@ pages write them in many languages, and it keeps away strings that only carry a 
 from __future__ import annotations
 
 import itertools
+from datetime import UTC, datetime
 
 import pytest
 
-from filters.metadata.dates import _parse_with_dateparser, may_be_full_date
+from filters.metadata.dates import _parse_with_dateparser, date_phrases, may_be_full_date, parse_date_line
 
 # (month name, weekday) per language, as pages print them
 MONTHS = {
@@ -65,3 +66,13 @@ def test_dateparser_reads_a_date_in_the_page_language():
 
 def test_a_language_dateparser_does_not_know_falls_back_to_detection():
     assert _parse_with_dateparser("25 janvier 2024", "xx").date().isoformat() == "2024-01-25"
+
+
+def test_a_date_line_is_read_from_the_date_in_it():
+    assert date_phrases("Reviewed in the United States on May 25, 2018") == ["25, 2018", "May 25, 2018"]
+    assert date_phrases("no digits") == []
+    assert parse_date_line("Reviewed in the United States on May 25, 2018", None, [5], "en") == \
+        datetime(2018, 5, 25, tzinfo=UTC)
+    assert parse_date_line("vom 12. Juni 2019 um 10:15", None, [5], "de") == datetime(2019, 6, 12, 10, 15, tzinfo=UTC)
+    assert parse_date_line("Reviewed on May 25, 2018", None, [0], "en") is None  # no budget left: not read
+    assert parse_date_line("2024-01-02", None, [0]) == datetime(2024, 1, 2, tzinfo=UTC)  # standard forms are free

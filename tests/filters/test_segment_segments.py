@@ -102,9 +102,9 @@ def test_a_qa_pages_question_answers_and_comments_come_from_microdata():
     assert found[0].published == "2024-01-01T08:00:00" and found[2].published == "2024-01-02T09:30:00"
     assert found[0].text == words(30, "asking")  # its comments, votes, author and date are not its text
     assert found[2].text == words(50, "answer") + '\nprint("hello")'
-    # a date in plain text (no `<time>`, no date property) is not read; where every comment shows one in
-    # the same place (`span.comment-date`) it is the software's, and not the writer's text either
-    assert found[1].text == words(9, "remark") + " –" and found[1].published is None
+    # a date in plain text in an element of class word `date` (no `<time>`, no date property) is read as
+    # the comment's, unparsed, and is not the writer's text
+    assert found[1].text == words(9, "remark") + " –" and found[1].published == "2024-01-03 09:00"
 
 
 def test_an_faqs_questions_and_answers_written_by_the_page_are_not_segments():
@@ -168,7 +168,7 @@ def test_a_link_pages_entries_are_items():
 
 
 def test_kinds_are_the_declared_ones():
-    assert set(KINDS) == {"post", "question", "answer", "comment", "item"}
+    assert set(KINDS) == {"post", "question", "answer", "comment", "review", "item"}  # the contract's
     assert Segment("a", "post", None, None, 0, "repeated").kind in KINDS
 
 
@@ -259,3 +259,18 @@ def test_comments_marked_as_posts_survive_the_extracted_text_that_holds_them():
     # (a date in plain text), yet are marked as posts
     found = page_segments(body, f"{first}\n{second}")
     assert [segment.source for segment in found] == ["marked", "marked"]
+
+
+def test_customer_reviews_are_reviews_with_their_rating_and_date_read_out_of_their_text():
+    review = ("<div class='review' id='R{0}'><a class='profile' href='/profile/{1}'>{1}</a>"
+              "<i class='review-rating'><span>{2} out of 5 stars</span></i>"
+              "<span class='review-date'>Reviewed in the United States on May {0}, 2018</span>"
+              "<span class='badge'>Verified Purchase</span><div class='review-text'><p>{3}</p></div></div>")
+    page = body_of("<div class='reviews'>" + review.format(25, "kim", "5.0", words(30, "loved"))
+                   + review.format(26, "lee", "2,0", words(30, "broke")) + "</div>")
+    found = page_segments(page)
+    assert [(segment.kind, segment.rating, segment.author) for segment in found] == \
+        [("review", 5.0, "kim"), ("review", 2.0, "lee")]
+    assert found[0].published == "Reviewed in the United States on May 25, 2018"
+    assert "stars" not in found[0].text and "Reviewed" not in found[0].text
+    assert found[0].text.endswith(words(30, "loved"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import date
 from pathlib import Path
 
 import polars as pl
@@ -14,9 +15,10 @@ import yaml
 
 from conftest import article_html, cli, prose, shard_bytes, stats_without_timings, write_warc
 from filters.corpus.dataset import SPLITS
+from filters.rules.reasons import RULES_BY_CODE
 from pipeline.explain import explain_row, find_record, print_explanation
 from pipeline.params import Params, params_from_dict
-from pipeline.stages.segments import SegmentCounts
+from pipeline.stages.segments import SegmentCounts, flat_segments
 
 THREAD = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title} - Harbour forum</title></head>
 <body><header><a href="/">Harbour forum</a><nav><a href="/latest">Latest</a> <a href="/login">Log in</a></nav></header>
@@ -241,3 +243,25 @@ def test_pages_with_segments_count_a_page_split_across_slices_once():
     stats = counts.to_stats(enabled=True)
     assert stats["pages_with_segments"] == 4
     assert stats["segments_in"] == 7
+
+
+def test_on_a_shop_page_only_reviews_are_kept(runs):
+    """page.shop_segment: select sets `shop_page_segment_kind` from the page's type; the rule keeps the
+    kinds of segment.kinds_on_shop_pages there, and never fires on another page's segments."""
+    pages = pl.read_parquet(runs / "on" / "work" / "extract" / "*.parquet")
+    pages = pages.with_columns(pl.lit("train").alias("split"),
+                               pl.when(pl.col("url").str.contains("harbour-forum")).then(pl.lit("product"))
+                               .otherwise(pl.lit("forum")).alias("page_type"))
+    flat = pl.from_arrow(flat_segments(pages, date(2024, 6, 1), ("product", "collection", "service")))
+    assert isinstance(flat, pl.DataFrame)
+    kinds = flat.select(pl.col("signals").struct.field("shop_page_segment_kind"), "url")
+    assert kinds.filter(pl.col("url").str.contains("harbour-forum"))["shop_page_segment_kind"].to_list() == \
+        ["post"] * 6
+    assert kinds.filter(~pl.col("url").str.contains("harbour-forum"))["shop_page_segment_kind"].null_count() == 2
+    rule = RULES_BY_CODE["page.shop_segment"]
+    fired = flat.select(rule.expr(Params(), flat.columns))[:, 0].to_list()
+    assert fired == flat["url"].str.contains("harbour-forum").to_list()  # posts on a shop page; none elsewhere
+    reviews = flat.with_columns(pl.col("signals").struct.with_fields(pl.lit("review").alias("shop_page_segment_kind")))
+    assert not any(reviews.select(rule.expr(Params(), flat.columns))[:, 0].to_list())
+    off = params_from_dict({"segment": {"kinds_on_shop_pages": []}})
+    assert not any(flat.select(rule.expr(off, flat.columns))[:, 0].to_list())
