@@ -38,6 +38,7 @@ KIND_WORDS = {"question": "question", "questions": "question", "answer": "answer
 # text shows first ("5.0 out of 5 stars"). Read into the segment, left out of its text.
 RATING_PROPERTIES = ("ratingValue", "reviewRating")
 RATING_PREFIXES = ("rating", "star")
+OTHER_RATINGS = ("aggregateRating", "itemReviewed")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 # A date shown as text in an element with a class word `date` ("Reviewed in the United States on May
 # 25, 2018"), when the unit has no machine-readable one: at most this many words.
@@ -406,17 +407,30 @@ def _declares_date(element: HtmlElement) -> bool:
 
 
 def rating(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[float | None, HtmlElement | None]:
-    """A review's rating and the element showing it (`RATING_PROPERTIES`, `RATING_PREFIXES`)."""
-    for element in _RATINGS(unit):
-        if element.get("itemprop") not in RATING_PROPERTIES \
-                and not any(mark.startswith(RATING_PREFIXES) for mark in _marks(element)):
-            continue
-        if not _outside(element, unit, others):
-            continue
-        value = element.find(".//*[@itemprop='ratingValue']")
-        source = value if value is not None else element
-        shown = source.get("content") or source.get("aria-label") or source.get("title") or _shown_text(source)
-        number = _NUMBER.search(shown or "")
-        if number is not None:
-            return float(number.group().replace(",", ".")), element
+    """A review's rating and the element showing it: its `itemprop` reviewRating, else a ratingValue
+    that is not the reviewed item's (`OTHER_RATINGS`: a product's aggregate rating repeated in each
+    review), else an element with a class word starting with one of `RATING_PREFIXES`."""
+    candidates = _RATINGS(unit)
+    for marked in (lambda element: element.get("itemprop") == "reviewRating",
+                   lambda element: element.get("itemprop") == "ratingValue",
+                   lambda element: any(mark.startswith(RATING_PREFIXES) for mark in _marks(element))):
+        for element in candidates:
+            if not marked(element) or not _outside(element, unit, others) or _rates_other(element, unit):
+                continue
+            value = element.find(".//*[@itemprop='ratingValue']")
+            source = value if value is not None else element
+            shown = source.get("content") or source.get("aria-label") or source.get("title") or _shown_text(source)
+            number = _NUMBER.search(shown or "")
+            if number is not None:
+                return float(number.group().replace(",", ".")), element
     return None, None
+
+
+def _rates_other(element: HtmlElement, unit: HtmlElement) -> bool:
+    """Whether `element` is inside the reviewed item's description or its aggregate rating."""
+    for ancestor in element.iterancestors():
+        if ancestor is unit:
+            return False
+        if ancestor.get("itemprop") in OTHER_RATINGS:
+            return True
+    return False

@@ -274,3 +274,14 @@ def test_customer_reviews_are_reviews_with_their_rating_and_date_read_out_of_the
     assert found[0].published == "Reviewed in the United States on May 25, 2018"
     assert "stars" not in found[0].text and "Reviewed" not in found[0].text
     assert found[0].text.endswith(words(30, "loved"))
+
+
+def test_a_reviews_rating_is_its_own_not_the_reviewed_products_aggregate():
+    review = ("<li itemprop='review' itemscope itemtype='https://schema.org/Review'>"
+              "<div itemprop='itemReviewed' itemscope itemtype='https://schema.org/Product'>"
+              "<div itemprop='aggregateRating' itemscope><meta itemprop='ratingValue' content='4.65'></div></div>"
+              "<div itemprop='reviewRating' itemscope><meta itemprop='ratingValue' content='{0}'></div>"
+              "<span itemprop='author'>{1}</span><time datetime='2020-0{0}-01'>then</time><p>{2}</p></li>")
+    page = body_of("<ul>" + review.format(1, "kim", words(30, "bad")) + review.format(4, "lee", words(30, "ok"))
+                   + "</ul>")
+    assert [(segment.kind, segment.rating) for segment in page_segments(page)] == [("review", 1.0), ("review", 4.0)]
