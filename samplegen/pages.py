@@ -16,6 +16,7 @@ from samplegen.content import (
     COOKIE_BANNER,
     CYCLE_LANES,
     EARBUDS_REVIEW,
+    FORUM_THREAD,
     HERALD,
     HOME_SECTIONS,
     KITCHEN,
@@ -28,10 +29,13 @@ from samplegen.content import (
     OCEAN_POSTS,
     OLDER_OCEAN_POSTS,
     PRODUCT_SPECS,
+    QA_PAGE,
     RELATED_PRODUCTS,
     SAVINGS_RATES,
     SEARCH_RESULTS,
     SHOP,
+    TIDEWISE,
+    TINKERERS,
     Article,
     Site,
 )
@@ -415,3 +419,57 @@ def amp_page(article: Article) -> str:
             + '<script async src="https://cdn.ampproject.org/v0.js"></script>\n' + description(article))
     body = site_header(article.site) + article_block(article) + site_footer(article.site)
     return document(title=article.title, head=head, body=body, html_attrs=" amp")
+
+
+def forum_thread_page() -> str:
+    """A thread of four posts in the markup forum software writes (XenForo's shape): each post an
+    `<article>` with its id, the poster's block (name, title, message count), a dated header, the
+    body and a footer of controls. The posts are segments; the page is a forum page."""
+    posts = []
+    for number, (author, iso, paragraphs) in enumerate(FORUM_THREAD["posts"], 1):
+        post_id = 88000 + number
+        body = "".join(f"<p>{_esc(text)}</p>" for text in paragraphs)
+        posts.append(
+            f'<article class="message message--post" id="js-post-{post_id}" data-author="{_attr(author)}">\n'
+            f'<div class="message-cell message-cell--user"><a class="username" href="/members/{_attr(author)}.'
+            f'{post_id % 97}/">{_esc(author)}</a><span class="userTitle">Member</span>'
+            f'<dl class="pairs"><dt>Messages</dt><dd>{post_id % 400 + 12}</dd></dl></div>\n'
+            f'<div class="message-cell message-cell--main"><header class="message-attribution">'
+            f'<time datetime="{iso}">{human_date(iso)}</time> <a href="#post-{post_id}">#{number}</a></header>\n'
+            f'<div class="message-body"><div class="bbWrapper">{body}</div></div>\n'
+            '<footer class="message-footer"><a class="actionBar-action" href="#report">Report</a> '
+            '<a class="actionBar-action" href="#reply">Reply</a></footer></div>\n</article>\n')
+    body = (site_header(TINKERERS) + f'<main class="p-body">\n<h1 class="p-title">{_esc(FORUM_THREAD["title"])}</h1>\n'
+            '<div class="block-body">\n' + "".join(posts) + "</div>\n"
+            '<form class="quickReply" action="/threads/add-reply"><textarea name="message"></textarea>'
+            '<button type="submit">Post reply</button></form>\n</main>\n' + site_footer(TINKERERS))
+    return document(title=f"{FORUM_THREAD['title']} | {TINKERERS.name}", body=body)
+
+
+def qa_page() -> str:
+    """A question and two answers in schema.org microdata (the Stack Exchange shape): the question,
+    each answer's text, its author's link and its date. Each is a segment."""
+    def signature(author: str, iso: str, verb: str) -> str:
+        return (f'<div class="post-signature">{verb} <time itemprop="dateCreated" datetime="{iso}">'
+                f'{human_date(iso)}</time> by <a href="/users/{len(author) * 37}/{_attr(author)}" '
+                f'itemprop="author">{_esc(author)}</a></div>')
+
+    author, iso, paragraphs = QA_PAGE["question"]
+    text = "".join(f"<p>{_esc(paragraph)}</p>" for paragraph in paragraphs)
+    question = (f'<div id="question" class="question" itemprop="mainEntity" itemscope '
+                f'itemtype="https://schema.org/Question">\n<h1 itemprop="name">{_esc(QA_PAGE["title"])}</h1>\n'
+                f'<div class="s-prose" itemprop="text">{text}</div>\n{signature(author, iso, "asked")}\n'
+                '<div class="post-menu"><a href="#share">Share</a> <a href="#follow">Follow</a></div></div>\n')
+    answers = []
+    for number, (author, iso, paragraphs) in enumerate(QA_PAGE["answers"], 1):
+        text = "".join(f"<p>{_esc(paragraph)}</p>" for paragraph in paragraphs)
+        answers.append(f'<div id="answer-{4100 + number}" class="answer" itemprop="suggestedAnswer" itemscope '
+                       f'itemtype="https://schema.org/Answer">\n<div class="s-prose" itemprop="text">{text}</div>\n'
+                       f'{signature(author, iso, "answered")}\n'
+                       '<div class="post-menu"><a href="#share">Share</a> <a href="#edit">Edit</a></div></div>\n')
+    body = (site_header(TIDEWISE) + '<main id="mainbar" itemscope itemtype="https://schema.org/QAPage">\n'
+            + question + f'<div id="answers"><h2>{len(answers)} Answers</h2>\n' + "".join(answers) + "</div>\n"
+            '<form id="post-form" action="/questions/2207/answer/submit"><h2>Your Answer</h2>'
+            '<textarea name="post-text"></textarea><button type="submit">Post Your Answer</button></form>\n'
+            "</main>\n" + site_footer(TIDEWISE))
+    return document(title=f"{QA_PAGE['title']} - {TIDEWISE.name}", body=body)

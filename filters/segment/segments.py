@@ -357,8 +357,9 @@ def _shown_text(element: HtmlElement) -> str:
 def author(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | None, HtmlElement | None]:
     """The author as the unit shows it, and the element showing it: the first `itemprop=author` (its
     `itemprop=name` when it has one), `rel=author` link or element with an author class word
-    (`AUTHOR_WORDS`) whose text, or else whose first link's text, has at most `MAX_AUTHOR_WORDS` words;
-    else the first link to a user's page (`USER_LINK`) with such a text."""
+    (`AUTHOR_WORDS`) whose first link's text, or else whose text, has at most `MAX_AUTHOR_WORDS` words
+    (a poster's block names the poster in its link, beside a title and a message count); else the
+    first link to a user's page (`USER_LINK`) with such a text."""
     for element in _AUTHOR_MARKS(unit):
         marked = element.get("itemprop") == "author" or "author" in (element.get("rel") or "").split()
         if not marked and AUTHOR_WORDS.isdisjoint(_marks(element)):
@@ -367,7 +368,7 @@ def author(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | Non
             continue
         named = element.find(".//*[@itemprop='name']")
         link = element.find(".//a")
-        for source in (named, element, link):
+        for source in (named, link, element):
             if source is None:
                 continue
             name = _shown_text(source)
