@@ -33,6 +33,7 @@ from samplegen.content import (
     CYCLE_LANES,
     EARBUDS_REVIEW,
     FIELD_TRIP_NOTE,
+    FORUM_THREAD,
     FUME_EXTRACTOR,
     HERALD,
     HERITAGE,
@@ -49,6 +50,7 @@ from samplegen.content import (
     ONION_EDITS,
     ONIONS,
     POTATO_TIP,
+    QA_PAGE,
     QUIET_GADGETS,
     RECIPE_APP,
     RETRY_BUDGETS,
@@ -58,6 +60,8 @@ from samplegen.content import (
     SKYWATCH,
     STADTBLATT,
     TIDE_GAUGES,
+    TIDEWISE,
+    TINKERERS,
     TRUNCATE_AFTER,
     USER_AGENT,
     WANDER,
@@ -78,6 +82,7 @@ from samplegen.pages import (
     description,
     document,
     earbuds_review_page,
+    forum_thread_page,
     home_page,
     login_page,
     meta,
@@ -86,6 +91,7 @@ from samplegen.pages import (
     not_found_page,
     paywall_page,
     product_page,
+    qa_page,
     react_shell_page,
     search_page,
     tag_page,
@@ -333,6 +339,15 @@ def _non_article_captures(clock: Clock) -> Iterator[Capture]:
     )
     for url, page, kind, site, note in pages:
         yield html_response(url, page, rejected(kind, [score], note), clock.tick(), site)
+    yield html_response(TINKERERS.url(FORUM_THREAD["path"]), forum_thread_page(), rejected(
+        "forum_thread", ["length.tokens"], "A forum thread of four posts (XenForo's markup): the extraction keeps "
+        "the opening post alone, under 200 tokens (the default page-type model turns the page away before "
+        "extraction: article.page_model). Each post of about 110 words is a segment, written by its poster, "
+        "with the poster's block and the controls left out of its text.", "segments:forum"), clock.tick(), TINKERERS)
+    yield html_response(TIDEWISE.url(QA_PAGE["path"]), qa_page(), kept_article(
+        "qa_page", "A question and two answers in schema.org microdata: the seed's rules keep the page, whose "
+        "question and answers read as one text (the default page-type model turns it away: article.page_model). "
+        "The question and each answer are segments.", "segments:qa"), clock.tick(), TIDEWISE)
     book_url = BOOKSHOP.url("/books/the-cartographers-apprentice/9781840004127")
     yield html_response(book_url, bookshop_product_page(), rejected(
         "product_page", ["page.product"], "2009-style book-shop page: a 300-word publisher's description and three "

@@ -174,7 +174,8 @@ def _data_files(directory: str, params: Params, rows: dict[str, int]) -> list[di
 
 
 def _segments_text(segments: dict[str, Any] | None, params: Params) -> str:
-    """What segmentation found and kept: per kind, per page type, per split and length."""
+    """What segmentation found and kept: per kind, per kind and language, per page type, per split and
+    length."""
     if params.segment is None or not segments:
         return "Pages were not segmented (`segment: null`)."
     lines = [f"Each page's posts, questions, answers, comments and list items were also judged as units of their own "
@@ -184,6 +185,10 @@ def _segments_text(segments: dict[str, Any] | None, params: Params) -> str:
              f"{segments['segments_in']} segments from {segments['pages_with_segments']} pages, "
              f"{segments['accepted']} accepted.", "", "| kind | segments | accepted |", "|---|---|---|"]
     lines += [f"| {kind} | {row['segments']} | {row['accepted']} |" for kind, row in segments["by_kind"].items()]
+    lines += ["", "| kind | language | segments | accepted |", "|---|---|---|---|"]
+    lines += [f"| {kind} | {language} | {row['segments']} | {row['accepted']} |"
+              for kind, languages in segments.get("by_kind_and_language", {}).items()
+              for language, row in languages.items()]
     lines += ["", "| page type | segments | accepted |", "|---|---|---|"]
     lines += [f"| {kind} | {row['segments']} | {row['accepted']} |" for kind, row in segments["by_page_type"].items()]
     lines += ["", "| words | segments | accepted |", "|---|---|---|"]

@@ -127,7 +127,8 @@ _FILE_SCHEMA = pa.schema([*SEGMENT_SCHEMA, pa.field("normalized_url", pa.string(
 
 @dataclasses.dataclass
 class SegmentCounts:
-    """stats.json["segments"]: the same accounting as the pages', per kind and per page type."""
+    """stats.json["segments"]: the same accounting as the pages', per kind, per kind and language and
+    per page type."""
 
     pages_failed: int = 0  # pages whose segments step raised: no segments, the page itself unchanged
     segments_in: int = 0
@@ -136,6 +137,7 @@ class SegmentCounts:
     by_reason: Counter[str] = dataclasses.field(default_factory=Counter)
     first_reason: Counter[str] = dataclasses.field(default_factory=Counter)
     kinds: Counter[tuple[str, bool]] = dataclasses.field(default_factory=Counter)
+    kind_languages: Counter[tuple[tuple[str, str], bool]] = dataclasses.field(default_factory=Counter)
     page_types: Counter[tuple[str, bool]] = dataclasses.field(default_factory=Counter)
     splits: Counter[str] = dataclasses.field(default_factory=Counter)
     words: Counter[tuple[int, bool]] = dataclasses.field(default_factory=Counter)
@@ -152,6 +154,8 @@ class SegmentCounts:
         self.by_reason.update(codes.explode().drop_nulls().to_list())
         self.first_reason.update(codes.list.first().drop_nulls().to_list())
         self.kinds.update(zip(frame["segment_kind"].fill_null("none"), kept, strict=True))
+        self.kind_languages.update(zip(zip(frame["segment_kind"].fill_null("none"), frame["language"].fill_null("none"),
+                                           strict=True), kept, strict=True))
         self.page_types.update(zip(frame["page_type"].fill_null("none"), kept, strict=True))
         self.splits.update(frame.filter(pl.col("kept"))["split"].fill_null("none").to_list())
         bins = [max(i for i, low in enumerate(_WORD_BINS) if (words or 0) >= low) for words in frame["word_count"]]
@@ -161,6 +165,13 @@ class SegmentCounts:
             starts = int(ids.ne_missing(ids.shift(1)).sum())  # the first row counts: shift gives null
             self.pages += starts - (ids[0] == self._last_page_id)
             self._last_page_id = ids[-1]
+
+    def _by_kind_and_language(self) -> dict[str, dict[str, dict[str, int]]]:
+        found: dict[str, dict[str, dict[str, int]]] = {}
+        for kind, language in sorted({key for key, _ in self.kind_languages}):
+            accepted, rejected = (self.kind_languages[((kind, language), kept)] for kept in (True, False))
+            found.setdefault(kind, {})[language] = {"segments": accepted + rejected, "accepted": accepted}
+        return found
 
     def to_stats(self, enabled: bool) -> dict[str, Any]:
         def kept_of(counter: Counter[tuple[Any, bool]]) -> dict[str, dict[str, int]]:
@@ -181,6 +192,7 @@ class SegmentCounts:
             "by_reason": dict(sorted(self.by_reason.items())),
             "first_reason": dict(sorted(self.first_reason.items())),
             "by_kind": kept_of(self.kinds),
+            "by_kind_and_language": self._by_kind_and_language(),
             "by_page_type": kept_of(self.page_types),
             "accepted_by_split": dict(sorted(self.splits.items())),
             "word_count": {labels[int(index)]: counts for index, counts in words.items()},

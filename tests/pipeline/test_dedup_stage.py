@@ -331,7 +331,8 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
     original = dedup.groups_task
 
     def counting(task):
-        ran.append(task.directory.name)
+        if "segment-passes" not in task.directory.path.parts:  # the sample's posts: de-duplicated after the pages
+            ran.append(task.directory.name)
         return original(task)
 
     def failing(task):

@@ -228,10 +228,10 @@ def segment_frame(page_ids: list[str]) -> pl.DataFrame:
     count = len(page_ids)
     return pl.DataFrame({"page_id": page_ids, "kept": [True] * count, "reasons": [[]] * count,
                          "segment_kind": ["post"] * count, "page_type": ["forum"] * count,
-                         "split": ["train"] * count, "word_count": [120] * count},
+                         "split": ["train"] * count, "word_count": [120] * count, "language": ["en"] * count},
                         schema={"page_id": pl.String, "kept": pl.Boolean, "reasons": pl.List(pl.String),
                                 "segment_kind": pl.String, "page_type": pl.String, "split": pl.String,
-                                "word_count": pl.Int64})
+                                "word_count": pl.Int64, "language": pl.String})
 
 
 def test_pages_with_segments_count_a_page_split_across_slices_once():
@@ -243,6 +243,7 @@ def test_pages_with_segments_count_a_page_split_across_slices_once():
     stats = counts.to_stats(enabled=True)
     assert stats["pages_with_segments"] == 4
     assert stats["segments_in"] == 7
+    assert stats["by_kind_and_language"] == {"post": {"en": {"segments": 7, "accepted": 7}}}
 
 
 def test_on_a_shop_page_only_reviews_are_kept(runs):
