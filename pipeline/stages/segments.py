@@ -112,8 +112,8 @@ def flat_segments(pages: pl.DataFrame, cutoff: date, shop_page_types: tuple[str,
         pl.col("signals").struct.with_fields(
             pl.when(pl.col("page_type").is_in(list(shop_page_types))).then(pl.col("segment_kind"))
             .otherwise(pl.lit(None, dtype=pl.String)).alias("shop_page_segment_kind")))
-    # A post's own date is declared when its unit is marked up as one (microdata), else found in its markup.
-    own_source = (pl.when(pl.col("segment_source") == "microdata").then(pl.lit("published"))
+    # A post's own date is declared when its unit is marked up as one (microdata, JSON-LD), else found in its markup.
+    own_source = (pl.when(pl.col("segment_source").is_in(["microdata", "jsonld"])).then(pl.lit("published"))
                   .otherwise(pl.lit("inferred")))
     frame = frame.with_columns(era_columns(cutoff, source=pl.when(pl.col("published").is_not_null()).then(own_source),
                                            floor=(pl.col("page_published"), pl.col("page_date_source"))))

@@ -65,7 +65,7 @@ SEGMENT = pa.struct([
     pa.field("text", pa.string()),
     pa.field("word_count", pa.int32()),
     pa.field("quoted_words", pa.int32()),  # words of quoted posts left out of `text`
-    pa.field("segment_source", pa.string()),  # how the unit was found: microdata, jsonld, repeated
+    pa.field("segment_source", pa.string()),  # how the unit was found: microdata, marked, repeated, jsonld
     pa.field("signals", signals_struct_type()),
 ])
 ROW_SCHEMA = ROW_SCHEMA.append(pa.field("segments", pa.list_(SEGMENT)))
