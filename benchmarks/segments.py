@@ -159,10 +159,12 @@ def extracted_texts(cache: Path) -> dict[str, str | None]:
     return texts
 
 
-def timed_segments(body: HtmlElement | None, text: str | None, article: bool = False) -> tuple[list[Segment], float]:
-    """The page's segments and the thread CPU seconds they took."""
+def timed_segments(body: HtmlElement | None, text: str | None, article: bool = False,
+                   json_ld: list[dict] | None = None) -> tuple[list[Segment], float]:
+    """The page's segments and the thread CPU seconds they took (`json_ld`: the page's, as the
+    pipeline passes it; read before, as the metadata step reads it)."""
     start = time.thread_time()
-    found = page_segments(body, text, article) if body is not None else []
+    found = page_segments(body, text, article, json_ld) if body is not None else []
     return found, time.thread_time() - start
 
 
@@ -218,7 +220,7 @@ def labelled_posts(page: dict) -> list[dict]:
 
 
 def cross_validate(forum: list[tuple[str, HtmlElement, dict]], articles: list[tuple[str, HtmlElement, str | None]],
-                   groupings: dict[str, dict[str, str]]) -> None:
+                   groupings: dict[str, dict[str, str]], json_lds: dict[str, list[dict]]) -> None:
     """For each grouping (url -> group: domain, software), leave one group out: the `GRID` values that
     score best on the other groups' pages, applied to its own (forum pages with text=None, article
     pages with their text); prints the held-out recovered share and share of article pages with a
@@ -231,12 +233,13 @@ def cross_validate(forum: list[tuple[str, HtmlElement, dict]], articles: list[tu
             setattr(segment_units, name, value)
         scored = {}
         for url, body, page in forum:
-            outcome = score_posts(page_segments(body, None), page)
+            outcome = score_posts(page_segments(body, None, False, json_lds.get(url)), page)
             posts = sum(outcome[key] for key in ("recovered", "merged", "split", "missed"))
             scored[url] = (outcome["recovered"], posts, 0)
         for url, body, text in articles:
             runs, prepared = body_runs(text or ""), tokens(text or "")
-            broken = any(holds_body_text(segment.text, prepared, runs) for segment in page_segments(body, text))
+            broken = any(holds_body_text(segment.text, prepared, runs)
+                         for segment in page_segments(body, text, False, json_lds.get(url)))
             scored[url] = (0, 0, int(broken))
         scores.append(scored)
     for name, value in defaults.items():
@@ -310,12 +313,14 @@ def main() -> None:
     kept_forum: list[tuple[str, HtmlElement, dict]] = []
     kept_articles: list[tuple[str, HtmlElement, str | None]] = []
     software_of: dict[str, str] = {}
+    json_lds: dict[str, list[dict]] = {}
     for corpus in CORPORA:
         wanted = None if corpus == "wcxb-dev" else \
             {url for url, kind in types[corpus].items() if kind == "article" and not args.skip_articles} | set(posts)
         for url, tree, html in pages(SHARED / f"{corpus}.warc.gz", wanted):
             body, text = tree.find("body"), texts.get(url)
-            found, seconds = timed_segments(body, text)
+            json_lds[url] = Page(tree, url).json_ld
+            found, seconds = timed_segments(body, text, False, json_lds[url])
             kind = types[corpus].get(url)
             if corpus == "wcxb-dev":
                 costs["all"].append(seconds)
@@ -325,7 +330,7 @@ def main() -> None:
                     kept_articles.append((url, body, text))
                 runs = body_runs(text or "")
                 prepared = tokens(text or "")
-                hinted = timed_segments(body, text, article=True)[0]
+                hinted = timed_segments(body, text, True, json_lds[url])[0]
                 for hint, segments in (("article=False", found), ("article=True", hinted)):
                     counts = articles[f"{corpus}, {hint}"]
                     counts["pages"] += 1
@@ -340,7 +345,7 @@ def main() -> None:
             if args.cv and body is not None and page["posts"]:
                 kept_forum.append((url, body, page))
             long_posts = sum(post["words"] >= MIN_WORDS for post in labelled_posts(page))
-            for setting, segments in (("text", found), ("None", timed_segments(body, None)[0])):
+            for setting, segments in (("text", found), ("None", timed_segments(body, None, False, json_lds[url])[0])):
                 if not page["posts"]:
                     if segments:
                         empty_with_segments[f"{corpus}, text={setting}"].append(url)
@@ -375,7 +380,8 @@ def main() -> None:
                   f"  ({share:.3f})  {holding[name][:args.show]}")
     if args.cv:
         cross_validate(kept_forum, kept_articles,
-                       {"domain": {}, "software": {url: f"software {name}" for url, name in software_of.items()}})
+                       {"domain": {}, "software": {url: f"software {name}" for url, name in software_of.items()}},
+                       json_lds)
     print("\ncost of page_segments, ms a page (thread CPU time), wcxb-dev, text=extracted")
     for group, timings in sorted(costs.items(), key=lambda item: -len(item[1])):
         millis = sorted(1000 * value for value in timings)

@@ -3,11 +3,13 @@ thread's posts, a Q&A page's question and answers, or an article's comments into
 text included, cleaner than any markup.
 
 Input: the page's JSON-LD objects (`Page.json_ld`). Output (`jsonld_units`): `Posting`s in document
-order. What is read: every object of a contribution's type (`POSTING_KINDS`) with a text of at least
+order. What is read: every object of a contribution's type (`POSTING_KINDS`) that names its author
+(an FAQ's questions and answers, the page's own, name none) with a text of at least
 `MIN_TEXT_CHARS` characters (`text`, `articleBody` or `reviewBody`; HTML in it read as blocks on
 lines), found at the top level, as a page's `mainEntity`, in an `ItemList`'s items, and under
 another object's `comment`, `acceptedAnswer`, `suggestedAnswer` and `review` (an article's comments,
-a product's reviews: the article or product itself is not a contribution). Each one's author
+a product's reviews: the article or product itself is not a contribution). A `Review` is one only
+under another object's `review`: a review standing alone is the page's own article (a critic's). Each one's author
 (`author.name` or a plain string) and date (`datePublished`, else `dateCreated`) as written, and its
 rating (`reviewRating.ratingValue`) for a review.
 """
@@ -58,24 +60,25 @@ def jsonld_units(objects: list[dict[str, Any]]) -> list[Posting]:
     return found
 
 
-def _postings(obj: Any, depth: int) -> Iterator[Posting]:
+def _postings(obj: Any, depth: int, under: str | None = None) -> Iterator[Posting]:
+    """The contributions in `obj`, found under the property `under` of its parent (None at the top)."""
     if depth > MAX_DEPTH:
         return
     if isinstance(obj, list):
         for item in obj:
-            yield from _postings(item, depth + 1)
+            yield from _postings(item, depth + 1, under)
         return
     if not isinstance(obj, dict):
         return
     kind = next((POSTING_KINDS[name] for name in sorted(schema_types(obj)) if name in POSTING_KINDS), None)
-    if kind is not None:
-        text = _text(obj)
-        if text is not None and len(text) >= MIN_TEXT_CHARS:
+    if kind is not None and (kind != "review" or under == "review"):
+        text, name = _text(obj), _author(obj.get("author"))
+        if text is not None and len(text) >= MIN_TEXT_CHARS and name is not None:
             score = _rating(obj) if kind == "review" else None
-            yield Posting(text, kind, _author(obj.get("author")), _date(obj), score)
+            yield Posting(text, kind, name, _date(obj), score)
     for name in NESTED_PROPERTIES:
         if name in obj:
-            yield from _postings(obj[name], depth + 1)
+            yield from _postings(obj[name], depth + 1, name)
 
 
 def _text(obj: dict[str, Any]) -> str | None:

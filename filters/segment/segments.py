@@ -129,7 +129,8 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
     if not segments or not text:
         return segments
     body_text = _plain(text)
-    if article:
+    if article or (len(found) == 1 and found[0].source == "marked"):
+        # an article's parts; or a thread's one post that the extraction took: the page row holds it
         return [segment for segment in segments if not in_body(segment.text, body_text)]
     if not declared and all(segment.source not in ("marked", "jsonld") for segment in segments) \
             and any(in_body(segment.text, body_text) for segment in segments):

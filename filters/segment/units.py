@@ -256,7 +256,22 @@ def post_id_groups(body: HtmlElement, headline: HtmlElement | None) -> list[Grou
             if len(members) >= MIN_UNITS and is_list_of_posts(members, headline, marked=True):
                 groups.append(Group(parent, key, [element for element, _ in members],
                                     sum(held for _, held in members), [element for element, _ in kept]))
+        if not groups or groups[-1].shape != key:
+            groups.extend(_chain(elements, key, headline))
     return groups
+
+
+def _chain(elements: list[HtmlElement], key: Shape, headline: HtmlElement | None) -> list[Group]:
+    """The posts of one kind each nested in the one before (a post left unclosed in broken markup
+    swallows the rest of the thread) as a group of their own; none when they are not such a chain.
+    Each is a unit, and a post's own text leaves the posts nested in it out."""
+    pairs = zip(elements, elements[1:], strict=False)
+    if len(elements) < MIN_UNITS or not all(_inside(inner, outer) for outer, inner in pairs):
+        return []
+    members = [(element, size(element)) for element in elements]
+    if not is_list_of_posts(members, headline, marked=True):
+        return []
+    return [Group(elements[0].getparent(), key, list(elements), members[0][1], list(elements))]
 
 
 def _page_holders(body: HtmlElement, headline: HtmlElement | None) -> frozenset[HtmlElement]:
@@ -500,7 +515,7 @@ def content_root(body: HtmlElement) -> HtmlElement:
 def units(page_body: HtmlElement) -> list[Unit]:
     """The page's units in page order (none when nothing repeats): its microdata units when it
     has at least `MIN_UNITS` (with the unmarked elements of their shape, `with_unmarked`), else its
-    marked or repeated ones; all within its `content_root`."""
+    marked or repeated ones, else its `single_post`; all within its `content_root`."""
     body = content_root(page_body)
     marked = microdata_units(body)
     if len(marked) >= MIN_UNITS:
@@ -508,8 +523,27 @@ def units(page_body: HtmlElement) -> list[Unit]:
     # marked groups first: of two groups of the same posts, the marked one (its members known as posts)
     group = best_group(post_id_groups(body, body.find(".//h1")) + sibling_groups(body, text_size(body)))
     if group is None:
-        return []
+        single = single_post(body)
+        return [] if single is None else [Unit(single, "marked")]
     return [Unit(element, "marked" if is_post_key(group.shape) else "repeated") for element in grown(body, group)]
+
+
+def single_post(body: HtmlElement) -> HtmlElement | None:
+    """The page's one post, on a thread that has no reply: the one outermost element marked as a
+    post (`post_key`) that holds blocks and `MIN_UNIT_CHARS`, does not hold the page's `<main>` or
+    headline, and links its writer's page on the site (`USER_LINK`: a forum's member, a review
+    site's user; an article's author page is `/author/…`, which it is not). None when there is no
+    such element, or more than one, or it holds another post of its kind."""
+    headline = body.find(".//h1")
+    found = [element for element in _POST_MARKED(body)
+             if post_key(element) is not None and element.tag not in SKIPPED_TAGS and holds_block(element)
+             and size(element) >= MIN_UNIT_CHARS and USER_LINK.search(" ".join(_LINKS(element))) is not None
+             and not holds_page(element, headline)]
+    outermost = [element for element in found if not any(_inside(element, other) for other in found)]
+    if len(outermost) != 1:
+        return None
+    key = post_key(outermost[0])
+    return None if any(post_key(other) == key for other in found if other is not outermost[0]) else outermost[0]
 
 
 def _entry_form(element: HtmlElement) -> bool:

@@ -34,9 +34,11 @@ def test_a_forum_posting_and_its_comments_are_units_with_author_and_date():
 
 
 def test_a_qa_pages_question_and_answers_and_a_products_reviews_with_their_rating():
-    qa = {"@type": "QAPage", "mainEntity": {"@type": "Question", "text": words(15, "ask"),
-                                            "acceptedAnswer": {"@type": "Answer", "text": words(15, "yes")},
-                                            "suggestedAnswer": [{"@type": "Answer", "text": words(15, "no")}]}}
+    qa = {"@type": "QAPage", "mainEntity": {"@type": "Question", "text": words(15, "ask"), "author": "ann",
+                                            "acceptedAnswer": {"@type": "Answer", "text": words(15, "yes"),
+                                                               "author": {"name": "bob"}},
+                                            "suggestedAnswer": [{"@type": "Answer", "text": words(15, "no"),
+                                                                 "author": "cy"}]}}
     product = {"@type": "Product", "name": "Kettle", "description": words(30, "ad"),
                "review": [{"@type": "Review", "reviewBody": words(20, "good"), "author": {"name": "dee"},
                            "reviewRating": {"@type": "Rating", "ratingValue": "4.5"}}]}
@@ -44,6 +46,14 @@ def test_a_qa_pages_question_and_answers_and_a_products_reviews_with_their_ratin
     assert [unit.kind for unit in found] == ["question", "answer", "answer", "review"]
     assert found[-1].rating == 4.5 and found[-1].author == "dee"
     assert all(unit.rating is None for unit in found[:-1])
+
+
+def test_an_faq_and_a_critics_review_are_the_pages_own_text_not_contributions():
+    faq = {"@type": "FAQPage", "mainEntity": [{"@type": "Question", "text": words(15, "ask"),
+                                               "acceptedAnswer": {"@type": "Answer", "text": words(15, "yes")}}]}
+    critic = {"@type": "Review", "reviewBody": words(300, "verdict"), "author": {"name": "A Critic"},
+              "itemReviewed": {"@type": "VideoGame", "name": "Game"}, "reviewRating": {"ratingValue": 8}}
+    assert jsonld_units(page_with([faq, critic]).json_ld) == []
 
 
 def test_a_page_whose_markup_gives_no_unit_gives_its_json_ld_posts_a_single_post_too():

@@ -285,3 +285,11 @@ def test_a_reviews_rating_is_its_own_not_the_reviewed_products_aggregate():
     page = body_of("<ul>" + review.format(1, "kim", words(30, "bad")) + review.format(4, "lee", words(30, "ok"))
                    + "</ul>")
     assert [(segment.kind, segment.rating) for segment in page_segments(page)] == [("review", 1.0), ("review", 4.0)]
+
+
+def test_a_threads_one_post_is_a_segment_unless_the_extraction_took_it():
+    post = ("<div id='p7' class='post'><a href='./memberlist.php?mode=viewprofile&u=2'>ann</a>"
+            f"<div class='content'><p>{words(60, 'essay')}</p></div></div>")
+    page = body_of(f"<h2>Topic</h2>{post}")
+    assert [(segment.author, segment.source) for segment in page_segments(page)] == [("ann", "marked")]
+    assert page_segments(page, words(60, "essay")) == []  # the page row holds that text already

@@ -265,3 +265,26 @@ def test_the_posts_of_a_page_built_by_scripts_are_read_from_its_noscript_fallbac
     # a noscript holding less than the page shows is not read (a tracking pixel's, a notice)
     shown = body_of(f"<div class='thread'>{fallback}</div><noscript><div><p>{words(20, 'notice')}</p></div></noscript>")
     assert all(unit.element.getparent().get("class") == "thread" for unit in units(shown))
+
+
+def test_posts_nested_each_in_the_one_before_by_broken_markup_are_units_each():
+    post = ("<article class='message' id='js-post-{0}'><a class='username' href='/members/{1}.{0}/'>{1}</a>"
+            "<div class='message-body'><p>{2}</p></div>")  # never closed: the next post opens inside it
+    posts = post.format(1, "ann", words(30, "a")) + post.format(2, "bob", words(30, "b")) \
+        + post.format(3, "cy", words(30, "c"))
+    page = body_of(f"<div class='thread'>{posts}</article></article></article></div>")
+    found = units(page)
+    assert [unit.element.get("id") for unit in found] == ["js-post-1", "js-post-2", "js-post-3"]
+    inside = frozenset(unit.element for unit in found)
+    assert own_text(found[0].element, inside)[0] == "ann\n" + words(30, "a")
+
+
+def test_a_threads_one_post_linking_its_writers_member_page_is_a_unit():
+    post = ("<div id='p{0}' class='post'><a href='./memberlist.php?mode=viewprofile&u=2'>ann</a>"
+            "<div class='content'><p>{1}</p></div></div>")
+    page = body_of(f"<h2>Topic</h2>{post.format(7, words(60, 'essay'))}<div class='side'><p>{words(50, 'x')}</p></div>")
+    assert [unit.element.get("id") for unit in units(page)] == ["p7"]
+    # an article's body links its author's page, which is no member page: not a post
+    article = body_of(f"<article id='post-7' class='post'><a href='/author/ann/'>ann</a><p>{words(300, 'a')}</p>"
+                      "</article>")
+    assert units(article) == []
