@@ -43,6 +43,9 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 # A date shown as text in an element with a class word `date` ("Reviewed in the United States on May
 # 25, 2018"), when the unit has no machine-readable one: at most this many words.
 MAX_DATE_WORDS = 12
+# Attributes in which shops and comment systems write a date for their scripts ("2020-11-26T19:39:48",
+# a Unix time): machine-readable, like a `<time datetime>`.
+DATE_ATTRIBUTES = ("data-date", "data-datetime", "data-timestamp", "data-time")
 # Class words of the element that shows a unit's author.
 AUTHOR_WORDS = frozenset(("author", "username", "user", "poster", "nickname", "commenter", "person"))
 MAX_AUTHOR_WORDS = 6
@@ -67,7 +70,8 @@ _AUTHOR_MARKS = etree.XPath(".//*[@itemprop='author' or contains(concat(' ', @re
 _DATE_CLASSES = etree.XPath(".//*[contains(@class, 'date')]")
 _RATINGS = etree.XPath(".//*[@itemprop='ratingValue' or @itemprop='reviewRating' or contains(@class, 'rating') "
                        "or contains(@class, 'star')]")
-_DATES = etree.XPath(".//*[self::time[@datetime] or @itemprop='datePublished' or @itemprop='dateCreated']")
+_DATES = etree.XPath(".//*[self::time[@datetime] or @itemprop='datePublished' or @itemprop='dateCreated' or "
+                     + " or ".join(f"@{name}" for name in DATE_ATTRIBUTES) + "]")
 
 
 # Registered in `filters.rules.signals` and `filters.rules.reasons`: a segment's own signals (null on
@@ -384,14 +388,16 @@ def author(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | Non
 
 
 def published(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | None, HtmlElement | None]:
-    """The date as the unit shows it, and the element showing it: the first `<time datetime>` or
-    `itemprop` datePublished or dateCreated (its `datetime` or `content` attribute, else its text),
+    """The date as the unit shows it, and the element showing it: the first `<time datetime>`,
+    `itemprop` datePublished or dateCreated, or element with a date attribute (`DATE_ATTRIBUTES`;
+    its `datetime`, date or `content` attribute, else its text),
     else the text of the first element with a class word `date` of at most `MAX_DATE_WORDS` words;
     unparsed."""
     for element in _DATES(unit):
         if not _outside(element, unit, others):
             continue
-        value = element.get("datetime") or _shown_text(element)
+        value = element.get("datetime") or next(filter(None, map(element.get, DATE_ATTRIBUTES)), None) \
+            or _shown_text(element)
         if value:
             return value.strip(), element
     for element in _DATE_CLASSES(unit):
@@ -405,7 +411,8 @@ def published(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | 
 def _declares_date(element: HtmlElement) -> bool:
     """Whether a unit's date element is machine-readable (a `<time datetime>` or a date property), not
     date text in an element named `date`: an article's dated parts show such text too."""
-    return element.tag == "time" or element.get("itemprop") is not None
+    return element.tag == "time" or element.get("itemprop") is not None \
+        or any(element.get(name) for name in DATE_ATTRIBUTES)
 
 
 def rating(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[float | None, HtmlElement | None]:

@@ -293,3 +293,11 @@ def test_a_threads_one_post_is_a_segment_unless_the_extraction_took_it():
     page = body_of(f"<h2>Topic</h2>{post}")
     assert [(segment.author, segment.source) for segment in page_segments(page)] == [("ann", "marked")]
     assert page_segments(page, words(60, "essay")) == []  # the page row holds that text already
+
+
+def test_a_date_written_for_scripts_in_a_data_attribute_is_the_segments():
+    review = ("<li class='review'><a href='/profile/{0}'>{0}</a><span class='meta' data-date='2020-11-2{1}T19:39:48'>"
+              "- November 2{1}, 2020</span><p>{2}</p></li>")
+    reviews = review.format("kim", 6, words(30, "a")) + review.format("lee", 7, words(30, "b"))
+    page = body_of(f"<ul class='reviews'>{reviews}</ul>")
+    assert [segment.published for segment in page_segments(page)] == ["2020-11-26T19:39:48", "2020-11-27T19:39:48"]
