@@ -231,18 +231,26 @@ def is_post_key(key: Shape) -> bool:
     return key[1][:1] in ("#", "@", ".")
 
 
-def post_id_groups(body: HtmlElement, headline: HtmlElement | None) -> list[Group]:
-    """The posts marked as such (`post_key`) that hold blocks, each lifted to its outermost wrapper
-    that holds no other post of its kind (`lifted`: a list of posts often wraps each in layout
-    elements), grouped by parent; the groups that are a list of contributions
-    (`is_list_of_posts`), however small a share of the page they hold: the comments under an article, a thread beside
-    long sidebars. The shape of such a group is (tag, key), and its `others` are the page's other
-    posts of the kind, lifted alike."""
+def marked_posts(body: HtmlElement) -> dict[Shape, list[HtmlElement]]:
+    """The elements marked as posts (`post_key`) that hold blocks, by (tag, key), in page order."""
     by_key: dict[Shape, list[HtmlElement]] = defaultdict(list)
     for element in _POST_MARKED(body):
         mark = post_key(element)
         if mark is not None and element.tag not in SKIPPED_TAGS and holds_block(element):
             by_key[(element.tag, mark)].append(element)
+    return by_key
+
+
+def post_id_groups(body: HtmlElement, headline: HtmlElement | None,
+                   by_key: dict[Shape, list[HtmlElement]] | None = None) -> list[Group]:
+    """The posts marked as such (`post_key`) that hold blocks, each lifted to its outermost wrapper
+    that holds no other post of its kind (`lifted`: a list of posts often wraps each in layout
+    elements), grouped by parent; the groups that are a list of contributions
+    (`is_list_of_posts`), however small a share of the page they hold: the comments under an
+    article, a thread beside long sidebars. The shape of such a group is (tag, key), and its
+    `others` are the page's other posts of the kind, lifted alike. `by_key`: the page's
+    `marked_posts`, when known."""
+    by_key = marked_posts(body) if by_key is None else by_key
     page = _page_holders(body, headline)
     groups = []
     for key, elements in by_key.items():
@@ -521,29 +529,29 @@ def units(page_body: HtmlElement) -> list[Unit]:
     if len(marked) >= MIN_UNITS:
         return with_unmarked(body, marked)
     # marked groups first: of two groups of the same posts, the marked one (its members known as posts)
-    group = best_group(post_id_groups(body, body.find(".//h1")) + sibling_groups(body, text_size(body)))
+    by_key = marked_posts(body)
+    group = best_group(post_id_groups(body, body.find(".//h1"), by_key) + sibling_groups(body, text_size(body)))
     if group is None:
-        single = single_post(body)
+        single = single_post(body, by_key)
         return [] if single is None else [Unit(single, "marked")]
     return [Unit(element, "marked" if is_post_key(group.shape) else "repeated") for element in grown(body, group)]
 
 
-def single_post(body: HtmlElement) -> HtmlElement | None:
-    """The page's one post, on a thread that has no reply: the one outermost element marked as a
-    post (`post_key`) that holds blocks and `MIN_UNIT_CHARS`, does not hold the page's `<main>` or
-    headline, and links its writer's page on the site (`USER_LINK`: a forum's member, a review
-    site's user; an article's author page is `/author/…`, which it is not). None when there is no
-    such element, or more than one, or it holds another post of its kind."""
-    headline = body.find(".//h1")
-    found = [element for element in _POST_MARKED(body)
-             if post_key(element) is not None and element.tag not in SKIPPED_TAGS and holds_block(element)
-             and size(element) >= MIN_UNIT_CHARS and USER_LINK.search(" ".join(_LINKS(element))) is not None
-             and not holds_page(element, headline)]
-    outermost = [element for element in found if not any(_inside(element, other) for other in found)]
+def single_post(body: HtmlElement, by_key: dict[Shape, list[HtmlElement]]) -> HtmlElement | None:
+    """The page's one post, on a thread that has no reply: the one outermost of the page's
+    `marked_posts` (`by_key`), when it holds no other post of its kind nor the page's `<main>` or
+    headline, holds `MIN_UNIT_CHARS` and links its writer's page on the site (`USER_LINK`: a forum's
+    member, a review site's user; an article's author page is `/author/…`, which it is not)."""
+    page = _page_holders(body, body.find(".//h1"))
+    found = [(element, key) for key, elements in by_key.items() for element in elements if element not in page]
+    outermost = [(element, key) for element, key in found
+                 if not any(_inside(element, other) for other, _ in found if other is not element)]
     if len(outermost) != 1:
         return None
-    key = post_key(outermost[0])
-    return None if any(post_key(other) == key for other in found if other is not outermost[0]) else outermost[0]
+    post, key = outermost[0]
+    if len(by_key[key]) > 1 or size(post) < MIN_UNIT_CHARS or USER_LINK.search(" ".join(_LINKS(post))) is None:
+        return None
+    return post
 
 
 def _entry_form(element: HtmlElement) -> bool:
