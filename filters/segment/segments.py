@@ -49,6 +49,8 @@ DATE_ATTRIBUTES = ("data-date", "data-datetime", "data-timestamp", "data-time")
 # Class words of the element that shows a unit's author.
 AUTHOR_WORDS = frozenset(("author", "username", "user", "poster", "nickname", "commenter", "person"))
 MAX_AUTHOR_WORDS = 6
+# Class words of a post's poster block (name, title, join date, message count, location).
+POSTER_WORDS = AUTHOR_WORDS | frozenset(("profile", "postprofile", "userinfo", "member", "postauthor"))
 ITEM_LINK_SHARE = 0.5  # units whose words are mostly link text are items of a list
 # A unit at least this share of whose words are in lines of at least `BODY_LINE_WORDS` words that the
 # extracted text holds is a part of that text (`in_body`).
@@ -120,7 +122,8 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
         declared = declared or name is not None or (date_element is not None and _declares_date(date_element))
         kind = declared_kind(unit)
         score, score_element = rating(unit.element, inside) if kind == "review" else (None, None)
-        shown = frozenset(element for element in (name_element, date_element, score_element)
+        poster = poster_block(name_element, unit.element) if name_element is not None else None
+        shown = frozenset(element for element in (name_element, poster, date_element, score_element)
                           if element is not None and 2 * size(element) < size(unit.element))
         own, quoted = own_text(unit.element, inside, shown | software)
         own, repeated = without_quoted_lines(own, seen)
@@ -325,6 +328,21 @@ def in_body(own: str, body_text: str) -> bool:
 
 def _marks(element: HtmlElement) -> list[str]:
     return _MARK_WORDS.split((element.get("class") or "").lower())
+
+
+def poster_block(name_element: HtmlElement, unit: HtmlElement) -> HtmlElement | None:
+    """The poster's block around the element naming the author: its outermost ancestor in the unit
+    whose class words name a poster (`POSTER_WORDS`: `message-user`, `postprofile`, `userinfo`) and
+    that holds less than `FURNITURE_MAX_SHARE` of the unit's text (title, join date, message count).
+    What the software's furniture finds on a page of several posts, found on a thread's one post."""
+    limit = FURNITURE_MAX_SHARE * size(unit)
+    block = None
+    for ancestor in name_element.iterancestors():
+        if ancestor is unit:
+            return block
+        if not POSTER_WORDS.isdisjoint(_marks(ancestor)) and size(ancestor) < limit:
+            block = ancestor
+    return None
 
 
 def declared_kind(unit: Unit) -> str | None:

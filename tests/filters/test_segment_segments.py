@@ -301,3 +301,12 @@ def test_a_date_written_for_scripts_in_a_data_attribute_is_the_segments():
     reviews = review.format("kim", 6, words(30, "a")) + review.format("lee", 7, words(30, "b"))
     page = body_of(f"<ul class='reviews'>{reviews}</ul>")
     assert [segment.published for segment in page_segments(page)] == ["2020-11-26T19:39:48", "2020-11-27T19:39:48"]
+
+
+def test_the_poster_block_of_a_threads_one_post_is_not_its_text():
+    post = ("<article id='js-post-9' class='message'><div class='message-cell message-cell--user'>"
+            "<a class='username' href='/members/ann.4/'>ann</a><span>Elite member</span><dl><dt>Joined</dt>"
+            "<dd>Nov 4, 2011</dd><dt>Messages</dt><dd>65,334</dd></dl></div>"
+            f"<div class='message-body'><p>{words(60, 'essay')}</p></div></article>")
+    found = page_segments(body_of(f"<h1>Topic</h1>{post}"))
+    assert [(segment.author, segment.text) for segment in found] == [("ann", words(60, "essay"))]
