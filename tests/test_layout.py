@@ -5,6 +5,7 @@ guidance (docs/development.md), never a test: a module is split where its concep
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -175,3 +176,81 @@ def test_the_stages_read_in_short_functions():
 def test_the_length_check_finds_a_long_function(tmp_path):
     (tmp_path / "m.py").write_text("def f():\n" + "    x = 1\n" * 60)
     assert [line.split(" ")[1] for line in long_functions(tmp_path, 50)] == ["f"]
+
+
+# A subpackage's docstring declares what it may import: "May import `filters.core` and `filters.parse`;
+# never `pipeline`", "May import every other `filters` subpackage", or (a leaf) "imports nothing of
+# `filters` or `pipeline`". A package's own top-level modules (`pipeline/params.py`, `pipeline/faults.py`,
+# its `__init__`) are the base its subpackages stand on: any of them may import those.
+_MAY_IMPORT = re.compile(r"May import (?P<declared>.*?)(?:;|\.\s|\.$)", re.S)
+_NAMED = re.compile(r"`((?:filters|pipeline)(?:\.\w+)?)`")
+
+
+def subpackages(root: Path = ROOT) -> dict[str, Path]:
+    """`filters.core` -> its folder, for every subpackage of `PACKAGES`."""
+    return {f"{package}.{init.parent.name}": init.parent for package in PACKAGES
+            for init in sorted((root / package).glob("*/__init__.py"))}
+
+
+def declared_imports(name: str, folder: Path, every: dict[str, Path]) -> set[str]:
+    """The subpackages (and top-level packages' own modules) `name`'s docstring says it may import."""
+    source = (folder / "__init__.py").read_text(encoding="utf-8")
+    docstring = " ".join((ast.get_docstring(ast.parse(source)) or "").split())
+    found = _MAY_IMPORT.search(docstring)
+    if found is None:
+        return set()
+    declared = found["declared"]
+    allowed: set[str] = set()
+    for named in _NAMED.findall(declared):
+        if named in PACKAGES:  # a whole package: its subpackages and its top-level modules
+            allowed |= {other for other in every if other.startswith(f"{named}.")} | {named}
+        else:
+            allowed.add(named)
+    for package in PACKAGES:
+        if f"every other `{package}` subpackage" in declared:
+            allowed |= {other for other in every if other.startswith(f"{package}.")} | {package}
+    return allowed - {name}
+
+
+def undeclared_imports(root: Path = ROOT) -> list[str]:
+    every = subpackages(root)
+    found = []
+    for name, folder in every.items():
+        allowed = declared_imports(name, folder, every)
+        for path in sorted(folder.rglob("*.py")):
+            for imported in sorted(module_imports(path)):
+                parts = imported.split(".")
+                target = ".".join(parts[:2])
+                if target not in every and parts[0] == name.split(".")[0]:
+                    continue  # the package's own top-level modules
+                if target not in every:
+                    target = parts[0]
+                if target != name and target not in allowed:
+                    found.append(f"{path.relative_to(root)} imports {imported} ({name} declares {sorted(allowed)})")
+    return found
+
+
+def test_every_subpackage_imports_only_what_its_docstring_declares():
+    assert not undeclared_imports()
+
+
+def test_the_declared_imports_are_read_from_the_docstring():
+    every = subpackages()
+    assert declared_imports("filters.text", every["filters.text"], every) == {"filters.core"}
+    assert "filters.page" in declared_imports("filters.rules", every["filters.rules"], every)
+    assert declared_imports("filters.core", every["filters.core"], every) == set()
+    assert {"filters.core", "pipeline.store"} <= declared_imports("pipeline.io", every["pipeline.io"], every)
+
+
+def test_an_import_the_docstring_does_not_declare_is_found(tmp_path):
+    for name, docstring, code in (
+            ("core", "Leaf: imports nothing of `filters` or `pipeline`.", ""),
+            ("text", "Numbers. May import `filters.core` only; never `pipeline`.", "from filters.core import x\n"),
+            ("page", "Pages. May import `filters.core`; never `pipeline`.", "from filters.text.tokens import words\n")):
+        (tmp_path / "filters" / name).mkdir(parents=True)
+        (tmp_path / "filters" / name / "__init__.py").write_text(f'"""{docstring}"""\n')
+        (tmp_path / "filters" / name / "m.py").write_text(code)
+    module = Path("filters", "page", "m.py")  # a file of the temporary tree, not of this repository
+    assert undeclared_imports(tmp_path) == [
+        f"{module} imports filters.text.tokens (filters.page declares ['filters.core'])",
+        f"{module} imports filters.text.tokens.words (filters.page declares ['filters.core'])"]
