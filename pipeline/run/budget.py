@@ -18,8 +18,24 @@ class PageTimeout(BaseException):
     isolates one failing filter or extractor does not swallow it."""
 
 
+# Whether the running record's timer has fired: set by the handler before it raises, so that a
+# raise lost where Python cannot raise (a finalizer) is still known. Budgets run on the main thread
+# only (`budget_available`), one at a time; the one-time loads pause the timer, and so this too.
+_spent = False
+
+
 def _on_alarm(_signum: int, _frame: object) -> None:
+    global _spent
+    _spent = True
     raise PageTimeout
+
+
+def check_budget() -> None:
+    """Raise `PageTimeout` when the running record's budget is spent: called between steps, so a
+    timeout that landed where Python cannot raise (a finalizer, a `__del__`) still ends the record
+    at the next step, even before the timer fires again."""
+    if _spent:
+        raise PageTimeout
 
 
 def budget_available() -> bool:
@@ -35,16 +51,19 @@ def time_budget(seconds: float | None) -> Iterator[None]:
     A signal also stops a pathological page inside an extractor (between Python bytecodes; a
     single long C call finishes first). Once the budget is spent the timer fires again every
     `REFIRE_SECONDS`: a `PageTimeout` raised inside a finalizer or a `__del__` is printed as
-    "Exception ignored" and lost, and the next one still ends the record. The timer is disarmed and
-    the previous handler restored on the way out.
+    "Exception ignored" and lost, and the next one still ends the record; so does the check before
+    each step (`check_budget`). The timer is disarmed and the previous handler restored on the way out.
     """
+    global _spent
     if not seconds or not budget_available():
         yield
         return
     previous = signal.signal(signal.SIGALRM, _on_alarm)
+    _spent = False
     signal.setitimer(signal.ITIMER_REAL, seconds, REFIRE_SECONDS)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        _spent = False

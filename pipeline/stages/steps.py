@@ -46,6 +46,7 @@ from filters.text.tokens import shingle_words, word_count
 from pipeline.io.decode import Decoded, decode_html
 from pipeline.io.records import RawRecord, synthetic_id
 from pipeline.params import Params
+from pipeline.run.budget import check_budget
 from pipeline.run.timings import Timings
 from pipeline.store.schema import Row, empty_row
 from pipeline.store.storage import input_url
@@ -95,6 +96,7 @@ def run_steps(record: Record, steps: tuple[Step, ...]) -> None:
     """Run `steps` in order until one completes the row; after that only the `after_complete` ones."""
     complete = False
     for step in steps:
+        check_budget()  # a timeout lost inside the step before (in a finalizer) ends the record here
         if (complete and not step.after_complete) or (step.when is not None and not step.when(record)):
             continue
         started = time.perf_counter()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 import typing
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import pytest
 
@@ -210,3 +211,32 @@ def test_resume_reuses_only_complete_and_current_outputs(tmp_path):
     source.write_bytes(ARTICLE + b"<!-- changed -->")
     assert finished_summary(task.path, Params(), False, parquet_path, json_path) is None
     assert first["rows"] == 1 and not first["resumed"]
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the lost alarm
+def test_a_timeout_lost_in_a_finalizer_ends_the_record_at_the_next_step(monkeypatch):
+    """Even with the timer firing only once, a PageTimeout swallowed by a finalizer inside a step
+    stops the record before its next step: within its budget plus one step."""
+    from pipeline.run import budget
+    from pipeline.stages.steps import Step, run_steps
+
+    monkeypatch.setattr(budget, "REFIRE_SECONDS", 0)  # one alarm only: the boundary check must catch it
+    ran = []
+
+    class Slow:
+        def __del__(self) -> None:
+            time.sleep(0.3)  # the alarm lands here and is lost
+
+    def first(_record):
+        ran.append("first")
+        Slow()
+        return False
+
+    def second(_record):
+        ran.append("second")
+        return True
+
+    record = typing.cast(typing.Any, SimpleNamespace(timings=SimpleNamespace(add=lambda *_: None), row={}))
+    with pytest.raises(PageTimeout), time_budget(0.1):
+        run_steps(record, (Step(first), Step(second)))
+    assert ran == ["first"]  # stopped after the step the alarm was lost in, before the next one
