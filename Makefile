@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint sample clean bench-env
+.PHONY: run test test-fast lint sample clean bench-env
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ test: $(STAMP_TEST)
 	$(PY) -m mypy pipeline filters
 	# Two test processes (most tests use one core); a file's tests stay together and in order (test_dvc's build on each other).
 	$(PY) -m pytest -q -n 2 --dist loadfile
+
+# The unit tier, for the inner loop (about 40 s on 2 cores): the filters' tests and the layout, docs and
+# library-use checks; no pipeline run, no sample run. `make test` stays the whole suite.
+test-fast: $(STAMP_TEST)
+	$(PY) -m pytest -q -n 2 --dist loadfile tests/filters tests/test_layout.py tests/test_docs.py tests/test_library_use.py
 
 sample: $(STAMP_RUN)
 	$(VENV)/bin/pipeline sample --out data/sample
