@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any, TextIO
 
+from filters.page_model.decision import is_parsed, type_columns
 from filters.page_model.features import LANGUAGE_FEATURES, PAGE_TYPES, page_features
 from filters.rules import reasons
 from filters.rules.signals import SIGNALS
@@ -64,13 +65,21 @@ def _records(path: str, max_bytes: int | None) -> Iterator[RawRecord]:
 
 
 def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tuple[dict[str, Any], Timings]:
-    """The row the pipeline would write, with select-stage reasons (no dedup) appended."""
+    """The row the pipeline would write, with select-stage reasons (no dedup) appended. With
+    `extract_all`, a page the gate turned away is extracted for the explanation; its page type is
+    still the one select gives the row a run writes (without that extraction)."""
     timings = Timings()
     row: dict[str, Any] = dict(record_to_row_within_budget(raw, params, timings, extract_all))
-    _add_page_type(row, params.select.page.model)
+    as_run = row
+    if extract_all and row["signals"].get("extraction_gated"):
+        as_run = dict(record_to_row_within_budget(raw, params, Timings(), False))
+    _add_page_type(as_run, params.select.page.model, params.select.page.keep_types)
+    for name in ("page_type", "article_probability", "kept_type_probability", "page_type_probabilities",
+                 "page_type_features", "text_model"):
+        row[name] = as_run[name]
+    kept_type = row.pop("kept_type_probability")
     if params.select.page.use_page_model and row["page_type"] is not None:
-        kept = [PAGE_TYPES.index(name) for name in params.select.page.keep_types]
-        row["signals"]["kept_type_probability"] = round(float(sum(row["page_type_probabilities"][i] for i in kept)), 6)
+        row["signals"]["kept_type_probability"] = kept_type
     fired = reasons.decide(reasons.rules_for("select"), reasons.values_of(row), params,
                            bool(row["signals"].get("extraction_gated")))
     row["reasons"] = reasons.in_pipeline_order([*row["reasons"], *fired])
@@ -111,19 +120,23 @@ def language_features(row: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def _add_page_type(row: dict[str, Any], model_path: str | None = None) -> None:
-    """The page-type model's view of the row, whatever the params: its type, the probability of each
-    type, and the features that moved the article probability most (tree contributions)."""
+def _add_page_type(row: dict[str, Any], model_path: str | None = None, keep_types: tuple[str, ...] = ("article",)) \
+        -> None:
+    """The page-type model's view of the row, whatever the params: its type, its article and kept-type
+    probabilities as select computes them (`type_columns`), the probability of each type, and the
+    features that moved the article probability most (tree contributions)."""
     from filters.page_model.model import load_model
 
-    row.update(page_type=None, article_probability=None, page_type_probabilities=None, page_type_features=None,
-               text_model=None)
-    if row["signals"].get("structure_link_count") is None:  # the page was never parsed
+    row.update(page_type=None, article_probability=None, kept_type_probability=None, page_type_probabilities=None,
+               page_type_features=None, text_model=None)
+    if not is_parsed(row["signals"]):
         return
     model = load_model(model_path)
+    columns = type_columns([row], model.full, keep_types)
     probabilities = model.full.probabilities([row])[0]
-    row["page_type"] = PAGE_TYPES[int(probabilities.argmax())]
-    row["article_probability"] = round(float(probabilities[PAGE_TYPES.index("article")]), 6)
+    row["page_type"] = columns.page_type[0]
+    row["article_probability"] = float(columns.article_probability[0])
+    row["kept_type_probability"] = float(columns.kept_type_probability[0])
     row["page_type_probabilities"] = [round(float(value), 6) for value in probabilities]
     row["page_type_features"] = model.full.contributions(row)
     if model.full.text is not None:  # what the text model read: its article probability, or nothing

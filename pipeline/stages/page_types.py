@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from filters.page_model.decision import type_columns
+from filters.page_model.decision import parsed_expr, type_columns
 from filters.page_model.features import PAGE_TYPES
 from filters.page_model.model import load_model
 from pipeline.params import Params, ParamsError
@@ -26,7 +26,7 @@ COLUMNS = ("page_type", "article_probability", "kept_type_probability")
 SLICE_ROWS = 500
 # Pages that were parsed (the structure signals exist): not a record the decoder or a record,
 # URL or input rule turned away before the page was read. Only these get a page type.
-PARSED = pl.col("signals").struct.field("structure_link_count").is_not_null()
+PARSED = parsed_expr()
 _SCHEMA = {"row": pl.UInt32, "page_type": pl.String, "article_probability": pl.Float64,
            "kept_type_probability": pl.Float64}
 

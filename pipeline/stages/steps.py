@@ -33,7 +33,7 @@ from filters.page.page_signals import classify, needs_js
 from filters.page.page_structure import structure_signals
 from filters.page.product import product_signals
 from filters.page.url_rules import normalize_url, url_signals
-from filters.page_model.decision import page_article_probability
+from filters.page_model.decision import article_hint, page_article_probability
 from filters.parse.html import host_of, parse_html_bytes, url_hint
 from filters.parse.parsed import Page
 from filters.rules import reasons
@@ -280,9 +280,8 @@ def step_segments(record: Record) -> None:
     body = page.tree.find("body")
     if body is None:
         return
-    probability = record.signals.get("page_article_probability")
-    article = not record.signals.get("extraction_gated") and probability is not None and probability >= 0.5
-    found = page_segments(body, record.row["text"], article, page.json_ld)[:settings.max_per_page]
+    found = page_segments(body, record.row["text"], article_hint(record.signals), page.json_ld)
+    found = found[:settings.max_per_page]
     budget = [SEGMENT_DATE_PARSES]
     record.row["segments"] = [segment_row(index, segment, record, budget) for index, segment in enumerate(found)]
 

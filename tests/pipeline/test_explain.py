@@ -110,3 +110,32 @@ def test_a_reason_shows_the_value_and_the_threshold_it_was_judged_by(capsys):
     assert cli("explain", ROOT / "data" / "sample" / "sample.warc.gz", "--url", url) == 0
     line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  - length.tokens"))
     assert "token_count < select.length.min_tokens:" in line and "against 200]" in line
+
+
+def test_explain_agrees_with_select_on_every_page_of_the_sample(tmp_path):
+    """The page type, the article and kept-type probabilities and the non-duplicate reasons that
+    explain gives each page are select's (one page-model API: `type_columns`, `is_parsed`)."""
+    import polars as pl
+
+    from pipeline.explain import explain_row
+    from pipeline.io.readers import FileReport, read_file
+    from pipeline.params import Params
+
+    assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "out") == 0
+    shards = pl.read_parquet([*(tmp_path / "out" / "accepted").glob("*.parquet"),
+                              *(tmp_path / "out" / "rejected").glob("*.parquet")])
+    by_id = {row["id"]: row for row in shards.iter_rows(named=True)}
+    params = Params()
+    compared = 0
+    path = str(SAMPLE / "sample.warc.gz")
+    for raw in read_file(path, params.extract.read.max_payload_bytes, FileReport(path)):
+        row, _ = explain_row(raw, params)
+        stored = by_id.get(row["id"])
+        if stored is None:
+            continue
+        assert (row["page_type"], row["article_probability"]) == (stored["page_type"], stored["article_probability"])
+        assert row["signals"].get("kept_type_probability") == stored["signals"]["kept_type_probability"]
+        own = [code for code in stored["reasons"] if not code.startswith(("dup.", "dataset."))]
+        assert [code for code in row["reasons"] if not code.startswith(("dup.", "dataset."))] == own, row["url"]
+        compared += 1
+    assert compared >= 40
