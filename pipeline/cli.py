@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -29,7 +30,7 @@ from typing import Any, NoReturn, TextIO
 
 from pipeline.arguments import RESUMABLE, USAGE_ERROR, build_parser
 from pipeline.io.readers import discover_inputs
-from pipeline.params import Params, ParamsError, given_keys, load_params
+from pipeline.params import Params, ParamsError, RenamedKeyWarning, given_keys, load_params
 from pipeline.report.figures import REPORT_PRELOAD
 from pipeline.run.executors import PROGRESS, Executor, LocalExecutor, use_system_allocator
 from pipeline.stages.extract import ExtractTask
@@ -76,8 +77,18 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(HANDLERS).parse_args(argv)
     _remove_credentials(args)
     use_system_allocator()
-    with _output_options(args):
+    with _output_options(args), warnings.catch_warnings():
+        warnings.showwarning = _show_warning
         return _dispatch(args)
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A params warning (an old key's name) as one `pipeline: warning:` line; others as Python prints them."""
+    if issubclass(category, RenamedKeyWarning):
+        print(f"pipeline: warning: {message}", file=sys.stderr)
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -11,9 +11,11 @@ A threshold set to `null` switches its rule off.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import types
 import typing
+import warnings
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -190,14 +192,46 @@ class Params:
         if gate.use_page_model:
             gate = dataclasses.replace(gate, min_page_article_probability=gate_threshold(gate))
         if page.use_page_model:
-            page = dataclasses.replace(page, min_article_probability=select_threshold(page))
+            page = dataclasses.replace(page, min_kept_type_probability=select_threshold(page))
         return dataclasses.replace(self, extract=dataclasses.replace(self.extract, gate=gate),
                                    select=dataclasses.replace(self.select, page=page))
 
 
+# Keys renamed for what they compare: the old name is still read, with a warning (`RenamedKeyWarning`).
+RENAMED_KEYS = {"select.page.min_article_probability": "select.page.min_kept_type_probability"}
+
+
+class RenamedKeyWarning(UserWarning):
+    """A params file uses a key's old name (`RENAMED_KEYS`); the CLI prints it as `pipeline: warning:`."""
+
+
+def _renamed(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with each old key of `RENAMED_KEYS` moved to its new name (a warning each); both given is
+    an error."""
+    for old, new in RENAMED_KEYS.items():
+        *path, name = old.split(".")
+        node: Any = data
+        for part in path:
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict) or name not in node:
+            continue
+        new_name = new.rsplit(".", 1)[1]
+        if new_name in node:
+            raise ParamsError(f"'{old}' is the old name of '{new}': give one of them")
+        warnings.warn(f"params: '{old}' is now '{new}' (it compares the kept types' probability); "
+                      f"the old name still works", RenamedKeyWarning, stacklevel=3)
+        data = copy.deepcopy(data)
+        node = data
+        for part in path:
+            node = node[part]
+        node[new_name] = node.pop(name)
+    return data
+
+
 def params_from_dict(data: dict[str, Any] | None) -> Params:
-    """Build `Params` from a nested mapping, rejecting unknown keys, wrong types and bad regexes."""
-    params = _build(Params, data or {}, "")
+    """Build `Params` from a nested mapping, rejecting unknown keys, wrong types and bad regexes, and
+    reading the old names of renamed keys (`RENAMED_KEYS`)."""
+    params = _build(Params, _renamed(data or {}), "")
     try:
         compile_patterns(params.extract.url.exclude_regex)
     except ValueError as exc:
@@ -244,7 +278,7 @@ def given_keys(path: Path | None) -> frozenset[str]:
     """The dotted keys (`extract.gate.model`) a params file sets, as `load_params` would read it:
     what a user asked for, as against the defaults they left alone."""
     _, data = _read(path)
-    return frozenset(flatten(data or {}))
+    return frozenset(RENAMED_KEYS.get(key, key) for key in flatten(data or {}))
 
 
 def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:

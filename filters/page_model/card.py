@@ -53,7 +53,7 @@ def model_card(summary: dict[str, Any], model_path: str) -> str:
                                       summary.get("full_threshold"))
     lines += _gate_trade_section(summary.get("gate_trade", []), summary.get("page_article_recall", 0.99))
     lines += ["## Use", "",
-              "`select.page.min_article_probability` and `extract.gate.min_page_article_probability` in",
+              "`select.page.min_kept_type_probability` and `extract.gate.min_page_article_probability` in",
               "params.yaml override the thresholds above; `select.page.keep_types` chooses which types are kept.",
               "Retrain with `pipeline train LABELS... --out MODEL` (docs/filters.md, \"Page types\").", ""]
     return "\n".join(lines)
@@ -118,7 +118,8 @@ def _threshold_trade_section(table: list[dict[str, Any]], long_tokens: int, chos
     groups = list(table[0]["articles_by_language"])
     long = "long_articles" in table[0]
     lines = ["### Other select thresholds", "",
-             "The whole pipeline's keep rates, out of fold, at other values of `select.page.min_article_probability`;",
+             "The whole pipeline's keep rates, out of fold, at other values of "
+             "`select.page.min_kept_type_probability`;",
              "then the articles of each language group"
              + (f", and the articles whose own text (the labels' reference text, else the longest extraction "
                 f"candidate) has at least {long_tokens} tokens, all and not English." if long else "."), "",

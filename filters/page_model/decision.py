@@ -52,7 +52,7 @@ class SelectPageParams:
     # page.not_article: run the select model (columns `page_type`, `article_probability`) and its rule.
     use_page_model: bool = True
     # page.not_article below this probability of the kept types; null: the model file's own threshold.
-    min_article_probability: Share | None = None
+    min_kept_type_probability: Share | None = None
     # page.several_posts (filters/page/page_structure.py) above this many whole posts on one page;
     # null: off (set it so when `keep_types` keeps listings).
     max_posts: Count | None = 1
@@ -69,7 +69,7 @@ def gate_threshold(gate: GateParams) -> float | None:
 
 def select_threshold(page: SelectPageParams) -> float | None:
     """The kept-type probability below which `page.not_article` fires; None: the model is not run."""
-    return _threshold(page.use_page_model, page.min_article_probability, page.model, SELECT)
+    return _threshold(page.use_page_model, page.min_kept_type_probability, page.model, SELECT)
 
 
 GATE, SELECT = 0, 1  # positions in `stored_thresholds`
@@ -156,6 +156,6 @@ GATE_RULES: tuple[Rule, ...] = (
 SELECT_RULES: tuple[Rule, ...] = (
     Rule("page.not_article", "the page-type model gives the kept page types (select.page.keep_types, by default "
          "article) a probability below the threshold: a shop, category, listing, forum, documentation or "
-         "marketing page", "kept_type_probability", "<", "select", params_key="select.page.min_article_probability",
+         "marketing page", "kept_type_probability", "<", "select", params_key="select.page.min_kept_type_probability",
          enabled_key="select.page.use_page_model", default_threshold=_select_default),
 )

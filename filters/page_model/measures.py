@@ -77,7 +77,7 @@ def threshold_trade(rows: Sequence[dict[str, Any]], article_probability: np.ndar
     """The whole pipeline's keep rates per type at other select thresholds (`TRADE_THRESHOLDS`, and the
     `chosen` one), out of fold, with the articles of each language group and the articles whose own
     text has at least `LONG_ARTICLE_TOKENS` tokens (`long_text`), all of them and the non-English ones:
-    the card's table to re-tune `select.page.min_article_probability` by."""
+    the card's table to re-tune `select.page.min_kept_type_probability` by."""
     groups = np.array([language_group(row) for row in rows])
     is_article = np.asarray(labels) == "article"
     table = []

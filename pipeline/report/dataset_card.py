@@ -365,7 +365,7 @@ def _select_model_text(params: Params) -> str:
     if not page.use_page_model:
         return ""
     return (f", with the page-type model keeping {', '.join(page.keep_types)} pages (probability at least "
-            f"{page.min_article_probability:g})")
+            f"{page.min_kept_type_probability:g})")
 
 
 def _dedup_text(params: Params) -> str:

@@ -362,7 +362,7 @@ def _load_workdir(workdir: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 RETUNE_HINT = ("To tune the page-type model's threshold without extracting again, extract once with "
                "`extract.gate.use_page_model: false` (every page is extracted) and set "
-               "`select.page.min_article_probability` in select.")
+               "`select.page.min_kept_type_probability` in select.")
 
 
 def params_in_force(manifests: list[tuple[dict[str, Any], str]], params: Params,

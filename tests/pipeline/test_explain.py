@@ -45,7 +45,7 @@ def test_unknown_url_is_a_usage_error(capsys):
 def test_explain_shows_the_page_type_and_what_moved_it(tmp_path, capsys):
     page = tmp_path / "post.html"
     page.write_bytes(article_html("A walk along the river", paragraphs=14))
-    (tmp_path / "p.yaml").write_text("select:\n  page:\n    min_article_probability: 0.999999\n")
+    (tmp_path / "p.yaml").write_text("select:\n  page:\n    min_kept_type_probability: 0.999999\n")
     assert cli("explain", page, "--params", tmp_path / "p.yaml") == 0
     out = capsys.readouterr().out
     assert "page type:" in out and "moved most (article log-odds):" in out

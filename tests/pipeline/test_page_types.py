@@ -20,17 +20,17 @@ SAMPLE = ROOT / "data" / "sample"
 
 def test_not_article_fires_below_the_threshold_only():
     rule = reasons.RULES_BY_CODE["page.not_article"]
-    params = params_from_dict({"select": {"page": {"min_article_probability": 0.4}}})
+    params = params_from_dict({"select": {"page": {"min_kept_type_probability": 0.4}}})
     assert rule.fires(0.39, params) and not rule.fires(0.4, params) and not rule.fires(0.9, params)
     assert not rule.fires(None, params)
-    off = params_from_dict({"select": {"page": {"use_page_model": False, "min_article_probability": 0.4}}})
+    off = params_from_dict({"select": {"page": {"use_page_model": False, "min_kept_type_probability": 0.4}}})
     assert not rule.fires(0.0, off)  # switched off, whatever the threshold
     assert Params().select.page.use_page_model  # on by default
 
 
 def test_a_null_threshold_is_the_model_files_own(tmp_path: Path):
     model = load_model(None)
-    own = params_from_dict({"select": {"page": {"min_article_probability": None}}})
+    own = params_from_dict({"select": {"page": {"min_kept_type_probability": None}}})
     select = reasons.RULES_BY_CODE["page.not_article"]
     below, above = model.full.min_article_probability - 1e-6, model.full.min_article_probability
     assert select.fires(below, own) and not select.fires(above, own)
@@ -62,7 +62,7 @@ def test_the_shipped_model_loads_and_is_small():
 
 
 def test_keep_types_must_be_page_types(tmp_path: Path):
-    (tmp_path / "p.yaml").write_text("select:\n  page:\n    min_article_probability: 0.5\n    keep_types: [recipe]\n")
+    (tmp_path / "p.yaml").write_text("select:\n  page:\n    min_kept_type_probability: 0.5\n    keep_types: [recipe]\n")
     assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "out", "--params", tmp_path / "p.yaml") == 2
 
 
@@ -74,7 +74,7 @@ def rows_of(out: Path) -> pl.DataFrame:
 def model_run_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("model-run")
     (out / "p.yaml").write_text("extract:\n  gate:\n    min_page_article_probability: 0.02\n"
-                                "select:\n  page:\n    min_article_probability: 0.5\n")
+                                "select:\n  page:\n    min_kept_type_probability: 0.5\n")
     assert cli("run", SAMPLE / "sample.warc.gz", "--out", out / "run", "--params", out / "p.yaml") in (0, 1)
     return out / "run"
 
@@ -146,7 +146,7 @@ def test_the_seed_preset_is_the_seed_and_the_default_keeps_the_sample_pages_it_k
 
 
 def test_the_dataset_card_names_the_model_when_it_decides(tmp_path: Path):
-    (tmp_path / "p.yaml").write_text("select:\n  page:\n    min_article_probability: 0.5\n")
+    (tmp_path / "p.yaml").write_text("select:\n  page:\n    min_kept_type_probability: 0.5\n")
     assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "m", "--params", tmp_path / "p.yaml") in (0, 1)
     card = (tmp_path / "m" / "README.md").read_text(encoding="utf-8")
     assert "page_type.json" in card and "threshold 0.5" in card and "CC-BY-4.0" in card
@@ -159,11 +159,11 @@ def test_each_threshold_is_stored_once_in_the_model_file():
     # params and presets leave the model's thresholds to the model file (null: the model's own)
     defaults = Params()
     assert defaults.extract.gate.min_page_article_probability is None
-    assert defaults.select.page.min_article_probability is None
+    assert defaults.select.page.min_kept_type_probability is None
     for preset in sorted((ROOT / "presets").glob("*.yaml")):
         params = load_params(preset)
         assert params.extract.gate.min_page_article_probability is None, preset.name
-        assert params.select.page.min_article_probability is None, preset.name
+        assert params.select.page.min_kept_type_probability is None, preset.name
     preset = load_params(ROOT / "presets" / "page-model.yaml")
     assert preset.extract.gate == defaults.extract.gate and preset.select.page == defaults.select.page
 

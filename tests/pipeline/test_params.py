@@ -106,8 +106,8 @@ def test_exclude_regex_refusal_is_one_line_exit_2(tmp_path, capfd):
 
 
 @pytest.mark.parametrize("data, message", [
-    ({"select": {"page": {"min_article_probability": 1.5}}},
-     r"'select\.page\.min_article_probability' must be in \[0, 1\], got 1\.5"),
+    ({"select": {"page": {"min_kept_type_probability": 1.5}}},
+     r"'select\.page\.min_kept_type_probability' must be in \[0, 1\], got 1\.5"),
     ({"select": {"length": {"min_tokens": -5}}}, r"'select\.length\.min_tokens' must be at least 0, got -5"),
     ({"select": {"gopher": {"max_dup_5gram_char_fraction": -0.1}}}, r"must be in \[0, 1\], got -0\.1"),
     ({"extract": {"gate": {"min_page_article_probability": 2}}}, r"must be in \[0, 1\], got 2\.0"),
@@ -125,8 +125,8 @@ def test_a_value_outside_its_declared_bounds_is_one_line_naming_the_key(data, me
 
 
 def test_null_still_switches_a_bounded_rule_off():
-    params = params_from_dict({"select": {"length": {"min_tokens": None}, "page": {"min_article_probability": None}}})
-    assert params.select.length.min_tokens is None and params.select.page.min_article_probability is None
+    params = params_from_dict({"select": {"length": {"min_tokens": None}, "page": {"min_kept_type_probability": None}}})
+    assert params.select.length.min_tokens is None and params.select.page.min_kept_type_probability is None
 
 
 def test_every_share_and_count_declares_its_bounds():
@@ -147,3 +147,26 @@ def test_every_share_and_count_declares_its_bounds():
             counts += 1
     assert shares > 25 and counts > 10
     assert set(leaf_hints()) == set(flatten(Params().to_dict()))  # every key, none twice
+
+
+def test_a_renamed_key_is_still_read_under_its_old_name_with_a_warning(tmp_path, capsys):
+    import warnings
+
+    from pipeline.params import RenamedKeyWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        params = params_from_dict({"select": {"page": {"min_article_probability": 0.5}}})
+    assert params.select.page.min_kept_type_probability == 0.5
+    assert [warning.category for warning in caught] == [RenamedKeyWarning]
+    with pytest.raises(ParamsError, match="old name"):
+        params_from_dict({"select": {"page": {"min_article_probability": 0.5, "min_kept_type_probability": 0.4}}})
+    # the command line prints it as one warning line and goes on
+    from conftest import ROOT, cli
+
+    (tmp_path / "p.yaml").write_text("select:\n  page:\n    min_article_probability: 0.5\n")
+    given = tmp_path / "p.yaml"
+    assert cli("run", ROOT / "data" / "sample" / "html", "--out", tmp_path / "out", "--params", given) == 0
+    err = capsys.readouterr().err
+    assert "pipeline: warning: params: 'select.page.min_article_probability' is now " \
+           "'select.page.min_kept_type_probability'" in err

@@ -40,7 +40,7 @@ def test_an_extract_key_other_than_the_work_directory_s_is_refused_by_name(extra
     error = capsys.readouterr().err
     assert "extract.gate.min_page_article_probability (extracted with 0.05, asked 0.01" in error
     assert 'extract.cascade.selection (extracted with "agreement", asked "seed"' in error
-    assert "pipeline extract" in error and "select.page.min_article_probability" in error
+    assert "pipeline extract" in error and "select.page.min_kept_type_probability" in error
     assert not (tmp_path / "out" / "stats.json").exists()
 
 
@@ -79,11 +79,11 @@ def test_select_into_a_run_directory_draws_its_report_again_or_removes_it(extrac
 
 
 def test_a_probability_of_1_5_is_refused_in_one_line_before_anything_is_written(extracted, tmp_path, capsys):
-    asked = _params(tmp_path / "p.yaml", {"select": {"page": {"min_article_probability": 1.5}}})
+    asked = _params(tmp_path / "p.yaml", {"select": {"page": {"min_kept_type_probability": 1.5}}})
     capsys.readouterr()
     assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out", "--params", asked) == 2
     error = capsys.readouterr().err.strip()
-    assert len(error.splitlines()) == 1 and "'select.page.min_article_probability' must be in [0, 1]" in error
+    assert len(error.splitlines()) == 1 and "'select.page.min_kept_type_probability' must be in [0, 1]" in error
     assert not (tmp_path / "out").exists()
 
 
