@@ -28,7 +28,7 @@ test: $(STAMP_TEST)
 	# Two test processes (most tests use one core); a file's tests stay together and in order (test_dvc's build on each other).
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
-# The unit tier, for the inner loop (about 40 s on 2 cores): the filters' tests and the layout, docs and
+# The unit tier, for the inner loop (about 40 s on 2 cores, 1,683 tests): the filters' tests and the layout, docs and
 # library-use checks; no pipeline run, no sample run. `make test` stays the whole suite.
 test-fast: $(STAMP_TEST)
 	$(PY) -m pytest -q -n 2 --dist loadfile tests/filters tests/test_layout.py tests/test_docs.py tests/test_library_use.py

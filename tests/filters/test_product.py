@@ -7,7 +7,9 @@ import json
 import random
 
 import pytest
+from hypothesis import given
 from lxml import etree
+from strategies import cases, texts_of
 
 from filters.page import product
 from filters.page.product import WEIGHTS, product_score, product_signals
@@ -349,17 +351,13 @@ def test_overlapping_availability_phrases_count_once():
 
 # ---- the cart URL screen never hides a cart URL -----------------------------------------------
 
-def _random_texts(alphabet: list[str], count: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(count)]
-
-
 CART_URL_PIECES = ["/", "Cart", "CART", "car\tt", "c\nart", "?", "&", "add-to-cart=", "ADD-TO-CART=", "add-to-baſket=",
                    "basket.php", "KOŠÍK", "Корзина", "checkout", "x", "https://", "shop.test", "other.test", "#", " ",
                    "\x01", ";", "cart:", "\u3000", "%2Fcart", "=1", "javascript:"]
 
 
-@pytest.mark.parametrize("href", _random_texts(CART_URL_PIECES, 2000, seed=13))
+@cases(2000)
+@given(texts_of(CART_URL_PIECES))
 def test_cart_url_screen_never_hides_a_cart_url(href):
     for own_host in (None, "shop.test"):
         if product._is_cart_url(href, own_host):
