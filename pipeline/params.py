@@ -206,11 +206,12 @@ class RenamedKeyWarning(UserWarning):
 
 
 def _renamed(data: dict[str, Any]) -> dict[str, Any]:
-    """`data` with each old key of `RENAMED_KEYS` moved to its new name (a warning each); both given is
-    an error."""
+    """A copy of `data` with each old key of `RENAMED_KEYS` moved to its new name (a warning each);
+    both given is an error."""
+    renamed = copy.deepcopy(data)
     for old, new in RENAMED_KEYS.items():
         *path, name = old.split(".")
-        node: Any = data
+        node: Any = renamed
         for part in path:
             node = node.get(part) if isinstance(node, dict) else None
         if not isinstance(node, dict) or name not in node:
@@ -220,12 +221,8 @@ def _renamed(data: dict[str, Any]) -> dict[str, Any]:
             raise ParamsError(f"'{old}' is the old name of '{new}': give one of them")
         warnings.warn(f"params: '{old}' is now '{new}' (it compares the kept types' probability); "
                       f"the old name still works", RenamedKeyWarning, stacklevel=3)
-        data = copy.deepcopy(data)
-        node = data
-        for part in path:
-            node = node[part]
         node[new_name] = node.pop(name)
-    return data
+    return renamed
 
 
 def params_from_dict(data: dict[str, Any] | None) -> Params:

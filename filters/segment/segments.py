@@ -36,7 +36,7 @@ KIND_WORDS = {"question": "question", "questions": "question", "answer": "answer
 # A review's rating: an `itemprop` ratingValue or reviewRating, or an element with a class word
 # starting so ("review-rating", "a-icon-star"); the number its `content`, `aria-label`, `title` or
 # text shows first ("5.0 out of 5 stars"). Read into the segment, left out of its text.
-RATING_PROPERTIES = ("ratingValue", "reviewRating")
+RATING_PROPERTIES = ("reviewRating", "ratingValue")  # in the order read: the review's rating, then a value
 RATING_PREFIXES = ("rating", "star")
 OTHER_RATINGS = ("aggregateRating", "itemReviewed")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
@@ -70,8 +70,8 @@ _WORD = re.compile(r"\w+")
 _MARK_WORDS = re.compile(r"[\s_-]+")
 _AUTHOR_MARKS = etree.XPath(".//*[@itemprop='author' or contains(concat(' ', @rel, ' '), ' author ') or @class]")
 _DATE_CLASSES = etree.XPath(".//*[contains(@class, 'date')]")
-_RATINGS = etree.XPath(".//*[@itemprop='ratingValue' or @itemprop='reviewRating' or contains(@class, 'rating') "
-                       "or contains(@class, 'star')]")
+_RATINGS = etree.XPath(".//*[" + " or ".join([*(f"@itemprop='{name}'" for name in RATING_PROPERTIES),
+                                               *(f"contains(@class, '{prefix}')" for prefix in RATING_PREFIXES)]) + "]")
 _DATES = etree.XPath(".//*[self::time[@datetime] or @itemprop='datePublished' or @itemprop='dateCreated' or "
                      + " or ".join(f"@{name}" for name in DATE_ATTRIBUTES) + "]")
 
@@ -438,11 +438,11 @@ def rating(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[float | N
     that is not the reviewed item's (`OTHER_RATINGS`: a product's aggregate rating repeated in each
     review), else an element with a class word starting with one of `RATING_PREFIXES`."""
     candidates = _RATINGS(unit)
-    for marked in (lambda element: element.get("itemprop") == "reviewRating",
-                   lambda element: element.get("itemprop") == "ratingValue",
-                   lambda element: any(mark.startswith(RATING_PREFIXES) for mark in _marks(element))):
+    for wanted in (*RATING_PROPERTIES, None):  # None: a class word starting with a rating prefix
         for element in candidates:
-            if not marked(element) or not _outside(element, unit, others) or _rates_other(element, unit):
+            marked = element.get("itemprop") == wanted if wanted is not None \
+                else any(mark.startswith(RATING_PREFIXES) for mark in _marks(element))
+            if not marked or not _outside(element, unit, others) or _rates_other(element, unit):
                 continue
             value = element.find(".//*[@itemprop='ratingValue']")
             source = value if value is not None else element

@@ -241,21 +241,20 @@ def marked_posts(body: HtmlElement) -> dict[Shape, list[HtmlElement]]:
     return by_key
 
 
-def post_id_groups(body: HtmlElement, headline: HtmlElement | None,
-                   by_key: dict[Shape, list[HtmlElement]] | None = None) -> list[Group]:
+def post_id_groups(by_key: dict[Shape, list[HtmlElement]], headline: HtmlElement | None,
+                   page: frozenset[HtmlElement]) -> list[Group]:
     """The posts marked as such (`post_key`) that hold blocks, each lifted to its outermost wrapper
     that holds no other post of its kind (`lifted`: a list of posts often wraps each in layout
     elements), grouped by parent; the groups that are a list of contributions
     (`is_list_of_posts`), however small a share of the page they hold: the comments under an
     article, a thread beside long sidebars. The shape of such a group is (tag, key), and its
     `others` are the page's other posts of the kind, lifted alike. `by_key`: the page's
-    `marked_posts`, when known."""
-    by_key = marked_posts(body) if by_key is None else by_key
-    page = _page_holders(body, headline)
-    groups = []
+    `marked_posts`; `page`: its `page_holders`."""
+    groups: list[Group] = []
     for key, elements in by_key.items():
         if len(elements) < MIN_UNITS:
             continue
+        found = len(groups)
         kept = [(element, held) for element in lifted(elements, page) if (held := size(element)) >= MIN_UNIT_CHARS]
         by_parent: dict[HtmlElement, list[tuple[HtmlElement, int]]] = defaultdict(list)
         for element, held in kept:
@@ -264,7 +263,7 @@ def post_id_groups(body: HtmlElement, headline: HtmlElement | None,
             if len(members) >= MIN_UNITS and is_list_of_posts(members, headline, marked=True):
                 groups.append(Group(parent, key, [element for element, _ in members],
                                     sum(held for _, held in members), [element for element, _ in kept]))
-        if not groups or groups[-1].shape != key:
+        if len(groups) == found:  # no sibling group of this kind: perhaps a chain
             groups.extend(_chain(elements, key, headline))
     return groups
 
@@ -282,7 +281,7 @@ def _chain(elements: list[HtmlElement], key: Shape, headline: HtmlElement | None
     return [Group(elements[0].getparent(), key, list(elements), members[0][1], list(elements))]
 
 
-def _page_holders(body: HtmlElement, headline: HtmlElement | None) -> frozenset[HtmlElement]:
+def page_holders(body: HtmlElement, headline: HtmlElement | None) -> frozenset[HtmlElement]:
     """The body and the elements that hold the page's `<main>` or its headline: no post's wrapper."""
     held = [element for element in (headline, next(body.iterdescendants("main"), None)) if element is not None]
     return frozenset([body, *held, *(ancestor for element in held for ancestor in element.iterancestors())])
@@ -528,21 +527,22 @@ def units(page_body: HtmlElement) -> list[Unit]:
     marked = microdata_units(body)
     if len(marked) >= MIN_UNITS:
         return with_unmarked(body, marked)
+    by_key, headline = marked_posts(body), body.find(".//h1")
+    page = page_holders(body, headline)
     # marked groups first: of two groups of the same posts, the marked one (its members known as posts)
-    by_key = marked_posts(body)
-    group = best_group(post_id_groups(body, body.find(".//h1"), by_key) + sibling_groups(body, text_size(body)))
+    group = best_group(post_id_groups(by_key, headline, page) + sibling_groups(body, text_size(body)))
     if group is None:
-        single = single_post(body, by_key)
+        single = single_post(by_key, page)
         return [] if single is None else [Unit(single, "marked")]
     return [Unit(element, "marked" if is_post_key(group.shape) else "repeated") for element in grown(body, group)]
 
 
-def single_post(body: HtmlElement, by_key: dict[Shape, list[HtmlElement]]) -> HtmlElement | None:
+def single_post(by_key: dict[Shape, list[HtmlElement]], page: frozenset[HtmlElement]) -> HtmlElement | None:
     """The page's one post, on a thread that has no reply: the one outermost of the page's
     `marked_posts` (`by_key`), when it holds no other post of its kind nor the page's `<main>` or
     headline, holds `MIN_UNIT_CHARS` and links its writer's page on the site (`USER_LINK`: a forum's
-    member, a review site's user; an article's author page is `/author/…`, which it is not)."""
-    page = _page_holders(body, body.find(".//h1"))
+    member, a review site's user; an article's author page is `/author/…`, which it is not); `page`:
+    the page's `page_holders`."""
     found = [(element, key) for key, elements in by_key.items() for element in elements if element not in page]
     outermost = [(element, key) for element, key in found
                  if not any(_inside(element, other) for other, _ in found if other is not element)]
