@@ -47,9 +47,11 @@ KNOWN_LIMITS = (
     "short or mixed-language texts.",
     "**Extraction** keeps the main text of a page; captions, comments and tables may be missing or "
     "partly included.",
-    "**Segments** (the `segments` config) are found from each page's repeated structure, without site "
-    "rules: posts whose markup does not repeat one shape may be merged or missed, and a post's text may "
-    "keep a line of its header or lose a quoted passage the page did not mark as a quote.",
+    "**Segments** (the `segments` config) are found from each page's structure (schema.org microdata, the "
+    "ids forum and comment software gives its posts, repeated siblings) or, where the markup gives none, "
+    "its JSON-LD, without site rules: posts whose markup neither marks them nor repeats one shape may be "
+    "merged or missed, a post's text may keep a line of its header or lose a quoted passage the page did "
+    "not mark as a quote, and a review's date is often shown in a way not read (an age, unmarked text).",
 )
 
 
@@ -178,8 +180,8 @@ def _segments_text(segments: dict[str, Any] | None, params: Params) -> str:
     length."""
     if params.segment is None or not segments:
         return "Pages were not segmented (`segment: null`)."
-    lines = [f"Each page's posts, questions, answers, comments and list items were also judged as units of their own "
-             f"(the `segments` config, `segments/accepted/` by the page's split; every other segment in "
+    lines = [f"Each page's posts, questions, answers, comments, reviews and list items were also judged as units "
+             f"of their own (the `segments` config, `segments/accepted/` by the page's split; every other segment in "
              f"`segments/rejected/` with its reasons): the same text rules as pages, with `length.tokens` at "
              f"{params.segment.min_tokens} tokens, and de-duplication among segments. "
              f"{segments['segments_in']} segments from {segments['pages_with_segments']} pages, "
