@@ -160,7 +160,8 @@ class _Tee(io.TextIOBase):
             self._log.flush()
 
     def isatty(self) -> bool:
-        return self._shown.isatty()
+        # Ray's colour reset asks at exit, when a quiet run's null stream is already closed.
+        return not self._shown.closed and self._shown.isatty()
 
 
 @contextlib.contextmanager

@@ -355,32 +355,6 @@ def id_columns(unit: Sequence[str]) -> pl.DataFrame:
         pl.col("row").cast(pl.UInt32), "id", "record_type", "source_file", "source_offset", "warc_date").collect()
 
 
-def attach_duplicates(frame: pl.LazyFrame, duplicates: pl.DataFrame, params: Params) -> pl.LazyFrame:
-    """Write the duplication and per-site balance signals into `signals`, apply the dup.* and
-    dataset.* rules, set `kept`."""
-    names = [n for n in duplicates.columns if n not in ("file", "row", "new_id")]
-    joined = frame.join(duplicates.drop("file").lazy(), on="row", how="left", maintain_order="left")
-    joined = joined.with_columns(pl.col("signals").struct.with_fields([pl.col(n) for n in names]),
-                                 pl.coalesce("new_id", "id").alias("id")).drop([*names, "new_id"])
-    # every row, gated or not: a repeated record is dropped whichever copy was gated
-    fired = reasons.decide_expr((*reasons.rules_for("dedup"), *reasons.rules_for("dataset")), params, gate=False)
-    codes = pl.col("reasons") if fired is None else pl.concat_list([pl.col("reasons"), fired])
-    return joined.with_columns(codes.alias("reasons")).with_columns(
-        (pl.col("reasons").list.len() == 0).alias("kept")).drop("row")
-
-
-def apply_rules(frame: pl.LazyFrame, rules: tuple[reasons.Rule, ...], params: Params) -> pl.LazyFrame:
-    """Append the reasons of `rules` (select stage) to each row's reasons and set `kept`.
-
-    Pages the pre-extraction rules rejected (`extraction_gated`) keep only those reasons: with
-    --extract-all their text exists for analysis, but must not change their reasons.
-    """
-    fired = reasons.decide_expr(rules, params, frame.collect_schema().names())
-    codes = pl.col("reasons") if fired is None else pl.concat_list([pl.col("reasons"), fired])
-    return frame.with_columns(codes.alias("reasons")).with_columns(
-        (pl.col("reasons").list.len() == 0).alias("kept"))
-
-
 def canonical_key(canonical_url: str | None) -> str | None:
     return normalize_url(canonical_url) if canonical_url else None
 

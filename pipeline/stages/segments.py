@@ -5,16 +5,15 @@ The extract stage stores each page's segments in its row (`segments`, with their
 and de-duplication keys). Select's write pass hands every slice of decided pages to
 `SegmentRows.add`, which lays their segments out flat, one file per unit of extract files, with
 the page's final id, split and page type. Then `decide_segments` judges them as select judges
-pages: the select rules (`segment_params`: `length.tokens` at `segment.min_tokens`, no per-site
-balance) and the same de-duplication passes (`pipeline.stages.dedup.Passes`) over the segments
-alone, in their own partitions. A segment's split is its page's, whatever its own duplicates.
+pages, by the same engine (`pipeline.stages.decide`): the select rules (`segment_params`:
+`length.tokens` at `segment.min_tokens`, no per-site balance) and the same de-duplication passes
+over the segments alone, in their own partitions. A segment's split is its page's, whatever its own duplicates.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -24,11 +23,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from filters.corpus.dataset import date_source, era_columns
-from filters.rules import reasons
 from pipeline.params import Params
 from pipeline.run.executors import Executor
 from pipeline.stages.dataset import SplitWriters
-from pipeline.stages.dedup import Passes, apply_rules, attach_duplicates, compact_columns, id_columns
+from pipeline.stages.decide import Engine, Tally, UnitKind, decide
 from pipeline.store.schema import SEGMENT_SCHEMA
 
 SEGMENTS_DIR = "segments"
@@ -131,11 +129,8 @@ class SegmentCounts:
     per page type."""
 
     pages_failed: int = 0  # pages whose segments step raised: no segments, the page itself unchanged
-    segments_in: int = 0
-    accepted: int = 0
     pages: int = 0  # pages with at least one segment
-    by_reason: Counter[str] = dataclasses.field(default_factory=Counter)
-    first_reason: Counter[str] = dataclasses.field(default_factory=Counter)
+    tally: Tally = dataclasses.field(default_factory=Tally)
     kinds: Counter[tuple[str, bool]] = dataclasses.field(default_factory=Counter)
     kind_languages: Counter[tuple[tuple[str, str], bool]] = dataclasses.field(default_factory=Counter)
     page_types: Counter[tuple[str, bool]] = dataclasses.field(default_factory=Counter)
@@ -147,12 +142,8 @@ class SegmentCounts:
     _last_page_id: str | None = None
 
     def add(self, frame: pl.DataFrame) -> None:
-        self.segments_in += frame.height
+        self.tally.add(frame)
         kept = frame["kept"]
-        self.accepted += int(kept.sum())
-        codes = frame["reasons"]
-        self.by_reason.update(codes.explode().drop_nulls().to_list())
-        self.first_reason.update(codes.list.first().drop_nulls().to_list())
         self.kinds.update(zip(frame["segment_kind"].fill_null("none"), kept, strict=True))
         self.kind_languages.update(zip(zip(frame["segment_kind"].fill_null("none"), frame["language"].fill_null("none"),
                                            strict=True), kept, strict=True))
@@ -184,13 +175,12 @@ class SegmentCounts:
         words = kept_of(self.words)
         return {
             "enabled": enabled,
-            "segments_in": self.segments_in,
-            "accepted": self.accepted,
-            "rejected": self.segments_in - self.accepted,
+            "segments_in": self.tally.rows_in,
+            "accepted": self.tally.accepted,
+            "rejected": self.tally.rows_in - self.tally.accepted,
             "pages_with_segments": self.pages,
             "pages_failed": self.pages_failed,
-            "by_reason": dict(sorted(self.by_reason.items())),
-            "first_reason": dict(sorted(self.first_reason.items())),
+            **self.tally.reasons(),
             "by_kind": kept_of(self.kinds),
             "by_kind_and_language": self._by_kind_and_language(),
             "by_page_type": kept_of(self.page_types),
@@ -205,36 +195,10 @@ def decide_segments(rows: SegmentRows, root: Path, staging: Path, params: Params
     (accepted/ by split, rejected/); the de-duplication partitions in `root`."""
     files = rows.close()
     judged = segment_params(params)
-    rules = reasons.rules_for("select")
-    units: list[tuple[str, ...]] = [(str(path),) for path in files]
+    kind = UnitKind("segments", SEGMENT_SCHEMA, judged, SLICE_ROWS)
     identity = {"files": [{"path": str(path), "bytes": path.stat().st_size} for path in files],
                 "select": judged.to_dict()["select"], "dataset": judged.to_dict()["dataset"]}
-    passes = Passes(str(root), judged, identity)
-    for index, unit in enumerate(units):
-        compact = compact_columns(_apply(unit, rules, judged), index).collect()
-        passes.add(index, compact, id_columns(unit))
-    passes.run(units, executor, None)
-    found = passes.decide()
-    writers = SplitWriters(staging / "accepted", staging / "rejected", SEGMENT_SCHEMA, params)
     counts = SegmentCounts(pages_failed=rows.failed_pages)
-    for index, unit in enumerate(units):
-        duplicates = found.for_file(index)
-        for start, stop in _slices(unit):
-            lazy = _apply(unit, rules, judged).slice(start, stop - start)
-            in_slice = duplicates.filter(pl.col("row").is_between(start, stop, closed="left"))
-            lazy = attach_duplicates(lazy, in_slice, judged)
-            frame = lazy.collect()
-            counts.add(frame)
-            writers.write(frame)
-    writers.close()
+    decide(Engine(kind, [(str(path),) for path in files], str(root), identity), executor, None,
+           SplitWriters(staging / "accepted", staging / "rejected", SEGMENT_SCHEMA, params), counts)
     return counts
-
-
-def _apply(unit: tuple[str, ...], rules: tuple[reasons.Rule, ...], params: Params) -> pl.LazyFrame:
-    return apply_rules(pl.scan_parquet(list(unit)).with_row_index("row"), rules, params)
-
-
-def _slices(unit: tuple[str, ...]) -> Iterator[tuple[int, int]]:
-    rows = pq.read_metadata(unit[0]).num_rows
-    for start in range(0, rows, SLICE_ROWS):
-        yield start, min(rows, start + SLICE_ROWS)

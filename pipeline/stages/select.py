@@ -21,7 +21,7 @@ import os
 import shutil
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from pipeline.run.executors import Executor, LocalExecutor
 from pipeline.run.timings import merge_timings
 from pipeline.stages import page_types
 from pipeline.stages.dataset import DatasetCounts, SplitWriters, with_dataset_columns
-from pipeline.stages.dedup import Duplicates, Passes, apply_rules, attach_duplicates, compact_columns, id_columns
+from pipeline.stages.decide import Engine, Tally, UnitKind, decide
 from pipeline.stages.partitions import write_whole
 from pipeline.stages.segments import SEGMENTS_DIR, SegmentCounts, SegmentRows, decide_segments
 from pipeline.store.schema import OUTPUT_SCHEMA
@@ -143,33 +143,30 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     # on the dataset params: partitions written for other params or files are rebuilt. The
     # partitions are prepared first: preparing them empties `root`, where the predictions are kept.
     chosen = params.effective().to_dict()  # a retrained model's thresholds are other params
-    passes = Passes(root, params, {"files": [_identity(summary, path) for summary, path in zip(summaries, files,
-                                                                                                 strict=True)],
-                                   "select": chosen["select"], "dataset": chosen["dataset"]})
     grouped = units(files)
+    types = _PageTypes()
+    kind = UnitKind("pages", OUTPUT_SCHEMA, params, SLICE_ROWS, before=types,
+                    after=lambda frame: with_dataset_columns(frame, params))
+    engine = Engine(kind, grouped, root, {"files": [_identity(summary, path) for summary, path in
+                                                     zip(summaries, files, strict=True)],
+                                          "select": chosen["select"], "dataset": chosen["dataset"]})
     # The local workers see the driver's copies of the extract files; a cluster's may not.
     local = executor if isinstance(executor, LocalExecutor) else None
-    predicted = [_predictions(root, index, unit, params, local) for index, unit in enumerate(grouped)]
+    types.predicted = [_predictions(root, index, unit, params, local) for index, unit in enumerate(grouped)]
     timings["select.page_types"] = _since(step)
-    step = time.perf_counter()
-    for index, unit in enumerate(grouped):
-        compact = compact_columns(apply_rules(page_types.attach(_scan(unit), pl.read_parquet(predicted[index])),
-                                              reasons.rules_for("select"), params), index).collect()
-        passes.add(index, compact, id_columns(unit))
-    timings["select.rules"] = _since(step)
-    step = time.perf_counter()
-    source_of = dict(zip(files, sources, strict=True))
-    passes.run(grouped, executor, [tuple(source_of[path] for path in unit) for unit in grouped])
-    found = passes.decide()
-    manifest = {**manifest, "warnings": [*manifest.get("warnings", []), *passes.warnings()]}
-    timings["select.dedup"] = _since(step)
-    step = time.perf_counter()
     out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(out_dir)
     staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
     segment_rows = None if params.segment is None else \
         SegmentRows(Path(root) / "segment-rows", era_cutoff(params), params.segment.shop_page_types)
-    counts = _write_shards(grouped, predicted, found, staging, params, segment_rows)
-    timings["select.write"] = _since(step)
+    counts = _Counts(params)
+    source_of = dict(zip(files, sources, strict=True))
+    warnings = decide(engine, executor, [tuple(source_of[path] for path in unit) for unit in grouped],
+                      SplitWriters(staging["accepted"], staging["rejected"], OUTPUT_SCHEMA, params), counts,
+                      on_frame=_segments_out(segment_rows))
+    timings.update({f"select.{phase}": spent for phase, spent in engine.timings.items()})
+    manifest = {**manifest, "warnings": [*manifest.get("warnings", []), *warnings]}
     segments = _segments(segment_rows, root, out_dir, staging, params, executor, timings)
     timings = {**_merge_timings(summaries, extract_timings), **timings}
     timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
@@ -195,32 +192,31 @@ def _segments(rows: SegmentRows | None, root: str, out_dir: Path, staging: dict[
     return counts
 
 
-def _write_shards(grouped: list[tuple[str, ...]], predicted: list[Path], found: Duplicates,
-                  staging: dict[str, Path], params: Params, segment_rows: SegmentRows | None) -> _Counts:
-    """The write pass: each unit again, a slice of rows at a time, with every rule and the
-    duplicates applied, into the staged shard directories (and the pages' segments into
-    `segment_rows`); returns the counts for stats.json."""
-    out_dir = next(iter(staging.values())).parent
-    out_dir.mkdir(parents=True, exist_ok=True)
-    remove_stale_temps(out_dir)
-    rules = reasons.rules_for("select")
-    writers = SplitWriters(staging["accepted"], staging["rejected"], OUTPUT_SCHEMA, params)
-    counts = _Counts(params)
-    for index, unit in enumerate(grouped):
-        signals = found.for_file(index)
-        types = pl.read_parquet(predicted[index])
-        for start, stop in _slices(unit):
-            lazy = apply_rules(page_types.attach(_scan(unit).slice(start, stop - start), types), rules, params)
-            lazy = attach_duplicates(lazy, signals.filter(pl.col("row").is_between(start, stop, closed="left")),
-                                     params)
-            frame = with_dataset_columns(lazy, params).collect()
-            if segment_rows is not None:
-                segment_rows.add(index, frame)
-            frame = frame.drop("segments", strict=False)
-            counts.add(frame)
-            writers.write(frame)
-    writers.close()
-    return counts
+class _PageTypes:
+    """The page-type model's columns of a unit's rows (`page_types.attach`), from the predictions
+    written for each unit (`predicted`; the last unit's read once for all its slices)."""
+
+    def __init__(self) -> None:
+        self.predicted: list[Path] = []
+        self._index = -1
+        self._types = pl.DataFrame()
+
+    def __call__(self, index: int, frame: pl.LazyFrame) -> pl.LazyFrame:
+        if index != self._index:
+            self._index, self._types = index, pl.read_parquet(self.predicted[index])
+        return page_types.attach(frame, self._types)
+
+
+def _segments_out(segment_rows: SegmentRows | None) -> Callable[[int, pl.DataFrame], pl.DataFrame]:
+    """What the write pass does with each decided slice of pages before it is written: their
+    segments laid out in `segment_rows`, and the `segments` column dropped."""
+
+    def hand_over(index: int, frame: pl.DataFrame) -> pl.DataFrame:
+        if segment_rows is not None:
+            segment_rows.add(index, frame)
+        return frame.drop("segments", strict=False)
+
+    return hand_over
 
 
 def units(files: list[str]) -> list[tuple[str, ...]]:
@@ -243,22 +239,6 @@ def units(files: list[str]) -> list[tuple[str, ...]]:
     return grouped
 
 
-def _scan(unit: tuple[str, ...]) -> pl.LazyFrame:
-    return pl.scan_parquet(list(unit)).with_row_index("row")
-
-
-def _slices(unit: tuple[str, ...]) -> Iterator[tuple[int, int]]:
-    """Row ranges [start, stop) of about `SLICE_ROWS` rows covering the unit, in order.
-
-    The write pass reads, decides and writes one slice at a time, so its memory does not grow
-    with the size of an input file. The slices are fixed by the row counts alone, so the shards
-    do not depend on how the extract stage split its work.
-    """
-    rows = pl.scan_parquet(list(unit)).select(pl.len()).collect().item()
-    for start in range(0, rows, SLICE_ROWS):
-        yield start, min(rows, start + SLICE_ROWS)
-
-
 def _since(started: float) -> dict[str, float | int]:
     return {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
 
@@ -268,20 +248,13 @@ class _Counts:
 
     def __init__(self, params: Params) -> None:
         self.dataset = DatasetCounts(params)
-        self.records_in = 0
-        self.accepted = 0
-        self.by_reason: Counter[str] = Counter()
-        self.first_reason: Counter[str] = Counter()
+        self.tally = Tally()
         self.rows_per_file: Counter[str] = Counter()
         self.language_pages: Counter[str] = Counter()  # extracted pages per detected text language
         self.language_kept: Counter[str] = Counter()
 
     def add(self, frame: pl.DataFrame) -> None:
-        self.records_in += frame.height
-        self.accepted += int(frame["kept"].sum())
-        codes = frame["reasons"]
-        self.by_reason.update(codes.explode().drop_nulls().to_list())
-        self.first_reason.update(codes.list.first().drop_nulls().to_list())
+        self.tally.add(frame)
         self.rows_per_file.update(frame["source_file"].to_list())
         self.dataset.add(frame.filter(pl.col("kept")))
         self.dataset.add_cross_split(frame)
@@ -300,8 +273,8 @@ class _Counts:
 
     def funnel(self) -> list[dict[str, Any]]:
         """Records remaining after each group of rules, in pipeline order."""
-        rejected_by_group = Counter(code.split(".", 1)[0] for code in self.first_reason.elements())
-        remaining = self.records_in
+        rejected_by_group = Counter(code.split(".", 1)[0] for code in self.tally.first_reason.elements())
+        remaining = self.tally.rows_in
         funnel = [{"stage": "records_in", "remaining": remaining}]
         for group in reasons.GROUP_ORDER:
             remaining -= rejected_by_group.get(group, 0)
@@ -318,11 +291,10 @@ class _Counts:
                           "records": self.rows_per_file.get(summary["path"], 0),
                           "record_types": summary["record_types"], "errors": summary["errors"]})
         return {
-            "records_in": self.records_in,
-            "accepted": self.accepted,
-            "rejected": self.records_in - self.accepted,
-            "by_reason": dict(sorted(self.by_reason.items())),
-            "first_reason": dict(sorted(self.first_reason.items())),
+            "records_in": self.tally.rows_in,
+            "accepted": self.tally.accepted,
+            "rejected": self.tally.rows_in - self.tally.accepted,
+            **self.tally.reasons(),
             "by_text_language": self.by_text_language(),
             "funnel": self.funnel(),
             "record_types": dict(sorted(record_types.items())),

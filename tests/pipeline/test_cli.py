@@ -335,3 +335,16 @@ def test_workers_default_to_every_core_this_process_may_use():
                  ["train", "l.json", "--out", "m.json"]):
         assert build_parser().parse_args(argv).workers == cores
     assert build_parser().parse_args(["run", "x.warc", "--out", "o", "--workers", "1"]).workers == 1
+
+
+def test_a_tee_over_a_closed_stream_is_no_terminal():
+    """Ray resets colours at exit and asks stdout whether it is a terminal; a quiet run's null
+    stream is closed by then, and the question must not raise."""
+    import io
+
+    from pipeline.cli import _Tee
+
+    shown = io.StringIO()
+    tee = _Tee(shown, None)
+    shown.close()
+    assert tee.isatty() is False
