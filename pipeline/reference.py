@@ -2,7 +2,9 @@
 its rules with the signal each reads, the comparison, the default (params.yaml's, the page-type model's own where
 its threshold is null) and the value under `presets/seed.yaml`. In docs/cli.md, every parameter key with its
 default, the values it may take (its declared `Bounds`), its stage and what it does (params.yaml's comment on it,
-else the rule that reads it). `python -m pipeline.reference` rewrites them between their markers;
+else the rule that reads it). In docs/scale.md, the de-duplication pass graph as its passes declare it
+(`pipeline.stages.dedup.graph.diagram`, with the dataset step's per-site balance after it).
+`python -m pipeline.reference` rewrites them between their markers;
 `tests/test_docs.py` keeps the pages equal to it.
 """
 
@@ -25,6 +27,8 @@ KEYS_PAGE = ROOT / "docs" / "cli.md"
 PARAMS_FILE = ROOT / "params.yaml"
 KEYS_MARKER = re.compile(r"(<!-- params start -->\n)(.*?)(<!-- params end -->)", re.S)
 SEED = ROOT / "presets" / "seed.yaml"
+PASSES_PAGE = ROOT / "docs" / "scale.md"
+PASSES_MARKER = re.compile(r"(<!-- passes start -->\n)(.*?)(<!-- passes end -->)", re.S)
 MARKER = re.compile(r"(<!-- rules:(?P<module>[\w/.]+) start -->\n)(.*?)(<!-- rules:(?P=module) end -->)", re.S)
 _MEANINGS = {signal.name: signal.meaning for signal in SIGNALS}
 
@@ -121,6 +125,14 @@ def rewrite_keys(text: str, params_text: str) -> str:
     return KEYS_MARKER.sub(lambda m: m.group(1) + keys_table(params_text) + m.group(3), text)
 
 
+def rewrite_passes(text: str) -> str:
+    """`text` with the pass graph between its markers: the rounds select runs (`pipeline.stages.decide`)."""
+    from pipeline.stages import balance, dedup
+    from pipeline.stages.dedup.graph import diagram
+
+    return PASSES_MARKER.sub(lambda m: m.group(1) + diagram((*dedup.ROUNDS, balance.ROUND)) + m.group(3), text)
+
+
 def main() -> None:
     defaults, seed = Params(), load_params(SEED)
     for page in PAGES:
@@ -130,6 +142,9 @@ def main() -> None:
     text = KEYS_PAGE.read_text(encoding="utf-8")
     KEYS_PAGE.write_text(rewrite_keys(text, PARAMS_FILE.read_text(encoding="utf-8")), encoding="utf-8")
     sys.stdout.write(f"rewrote the parameter keys in {KEYS_PAGE.relative_to(ROOT)}\n")
+    text = PASSES_PAGE.read_text(encoding="utf-8")
+    PASSES_PAGE.write_text(rewrite_passes(text), encoding="utf-8")
+    sys.stdout.write(f"rewrote the pass graph in {PASSES_PAGE.relative_to(ROOT)}\n")
 
 
 if __name__ == "__main__":

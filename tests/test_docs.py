@@ -286,6 +286,20 @@ def test_the_filter_pages_rule_tables_are_generated_from_the_registry():
     assert {declared_in(rule) for rule in RULES} <= tabled
 
 
+def test_the_pass_diagram_of_scale_md_is_generated_from_the_passes_declarations():
+    """docs/scale.md draws the de-duplication passes from their declarations (`python -m
+    pipeline.reference`): every pass select runs is named there with its module."""
+    from pipeline import reference
+    from pipeline.stages import balance, dedup
+    from pipeline.stages.dedup.graph import passes_of
+
+    text = reference.PASSES_PAGE.read_text(encoding="utf-8")
+    assert reference.rewrite_passes(text) == text, "docs/scale.md: run python -m pipeline.reference"
+    drawn = text.split("<!-- passes start -->")[1].split("<!-- passes end -->")[0]
+    for one in passes_of((*dedup.ROUNDS, balance.ROUND)):
+        assert f"**{one.name}**" in drawn
+
+
 def test_every_parameter_key_is_in_the_generated_table_of_cli_md():
     """README says every key is in docs/cli.md: the table there is generated from the params and
     params.yaml's comments (`python -m pipeline.reference`), and each key has a line saying what it does."""

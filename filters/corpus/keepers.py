@@ -3,7 +3,7 @@
 The de-duplication passes find groups: pages that share a normalised URL, a content hash, or a
 near-duplicate cluster. Here the groups of every pass are decided together, in one global order,
 so that a duplicate rule always names a page that is kept. Pure functions over polars frames of
-(node, date, group); `pipeline/stages/dedup.py` runs them over a whole run.
+(node, date, group); `pipeline/stages/dedup/` runs them over a whole run.
 """
 
 from __future__ import annotations

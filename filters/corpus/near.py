@@ -1,7 +1,7 @@
 """Near duplicates and cross-split overlap between pages, decided from MinHash signatures and the texts' word
 n-grams (docs/filters.md, "Near duplicates"; docs/dataset.md, "Detector dataset").
 
-Pure functions over polars frames, which `pipeline/stages/dedup.py` runs over partitions:
+Pure functions over polars frames, which `pipeline/stages/dedup/` runs over partitions:
 1. `near_keys`: each page's bucket keys (its LSH bands, or a simhash's pigeonhole blocks);
 2. `bucket_pairs`: the candidate pairs, pages that share a bucket (each with at most a fixed number of earlier
    members of the bucket);

@@ -1,8 +1,9 @@
 """Detector-dataset assembly at the end of select (docs/dataset.md; the rules are in filters/corpus/dataset.py).
 
 * the per-site balance (`dataset.host_min`, `dataset.host_cap`) is counted over partitions of
-  sites by `pipeline/stages/dedup.py` (`site_task`), after de-duplication.
-* `with_dataset_columns`: `split` (by site), `era`, `era_date` and `era_date_source` of every row.
+  sites by `pipeline/stages/balance.py`, after de-duplication.
+* `with_dataset_columns`: `split` (by site, `split_expr`), `era`, `era_date` and `era_date_source`
+  of every row.
 * `DatasetCounts`: what stats.json and the dataset card say about the accepted pages.
 
 Everything depends only on the rows and params, never on input order, workers or executor.
@@ -35,15 +36,21 @@ def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:
     modified = pl.col("updated") if params.dataset.era_unmodified_since_cutoff else None
     columns = era_columns(era_cutoff(params), page_written(), floor=(pl.col("published"), date_source()),
                           modified=modified)
+    return frame.with_columns(split_expr(params, pl.col("signals").struct.field("content_hash")).alias("split"),
+                              *columns)
+
+
+def split_expr(params: Params, content_hash: pl.Expr) -> pl.Expr:
+    """Each row's split (`splitter`), from its `host`, `content_hash` and `id`: the one expression
+    both the write pass and the near passes' sketches (`dataset.cross_split`) split by, so the
+    cross-split rule compares the splits the pages are written to."""
     page_split = splitter(params)
     if page_split is None:
-        split = pl.lit(None, dtype=pl.String)
-    else:
-        # A page without a site goes by its content hash (the same text lands in one split), else its id.
-        key = pl.coalesce(pl.col("signals").struct.field("content_hash"), "id").alias("key")
-        split = pl.struct("host", key).map_elements(lambda row: page_split(row["host"], row["key"]),
-                                                    return_dtype=pl.String)
-    return frame.with_columns(split.alias("split"), *columns)
+        return pl.lit(None, dtype=pl.String)
+    # A page without a site goes by its content hash (the same text lands in one split), else its id.
+    key = pl.coalesce(content_hash, "id").alias("key")
+    return pl.struct("host", key).map_elements(lambda row: page_split(row["host"], row["key"]),
+                                               return_dtype=pl.String)
 
 
 def splitter(params: Params) -> Callable[[str | None, str | None], str | None] | None:

@@ -32,6 +32,7 @@ import pyarrow as pa
 from filters.rules import reasons
 from pipeline.params import Params
 from pipeline.run.executors import Executor
+from pipeline.stages import balance, dedup
 from pipeline.stages.dataset import SplitWriters
 from pipeline.stages.dedup import Passes, compact_columns, id_columns
 
@@ -98,7 +99,8 @@ class Engine:
     timings: dict[str, Any] = field(default_factory=dict)  # phase -> seconds, calls (`timed`)
 
     def __post_init__(self) -> None:
-        self.passes = Passes(self.root, self.kind.params, self.identity)
+        # the de-duplication graph, then the dataset step's per-site balance
+        self.passes = Passes(self.root, self.kind.params, self.identity, (*dedup.ROUNDS, balance.ROUND))
 
     def rules(self) -> None:
         """Pass one: the rules, and the candidates' keys into the partitions."""
@@ -117,8 +119,10 @@ class Engine:
         """Pass two: every unit a slice at a time, decided, counted and written; `on_frame` sees
         each decided slice first (with its unit index) and returns what is written."""
         found = self.passes.decide()
+        sites = self.passes.directory(balance.NAME)
         for index, unit in enumerate(self.units):
-            duplicates = found.for_file(index)
+            duplicates = found.for_file(index).join(balance.for_unit(sites, index), on="row", how="left",
+                                                    maintain_order="left")
             for start, stop in slices(unit, self.kind.slice_rows):
                 lazy = self._judged(index, _scan(unit).slice(start, stop - start))
                 in_slice = duplicates.filter(pl.col("row").is_between(start, stop, closed="left"))

@@ -37,7 +37,7 @@ from pipeline.run.timings import merge_timings
 from pipeline.stages import page_types
 from pipeline.stages.dataset import DatasetCounts, SplitWriters, with_dataset_columns
 from pipeline.stages.decide import Engine, Tally, UnitKind, decide
-from pipeline.stages.partitions import write_whole
+from pipeline.stages.dedup.partitions import write_whole
 from pipeline.stages.segments import SEGMENTS_DIR, SegmentCounts, SegmentRows, decide_segments
 from pipeline.store.schema import OUTPUT_SCHEMA
 from pipeline.store.storage import local_copies, location

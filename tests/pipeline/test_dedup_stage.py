@@ -273,7 +273,8 @@ def test_params_reject_unknown_cdc_algorithm():
 def test_slices_of_rows_give_the_same_output_as_whole_files(tmp_path, monkeypatch):
     """The write pass and the CDC pass read a file a few rows at a time (memory flat over large
     inputs): any slice size gives the same rows, reasons and stats."""
-    from pipeline.stages import partitions, select
+    from pipeline.stages import select
+    from pipeline.stages.dedup import partitions
 
     assert cli("extract", ROOT / "data" / "sample", "--out", tmp_path / "work") == 0
 
@@ -328,7 +329,7 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
     assert cli("select", tmp_path / "work", "--out", tmp_path / "fresh") == 0
     assert not (tmp_path / "fresh" / PARTITIONS_DIR).exists()  # removed after success
     ran = []
-    original = dedup.groups_task
+    original = dedup.groups.groups_task
 
     def counting(task):
         if "segment-passes" not in task.directory.path.parts:  # the sample's posts: de-duplicated after the pages
@@ -340,7 +341,8 @@ def test_select_resume_goes_on_from_the_partitions_a_failed_run_finished(tmp_pat
 
     def tasks(**replaced):
         """The passes' rounds with some tasks replaced (by the task's function name)."""
-        return tuple((tuple(dataclasses.replace(one, task=replaced.get(one.task.__name__, one.task)) for one in passes),
+        return tuple((tuple(dataclasses.replace(one, task=replaced.get(getattr(one.task, "__name__", ""), one.task))
+                            for one in passes),
                       then) for passes, then in dedup.ROUNDS)
 
     counted, broken = tasks(groups_task=counting), tasks(groups_task=counting, near_pair_task=failing)
@@ -389,7 +391,7 @@ def test_texts_of_finds_each_page_across_files_and_row_groups(tmp_path, where):
     last group is short."""
     import fsspec
 
-    from pipeline.stages import partitions
+    from pipeline.stages.dedup import partitions
 
     sizes = (7, 5)
     paths = []

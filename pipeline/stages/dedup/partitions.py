@@ -34,6 +34,9 @@ MARKER = "partitions.json"
 # The candidates that are re-read records (dup.record), written by the driver after the id pass:
 # no later pass sees them (`read_candidates`).
 REPEATS = "repeats.parquet"
+# The candidates an enabled dup.* rule rejects, written by the driver after the near passes: the
+# per-site balance counts the others.
+LOSERS = "losers.parquet"
 # Rows of texts a pass reads at once (`texts_of`).
 TEXT_BATCH_ROWS = 1000
 

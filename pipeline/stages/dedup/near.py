@@ -19,13 +19,24 @@ import polars as pl
 
 from filters.corpus.dedup import NearParams, hamming
 from filters.corpus.minhash import shingle_values
-from filters.corpus.near import EDGES, ESTIMATE_MARGIN, SKETCHES, bucket_pairs, estimate, exact, with_sketch
+from filters.corpus.near import (
+    EDGES,
+    ESTIMATE_MARGIN,
+    SKETCHES,
+    bucket_pairs,
+    estimate,
+    exact,
+    near_keys,
+    with_sketch,
+)
 from pipeline.params import Params
-from pipeline.stages.dataset import splitter
-from pipeline.stages.partitions import PartitionTask, PassDirectory, node, read_candidates, texts_of
+from pipeline.stages.dataset import split_expr
+from pipeline.stages.dedup.cross_split import cross_split_threshold
+from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, PassDirectory, node, read_candidates, texts_of
+from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
 
 # pass directories that a task of another pass reads or writes (the sketches have no task of their own)
-PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS = "near-pairs", "near-verify", "sketches"
+NEAR_PASS, PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS = "near", "near-pairs", "near-verify", "sketches"
 
 
 def near_bucket_task(task: PartitionTask) -> None:
@@ -33,7 +44,7 @@ def near_bucket_task(task: PartitionTask) -> None:
     with the first `max_pairs_per_member` members before it (all pairs in a small bucket).
     MinHash pairs go to the pair partitions, to be counted over bands; simhash pairs are verified
     here by their Hamming distance."""
-    settings = task.settings  # pipeline.stages.dedup.DedupSettings
+    settings = task.settings  # pipeline.stages.dedup.driver.DedupSettings
     near = settings.near
     rows = read_candidates(task, {"bucket": pl.UInt64, "date": pl.Int64, "node": pl.UInt64, "value": pl.Int64})
     shared = rows.filter(pl.len().over("bucket") > 1).sort("bucket", "date", "node")
@@ -73,7 +84,7 @@ def near_verify_task(task: PartitionTask) -> None:
     sketch joined, each pair's containments estimated from the signatures, and the pairs within
     `ESTIMATE_MARGIN` of the lowest threshold of dup.near and dataset.cross_split measured on their
     texts' exact n-gram sets; those at that threshold are the edges."""
-    settings = task.settings  # pipeline.stages.dedup.DedupSettings
+    settings = task.settings  # pipeline.stages.dedup.driver.DedupSettings
     pairs = task.directory.read_fragments(task.partition, {})
     sketches = PassDirectory(task.directory.root, SKETCHES_PASS, task.directory.partitions)
     both = with_sketch(pairs, sketches.read_fragments(task.partition, SKETCHES), "b") if pairs.height else pairs
@@ -91,19 +102,31 @@ def uses_minhash(params: Params) -> bool:
     return method == "minhash" or (method is None and cross_split_threshold(params) is not None)
 
 
-def cross_split_threshold(params: Params) -> float | None:
-    """dataset.cross_split's containment threshold; None when it is off or there are no splits."""
-    dataset = params.dataset
-    return dataset.cross_split_min_containment if dataset.split_by is not None else None
+def bucket_rows(batch: KeyBatch) -> pl.DataFrame | None:
+    """A candidate's buckets (`filters.corpus.near.near_keys`): its MinHash bands, or its
+    simhash's blocks with the simhash as `value`."""
+    if batch.compact.is_empty():
+        return None
+    return near_keys(batch.keyed, batch.pairing)
 
 
-def sketch_rows(compact: pl.DataFrame, params: Params, file_index: int) -> pl.DataFrame:
-    """The sketches of one file's candidates with a signature (`SKETCHES`): what verifying a pair
-    reads of each page, with the split it will be written to (`pipeline.stages.dataset.splitter`)."""
-    have = compact.filter(pl.col("minhash").is_not_null())
-    split = splitter(params)
-    splits = [split(host, key) if split is not None else None
-              for host, key in have.select("host", pl.coalesce("content_hash", "id")).iter_rows()]
+def sketch_rows(batch: KeyBatch) -> pl.DataFrame | None:
+    """The sketches of one unit's candidates with a signature (`SKETCHES`): what verifying a pair
+    reads of each page, with the split it will be written to (`pipeline.stages.dataset.split_expr`,
+    the expression the write pass splits by)."""
+    if batch.compact.is_empty() or batch.pairing.method != "minhash":
+        return None
+    have = batch.compact.filter(pl.col("minhash").is_not_null())
     shingles = pl.col("minhash_shingles") if "minhash_shingles" in have.columns else pl.lit(None)
-    return have.select(node(file_index), "minhash", shingles.cast(pl.Int64).alias("shingles"),
-                       pl.Series("split", splits, dtype=pl.String), "id")
+    return have.select(node(batch.file_index), "minhash", shingles.cast(pl.Int64).alias("shingles"),
+                       split_expr(batch.params, pl.col("content_hash")).alias("split"), "id")
+
+
+BUCKETS = Pass(NEAR_PASS, near_bucket_task, Feed(bucket_rows, "bucket", ("bucket", "date", "node", "value")),
+               reads=(REPEATS,), writes=(f"{PAIRS_PASS} fragments (MinHash)",),
+               result=("MinHash: pairs (a count)", "simhash: " + ", ".join(EDGES)))
+PAIRS = Pass(PAIRS_PASS, near_pair_task, reads=(f"{SKETCHES_PASS} fragments",),
+             writes=(f"{VERIFY_PASS} fragments",), result=("candidates (a count)",))
+VERIFY = Pass(VERIFY_PASS, near_verify_task, reads=(f"{SKETCHES_PASS} fragments",
+                                                    "the pairs' texts in the extract files"), result=tuple(EDGES))
+SKETCHED = Pass(SKETCHES_PASS, None, Feed(sketch_rows, "node", tuple(SKETCHES)))

@@ -1,0 +1,43 @@
+"""Content-defined chunks (pass `cdc`, by host): each candidate's text cut into Rabin (or
+FastCDC) chunks, and the fraction of its text in chunks an earlier candidate of its host had
+(`filters.corpus.cdc`; Manber 1994)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from filters.corpus.cdc import chunk_hashes, duplicated_fraction, mark_seen
+from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, read_candidates, texts_of
+from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
+
+FRACTIONS = {"node": pl.UInt64, "fraction": pl.Float64}
+
+
+def host_rows(batch: KeyBatch) -> pl.DataFrame | None:
+    """A candidate's host ("" without one), date and node."""
+    if batch.compact.is_empty():
+        return None
+    return batch.keyed.select(pl.col("host").fill_null(""), "date", "node")
+
+
+def cdc_task(task: PartitionTask) -> None:
+    """One partition of hosts: texts chunked, then each host's candidates in the global order."""
+    settings = task.settings  # pipeline.stages.dedup.driver.DedupSettings
+    members = read_candidates(task, {"host": pl.String, "date": pl.Int64, "node": pl.UInt64})
+    cdc = settings.cdc
+    pages = {member: chunk_hashes(text or "", cdc.algorithm, fastcdc_avg=cdc.fastcdc_avg_bytes)
+             for member, text in texts_of(members["node"], settings.readable_files())}
+    nodes, fractions = [], []
+    for _host, group in members.sort("date", "node").group_by("host", maintain_order=True):
+        seen: set[int] = set()
+        for member in group["node"]:
+            hashes, sizes = pages.pop(member)
+            nodes.append(member)
+            fractions.append(duplicated_fraction(hashes, sizes, seen))
+            mark_seen(seen, hashes)
+    task.directory.write_result(task.partition, pl.DataFrame(
+        {"node": nodes, "fraction": fractions}, schema=FRACTIONS).sort("node"))
+
+
+PASS = Pass("cdc", cdc_task, Feed(host_rows, "host", ("host", "date", "node")),
+            reads=(REPEATS, "the candidates' texts in the extract files"), result=tuple(FRACTIONS))

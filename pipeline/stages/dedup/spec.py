@@ -1,0 +1,58 @@
+"""How a de-duplication pass is declared: the key rows the driver feeds it, the task that
+decides one of its partitions, and what it reads and writes (`pipeline.stages.dedup.graph`
+orders the passes and draws them for docs/scale.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+import polars as pl
+
+from filters.corpus.dedup import NearParams
+from pipeline.params import Params
+from pipeline.stages.dedup.partitions import PartitionTask, date_key, node
+
+
+@dataclass(frozen=True)
+class KeyBatch:
+    """One unit's rows as the rules phase hands them to the passes: its candidates' key columns
+    (`compact`, `pipeline.stages.dedup.keys.compact_columns`) and the id columns of all its rows
+    (`ids`, `keys.id_columns`)."""
+
+    file_index: int
+    compact: pl.DataFrame
+    ids: pl.DataFrame
+    params: Params
+    pairing: NearParams  # what the near pass runs with (`pipeline.stages.dedup.driver.Passes.pairing`)
+
+    @cached_property
+    def keyed(self) -> pl.DataFrame:
+        """The candidates' keys with their node and date key."""
+        return self.compact.select(node(self.file_index), date_key(), "host", "normalized_url", "canonical_key",
+                                   "content_hash", "simhash64", "minhash")
+
+
+@dataclass(frozen=True)
+class Feed:
+    """The key rows a pass takes from each unit (`rows`: None or empty for none), spread over its
+    partitions by the hash of column `by`."""
+
+    rows: Callable[[KeyBatch], pl.DataFrame | None]
+    by: str
+    columns: tuple[str, ...]  # the key rows' columns, as the docs show them
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One partitioned pass: its directory under the partitions root, the task that decides one
+    of its partitions (None: fragments other tasks read), its feed, and what its task reads and
+    writes besides its own fragments (files and other passes' fragments or results)."""
+
+    name: str
+    task: Callable[[PartitionTask], None] | None
+    feed: Feed | None = None
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+    result: tuple[str, ...] = ()  # the columns of its result, by node
