@@ -1,9 +1,13 @@
 """Names the web uses for things the filters look for, each written down once.
 
-* **schema.org types** (`ARTICLE_TYPES`, `WEBPAGE_TYPES`) and the one reading of a JSON-LD
-  `@type` (`schema_type`, `schema_types`), used by `filters.parse.parsed`, `filters.metadata.fields`,
-  `filters.metadata.jsonld` and `filters.extract.cascade`. The article score's own five article types stay in
-  `filters.page.article_score`: they are a row of its table.
+* **schema.org types** (`ARTICLE_TYPES`, `WEBPAGE_TYPES`, `PRODUCT_TYPES`, `OFFER_TYPES`,
+  `CONTRIBUTION_TYPES`) and the one reading of a JSON-LD `@type` (`schema_type`, `schema_types`), used by
+  `filters.parse.parsed`, `filters.metadata.fields`, `filters.metadata.jsonld`, `filters.extract.cascade`,
+  `filters.page.product` and `filters.segment.units`. The article score's own five article types stay in
+  `filters.page.article_score`: they are a row of its table. The page-type model's schema groups
+  (`filters.page_model.words.SCHEMA_GROUPS`) are features of a trained model: they group these names by
+  the page type they describe (TechArticle with documentation, a forum's posting with forums), a test
+  keeps every name of them one the vocabulary knows, and changing them is a retrain.
 * **consent platforms** (`CONSENT_PLATFORMS`, `consent_platform`): the containers the
   pre-processing removes (`filters.extract.cleanup`) and page classification's cookie-wall check looks for
   (`filters.page.page_signals`), so detection and removal agree.
@@ -49,6 +53,16 @@ WEBPAGE_TYPES = frozenset({
     "WebPage", "ItemPage", "AboutPage", "CollectionPage", "ProfilePage", "QAPage", "FAQPage",
     "MedicalWebPage", "ContactPage", "SearchResultsPage",
 })
+
+# Products and their offers, lower-case (`filters.page.product` compares lower-cased types): a page
+# that declares one sells something, unless the product is only what a review is about.
+PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel", "someproducts",
+                           "offer", "aggregateoffer"})
+OFFER_TYPES = frozenset({"offer", "aggregateoffer"})
+# One person's contribution to a page (a microdata `itemtype`, lower-case), by the segment kind it
+# is (`filters.segment.units`).
+CONTRIBUTION_TYPES = {"comment": "comment", "answer": "answer", "question": "question",
+                      "discussionforumposting": "post", "socialmediaposting": "post", "review": "review"}
 
 # Organization and the subtypes publishers name as an author or publisher.
 ORGANISATION_TYPES = frozenset({

@@ -165,5 +165,5 @@ def pair_probability(similarity: float, bands: int, rows: int, min_shared_bands:
 class MinhashParams:
     # The MinHash signature stored at extract (filters/corpus/minhash.py): this many hash
     # functions over word n-grams of this many words. null permutations: no signature.
-    permutations: Annotated[int, Bounds(1, MAX_PERMUTATIONS)] | None = 128
-    shingle_words: Positive = 5
+    permutations: Annotated[int, Bounds(1, MAX_PERMUTATIONS)] | None = PERMUTATIONS
+    shingle_words: Positive = SHINGLE_WORDS

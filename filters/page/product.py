@@ -30,14 +30,11 @@ from lxml import etree
 
 from filters.core.declarations import Rule, Signal
 from filters.core.re2_options import RE2_OPTIONS
-from filters.metadata.fields import ARTICLE_TYPES
+from filters.core.vocabulary import ARTICLE_TYPES, OFFER_TYPES, PRODUCT_TYPES
 from filters.page.domains import same_site
 from filters.page.product_text import spaced_script, text_counts
 from filters.parse.parsed import Page
 
-PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel", "someproducts",
-                           "offer", "aggregateoffer"})
-OFFER_TYPES = frozenset({"offer", "aggregateoffer"})
 _ARTICLE_TYPES_LOWER = frozenset(t.lower() for t in ARTICLE_TYPES)
 # A product that is only what a review or an article is about is not on sale on this page.
 NOT_FOR_SALE_PROPERTIES = frozenset({"itemreviewed", "about", "mentions", "subjectof"})

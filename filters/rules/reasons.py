@@ -17,6 +17,7 @@ page -> lang -> length -> block -> c4 -> gopher -> quality -> dup -> dataset); `
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import ModuleType
 from typing import Any
 
 import polars as pl
@@ -34,31 +35,33 @@ __all__ = ["FLAG_OPS", "GROUP_ORDER", "PRE_EXTRACTION_GROUPS", "RULES", "RULES_B
            "applicable", "decide", "decide_expr", "declared_in", "gated_expr", "in_pipeline_order", "markdown_table",
            "rules_for", "values_of"]
 
-# In pipeline order (input -> record -> url -> article -> extract -> page -> lang -> length ->
-# block -> c4 -> gopher -> quality -> dup -> dataset): the order of `reasons` on every row.
-RULES: tuple[Rule, ...] = (
-    *record.RULES,
-    *url_rules.RULES,
-    *article_score.RULES,
-    *page_model.GATE_RULES,
-    *cascade.RULES,
-    *page_signals.RULES,
+# The modules that declare rules, each with its tuple of them, in pipeline order (input -> record
+# -> url -> article -> extract -> page -> lang -> length -> block -> c4 -> gopher -> quality -> dup
+# -> dataset): the order of `reasons` on every row. `RULES` and `declared_in` both read it.
+_DECLARED: tuple[tuple[ModuleType, tuple[Rule, ...]], ...] = (
+    (record, record.RULES),
+    (url_rules, url_rules.RULES),
+    (article_score, article_score.RULES),
+    (page_model, page_model.GATE_RULES),
+    (cascade, cascade.RULES),
+    (page_signals, page_signals.RULES),
     # select stage: thresholds on stored signals, re-tunable without re-extracting
-    *product.RULES,
-    *page_model.SELECT_RULES,
-    *segments.RULES,
-    *page_structure.RULES,
-    *language_id.RULES,
-    *length.RULES,
-    *blocks.RULES,
-    *c4.RULES,
-    *gopher.RULES,
-    *quality.RULES,
+    (product, product.RULES),
+    (page_model, page_model.SELECT_RULES),
+    (segments, segments.RULES),
+    (page_structure, page_structure.RULES),
+    (language_id, language_id.RULES),
+    (length, length.RULES),
+    (blocks, blocks.RULES),
+    (c4, c4.RULES),
+    (gopher, gopher.RULES),
+    (quality, quality.RULES),
     # dedup (select stage, after every other rule: candidates are the pages that pass them all)
-    *dedup.RULES,
+    (dedup, dedup.RULES),
     # dataset assembly (select stage, after dedup: the balance counts the pages still kept)
-    *dataset.RULES,
+    (dataset, dataset.RULES),
 )
+RULES: tuple[Rule, ...] = tuple(rule for _, rules in _DECLARED for rule in rules)
 
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}
 _ORDER: dict[str, int] = {r.code: i for i, r in enumerate(RULES)}
@@ -112,18 +115,15 @@ def in_pipeline_order(codes: Iterable[str]) -> list[str]:
     return sorted(set(codes), key=key)
 
 
-# Every module that declares rules: a reason code leads to one of them (`declared_in`).
-_DECLARING = (record, url_rules, article_score, page_model, cascade, page_signals, product, segments,
-              page_structure, language_id, length, blocks, c4, gopher, quality, dedup, dataset)
+_MODULE_OF: dict[str, ModuleType] = {rule.code: module for module, rules in _DECLARED for rule in rules}
 
 
 def declared_in(rule: Rule) -> str:
     """The file of the module that declares `rule`: its signal's computation, its params and its test."""
-    for module in _DECLARING:
-        if any(name.endswith("RULES") and isinstance(value, tuple) and rule in value
-               for name, value in vars(module).items()):
-            return f"{module.__name__.replace('.', '/')}.py"
-    raise KeyError(f"{rule.code}: declared in no module of _DECLARING")
+    module = _MODULE_OF.get(rule.code)
+    if module is None:
+        raise KeyError(f"{rule.code}: declared in no module of the rule table")
+    return f"{module.__name__.replace('.', '/')}.py"
 
 
 def markdown_table() -> str:

@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from lxml import etree
 from lxml.html import HtmlElement
 
+from filters.core.vocabulary import CONTRIBUTION_TYPES
 from filters.text.tokens import word_count
 
 # schema.org types of one person's contribution to a page (microdata `itemtype`), by segment kind.
-UNIT_TYPES = {"comment": "comment", "answer": "answer", "question": "question",
-              "discussionforumposting": "post", "socialmediaposting": "post", "review": "review"}
+UNIT_TYPES = CONTRIBUTION_TYPES
 # Parts of a unit that are not its own text, by class or id word (split at spaces, - and _; a word
 # starting with one of `LEFT_OUT_PREFIXES`, as `reactionsBar`): quotes of other posts, signatures,
 # votes, badges, reactions, sharing controls and buttons (`btn`, Bootstrap's). A `blockquote` or

@@ -62,3 +62,22 @@ def test_every_consent_platform_is_found_by_its_own_selectors():
             assert consent_platform(None, token) is not None, name
         for prefix in prefixes:
             assert consent_platform(prefix + "x", None) is not None, name
+
+
+def test_the_page_models_schema_groups_agree_with_the_vocabulary():
+    """The page-type model groups schema.org types by the page they describe (its features, frozen
+    with its training); where the vocabulary says what a type is, the groups agree with it: its
+    article group holds article types only, its product group product types only, and no product
+    type sits in another group."""
+    from filters.core.vocabulary import ARTICLE_TYPES, CONTRIBUTION_TYPES, PRODUCT_TYPES
+    from filters.page_model.words import SCHEMA_GROUPS
+
+    articles = {name.lower() for name in ARTICLE_TYPES}
+    assert set(SCHEMA_GROUPS["article"]) <= articles
+    assert set(SCHEMA_GROUPS["product"]) <= PRODUCT_TYPES
+    assert set(SCHEMA_GROUPS["forum"]) - {"qapage"} <= set(CONTRIBUTION_TYPES)
+    for group, names in SCHEMA_GROUPS.items():
+        if group != "product":
+            assert not set(names) & PRODUCT_TYPES, group
+        if group in ("collection", "service"):
+            assert not set(names) & articles, group

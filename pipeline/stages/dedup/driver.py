@@ -12,6 +12,7 @@ from typing import Any
 import polars as pl
 
 from filters.corpus.keepers import GROUPS, NODES, closest_earlier, keep_first, near_clusters
+from filters.corpus.minhash import SHINGLE_WORDS
 from filters.corpus.near import EDGES, near_edges
 from filters.rules import reasons
 from pipeline.params import CdcParams, NearParams, Params
@@ -57,7 +58,7 @@ class DedupSettings:
     # dataset.cross_split_min_containment: pairs are verified down to this containment too
     cross_split: float | None = None
     # extract.minhash.shingle_words: the n-grams whose containment is verified
-    shingle_words: int = 5
+    shingle_words: int = SHINGLE_WORDS
 
     def readable_files(self) -> list[tuple[str, ...]]:
         """The extract files of each unit, as a task can read them (the driver's local copies, or
