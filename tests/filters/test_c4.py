@@ -101,7 +101,7 @@ def test_very_long_text_is_fast_and_exact() -> None:
     text = "This line is a sentence that ends well.\nthis one does not\n" * 17_000  # about 1 MB
     start = time.perf_counter()
     cleaned, signals = nopunc_clean(text)
-    assert time.perf_counter() - start < 5.0
+    assert time.perf_counter() - start < 30.0  # linear time takes well under 1 s; a quadratic one would take hours
     assert signals["c4_line_count"] == 34_000 and signals["c4_removed_line_fraction"] == 0.5
     assert signals["c4_removed_word_fraction"] == pytest.approx(4 / 12)
     assert cleaned.count("\n") == 16_999 and "does not" not in cleaned

@@ -306,7 +306,7 @@ def test_very_long_text_is_fast() -> None:
     assert len(text) > 1_000_000
     start = time.perf_counter()
     signals = gopher_signals(text)
-    assert time.perf_counter() - start < 5.0
+    assert time.perf_counter() - start < 30.0  # linear time takes well under 1 s; a quadratic one would take hours
     assert signals["gopher_word_count"] == 3_300 * 65
     assert violates_rule("word_count", signals["gopher_word_count"])
     assert signals["gopher_dup_line_fraction"] == 0.0

@@ -29,7 +29,7 @@ from pipeline.stages import extract as stage
 URL = "https://news.example.org/news/2024/05/cycling-lanes"
 BUDGET = 2.0
 # One C call the SIGALRM cannot cut short, plus a loaded CI machine.
-SLACK = 2.0
+SLACK = 5.0
 ARTICLE = "".join(f"<p>{text}</p>" for text in prose("hostile pages", paragraphs=10)).encode()
 
 
@@ -125,7 +125,7 @@ def test_50_mb_single_line_file_is_record_too_large_without_being_held(tmp_path:
     started = time.perf_counter()
     [raw] = read_file(str(path), config.extract.read.max_payload_bytes, FileReport(str(path)))
     row = stage.record_to_row_within_budget(raw, config, stage.Timings())
-    assert time.perf_counter() - started < 3
+    assert time.perf_counter() - started < 15  # under 1 s here; holding 50 MB in Python strings takes far longer
     assert raw.payload is None and raw.payload_bytes == len(line)  # counted, not kept
     assert row["reasons"] == ["record.too_large"] and row["signals"]["payload_bytes"] == len(line)
 

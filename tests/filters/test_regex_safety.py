@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover
 MODULES = sorted(m.name for m in pkgutil.walk_packages(filters.__path__, "filters.") if not m.ispkg)
 MODULES.append("pipeline.io.decode")
 ROOT = Path(__file__).resolve().parents[2]
-SECONDS_PER_CALL = 1.0
+SECONDS_PER_CALL = 3.0
 LONG = 50_000
 SHORT = 10_000  # the many runs of punctuation and of each pattern's own characters
 

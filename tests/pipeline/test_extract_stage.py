@@ -116,7 +116,7 @@ def test_time_budget_gives_error_timeout(monkeypatch):
     import time as time_module
 
     def slow(*_args, **_kwargs):
-        time_module.sleep(5)
+        time_module.sleep(30)
 
     monkeypatch.setattr(steps, "run_cascade", slow)
     params = params_from_dict({"extract": {"page_time_budget_seconds": 0.2}})
@@ -124,7 +124,7 @@ def test_time_budget_gives_error_timeout(monkeypatch):
     started = time_module.perf_counter()
     row = stage.record_to_row_within_budget(record("https://news.example.org/news/2024/05/cycling-lanes", ARTICLE),
                                             params, Timings())
-    assert time_module.perf_counter() - started < 2
+    assert time_module.perf_counter() - started < 10  # 0.2 s, not the 30 s the step would take
     assert row["reasons"] == ["error.timeout"] and "0.2 s" in row["error"]
     assert row["url"] == "https://news.example.org/news/2024/05/cycling-lanes"
 
@@ -195,8 +195,8 @@ def test_a_timeout_lost_in_a_finalizer_fires_again():
     started = time.perf_counter()
     with pytest.raises(PageTimeout), time_budget(0.05):
         Slow()  # its finalizer runs at once and swallows the first alarm
-        time.sleep(2)
-    assert time.perf_counter() - started < 1.5
+        time.sleep(20)
+    assert time.perf_counter() - started < 10  # about 0.25 s, not the 20 s of the block
 
 
 def test_resume_reuses_only_complete_and_current_outputs(tmp_path):

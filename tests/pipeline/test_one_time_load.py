@@ -31,8 +31,8 @@ def test_nested_loads_resume_the_budget_once():
     with pytest.raises(PageTimeout), time_budget(0.2):
         with one_time_load(), one_time_load():
             time.sleep(0.3)
-        time.sleep(1.0)
-    assert time.perf_counter() - started < 0.9  # 0.3 s of load, then the 0.2 s budget
+        time.sleep(10.0)
+    assert time.perf_counter() - started < 5  # 0.3 s of load, then the 0.2 s budget: not the 10 s
 
 
 def test_outside_the_main_thread_it_only_runs_the_block():
