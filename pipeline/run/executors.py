@@ -160,7 +160,8 @@ class LocalExecutor:
                 _return_free_memory()
                 return results
             pool = self._processes()
-            futures = {pool.submit(fn, tasks[index]): index for index in largest_first(len(tasks), weights)}
+            futures = {pool.submit(_in_worker, fn, tasks[index]): index
+                       for index in largest_first(len(tasks), weights)}
             for future in as_completed(futures):
                 index = futures[future]
                 try:
@@ -278,6 +279,22 @@ def _return_free_memory() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
+# The function of the last task this worker ran (`_in_worker`).
+_last_function: list[str] = []
+
+
+def _in_worker(fn: Callable[[T], Any], task: T) -> Any:
+    """`fn(task)` in a worker; the first task of another function than the last one (the run's
+    next phase: select's tasks after the extraction, the report's figures after select) starts
+    by returning the heap the last phase freed (`_return_free_memory`), so that the phases' peaks
+    do not add up in one process."""
+    name = f"{fn.__module__}.{getattr(fn, '__qualname__', '')}"
+    if _last_function and _last_function[0] != name:
+        _return_free_memory()
+    _last_function[:] = [name]
+    return fn(task)
+
+
 def largest_first(count: int, weights: Sequence[int] | None) -> list[int]:
     """The order to start tasks in on several workers: the heaviest first (ties in task order),
     so that no large task (a file too small to cut, after a large file's ranges) starts last
@@ -287,7 +304,17 @@ def largest_first(count: int, weights: Sequence[int] | None) -> list[int]:
     return sorted(range(count), key=lambda index: -weights[index])
 
 
+# polars' allocator (jemalloc, which reads this variable when polars loads) in the workers: freed
+# pages go back to the system at once instead of after ten seconds. A worker runs one short task
+# after another (select's partitions, the report's figures) on top of what the extraction left,
+# and the pages a task freed were not reused by the next one: on a crawl where each story has ten
+# copies a select worker's peak went from 508 to 451 MB (docs/benchmarks.md, "Memory on a
+# duplicate-heavy crawl"). The driver keeps the default: its select costs 9 % more with it.
+WORKER_JEMALLOC = ("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
+
+
 def _init_worker(preload: Sequence[str]) -> None:
+    os.environ.setdefault(*WORKER_JEMALLOC)  # before anything imports polars (a setting the user made is kept)
     # tqdm's default lock is a multiprocessing semaphore. A worker killed while it exists (the
     # OOM killer) leaves it to the resource tracker, whose multi-line warning at exit would follow
     # the CLI's one-line error. Workers draw no shared bars, so a thread lock is enough.

@@ -181,6 +181,27 @@ def test_the_same_duplicates_for_any_partition_count_and_executor(tmp_path, meth
         assert a.equals(b) and a.equals(c)
 
 
+@pytest.mark.parametrize("method", ["minhash", "simhash"])
+def test_buckets_paired_a_few_rows_at_a_time_give_the_same_duplicates(tmp_path, monkeypatch, method):
+    """The bucket task pairs whole buckets a chunk at a time (its memory bounded however many
+    copies a story has) and sums a pair's shared buckets over the chunks: chunks of 7 rows find
+    what one chunk finds."""
+    from pipeline.stages.dedup import near
+
+    files, texts = mixed_files()
+    near_params = {"method": method, "min_shared_bands": 3} if method == "minhash" else {"method": method}
+    params = {"select": {"dedup": {"near": near_params, "partitions": 2}},
+              "dataset": SIMHASH["dataset"] if method == "simhash" else {}}
+    whole, _ = decide(tmp_path, files, texts, params, name="whole", ids_per_file=False)
+    chunks = list(near.bucket_chunks(pl.DataFrame({"bucket": [1, 1, 1, 2, 3, 3]}, schema={"bucket": pl.UInt64}), 2))
+    assert [chunk["bucket"].to_list() for chunk in chunks] == [[1, 1, 1], [2, 3, 3]]  # a bucket is never cut
+    monkeypatch.setattr(near, "BUCKET_ROWS", 7)
+    pieces, _ = decide(tmp_path, files, texts, params, name="pieces", ids_per_file=False)
+    assert sum(frame["near_duplicate"].sum() for frame in whole) > 5
+    for a, b in zip(whole, pieces, strict=True):
+        assert a.equals(b)
+
+
 def test_a_rerun_skips_finished_partitions(tmp_path):
     files, texts = mixed_files(count=2, rows=20)
     params = {"select": {"dedup": {"partitions": 4}}}

@@ -15,6 +15,9 @@ No task holds more than its partition's pairs and sketches.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import numpy as np
 import polars as pl
 
 from filters.corpus.dedup import NearParams, hamming
@@ -39,38 +42,74 @@ from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
 NEAR_PASS, PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS = "near", "near-pairs", "near-verify", "sketches"
 
 
+# Rows of bucket members a bucket task pairs at once (whole buckets, so a chunk may hold more): its
+# memory is bounded by this and `max_pairs_per_member`, not by how many copies a story has.
+BUCKET_ROWS = 20_000
+# What the bucket task writes for a MinHash pair: the pair, and how many of the task's buckets it shares.
+PAIR_COUNTS = {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64, "b_date": pl.Int64, "shared": pl.UInt32}
+
+
 def near_bucket_task(task: PartitionTask) -> None:
     """Near pass, one partition of buckets: the pairs that share a bucket. Each member is paired
-    with the first `max_pairs_per_member` members before it (all pairs in a small bucket).
-    MinHash pairs go to the pair partitions, to be counted over bands; simhash pairs are verified
-    here by their Hamming distance."""
+    with the first `max_pairs_per_member` members before it (all pairs in a small bucket), a
+    chunk of whole buckets at a time (`bucket_chunks`). MinHash pairs go to the pair partitions
+    with the number of this partition's buckets they share, to be summed over bands; simhash
+    pairs are verified here by their Hamming distance."""
     settings = task.settings  # pipeline.stages.dedup.driver.DedupSettings
     near = settings.near
     rows = read_candidates(task, {"bucket": pl.UInt64, "date": pl.Int64, "node": pl.UInt64, "value": pl.Int64})
     shared = rows.filter(pl.len().over("bucket") > 1).sort("bucket", "date", "node")
-    pairs = bucket_pairs(shared, near.max_pairs_per_member)
+    del rows
+    edges, counts, paired = [], pl.DataFrame(schema=PAIR_COUNTS), 0
+    for chunk in bucket_chunks(shared, BUCKET_ROWS):
+        pairs = bucket_pairs(chunk, near.max_pairs_per_member)
+        paired += pairs.height
+        if near.method == "simhash":
+            edges.append(_simhash_edges(pairs, near))
+            continue
+        # summed as the chunks come: at most one row a pair, however many buckets it shares
+        counts = pl.concat([counts, pairs.group_by("a", "b", "a_date", "b_date").agg(
+            pl.len().cast(pl.UInt32).alias("shared"))]).group_by("a", "b", "a_date", "b_date").agg(
+            pl.col("shared").sum())
     if near.method == "simhash":
-        distance = pl.Series([hamming(a, b) for a, b in zip(pairs["a_value"], pairs["b_value"], strict=True)],
-                             dtype=pl.Int32)
-        limit = near.max_hamming_distance if near.max_hamming_distance is not None else -1
-        edges = pairs.with_columns(distance.alias("distance")).filter(pl.col("distance") <= limit) \
-            .unique(["a", "b"]).select("a", "b", "a_date", "b_date", "distance").sort("a", "b")
-        task.directory.write_result(task.partition, pl.concat([pl.DataFrame(schema=EDGES), edges], how="diagonal"))
+        result = pl.concat([pl.DataFrame(schema=EDGES), *edges], how="diagonal").unique(["a", "b"]).sort("a", "b")
+        task.directory.write_result(task.partition, result)
         return
+    counts = counts.sort("a", "b")
     # a pair goes to the partition of its earlier page, where that page's sketch is (`near_pair_task`)
     pair_directory = PassDirectory(task.directory.root, PAIRS_PASS, task.directory.partitions)
-    pair_directory.write_fragments(task.partition, pairs.select("a", "b", "a_date", "b_date"), pl.col("a"))
-    task.directory.write_result(task.partition, pl.DataFrame({"pairs": [pairs.height]}))
+    pair_directory.write_fragments(task.partition, counts, pl.col("a"))
+    task.directory.write_result(task.partition, pl.DataFrame({"pairs": [paired]}))
+
+
+def bucket_chunks(members: pl.DataFrame, rows: int) -> Iterator[pl.DataFrame]:
+    """`members` (sorted by bucket) in consecutive slices of about `rows` rows, never cutting a bucket."""
+    buckets = members["bucket"].to_numpy()
+    start = 0
+    while start < len(buckets):
+        stop = min(start + rows, len(buckets))
+        stop = int(np.searchsorted(buckets, buckets[stop - 1], side="right"))
+        yield members.slice(start, stop - start)
+        start = stop
+
+
+def _simhash_edges(pairs: pl.DataFrame, near: NearParams) -> pl.DataFrame:
+    """The pairs within `max_hamming_distance` bits of each other, as edges (a, b, dates, distance)."""
+    distance = pl.Series([hamming(a, b) for a, b in zip(pairs["a_value"], pairs["b_value"], strict=True)],
+                         dtype=pl.Int32)
+    limit = near.max_hamming_distance if near.max_hamming_distance is not None else -1
+    return pairs.with_columns(distance.alias("distance")).filter(pl.col("distance") <= limit) \
+        .unique(["a", "b"]).select("a", "b", "a_date", "b_date", "distance")
 
 
 def near_pair_task(task: PartitionTask) -> None:
     """MinHash pairs of one partition of earlier pages (a): those that share `min_shared_bands`
-    bands are candidates; each gets page a's sketch (the sketches of this partition's nodes) and
-    goes to the partition of its later page (b) for `near_verify_task`."""
+    bands (summed over the bucket partitions' counts) are candidates; each gets page a's sketch
+    (the sketches of this partition's nodes) and goes to the partition of its later page (b) for
+    `near_verify_task`."""
     near: NearParams = task.settings.near
-    pairs = task.directory.read_fragments(task.partition, {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64,
-                                                           "b_date": pl.Int64})
-    candidates = pairs.group_by("a", "b", "a_date", "b_date").agg(pl.len().alias("shared")).filter(
+    pairs = task.directory.read_fragments(task.partition, PAIR_COUNTS)
+    candidates = pairs.group_by("a", "b", "a_date", "b_date").agg(pl.col("shared").sum()).filter(
         pl.col("shared") >= near.min_shared_bands).drop("shared").sort("a", "b")
     sketches = PassDirectory(task.directory.root, SKETCHES_PASS, task.directory.partitions)
     verify_directory = PassDirectory(task.directory.root, VERIFY_PASS, task.directory.partitions)
@@ -88,11 +127,21 @@ def near_verify_task(task: PartitionTask) -> None:
     pairs = task.directory.read_fragments(task.partition, {})
     sketches = PassDirectory(task.directory.root, SKETCHES_PASS, task.directory.partitions)
     both = with_sketch(pairs, sketches.read_fragments(task.partition, SKETCHES), "b") if pairs.height else pairs
-    likely = estimate(both, settings.floor - ESTIMATE_MARGIN) if both.height else pl.DataFrame(schema=EDGES)
+    # estimated a slice of pairs at a time (the signatures' arrays of a slice, not of the partition),
+    # then in the order one estimate of them all gives
+    floor = settings.floor - ESTIMATE_MARGIN
+    likely = pl.concat([pl.DataFrame(schema=EDGES), *(estimate(both.slice(start, ESTIMATE_PAIRS), floor)
+                                                      for start in range(0, both.height, ESTIMATE_PAIRS))]
+                       ).sort("a", "b")
+    del pairs, both
     members = pl.concat([likely["a"], likely["b"]])
     shingles = {member: shingle_values(text or "", settings.shingle_words)
                 for member, text in texts_of(members, settings.readable_files())}
     task.directory.write_result(task.partition, exact(likely, shingles, settings.floor))
+
+
+# Pairs whose signatures a verify task compares at once.
+ESTIMATE_PAIRS = 5_000
 
 
 def uses_minhash(params: Params) -> bool:
@@ -123,7 +172,7 @@ def sketch_rows(batch: KeyBatch) -> pl.DataFrame | None:
 
 
 BUCKETS = Pass(NEAR_PASS, near_bucket_task, Feed(bucket_rows, "bucket", ("bucket", "date", "node", "value")),
-               reads=(REPEATS,), writes=(f"{PAIRS_PASS} fragments (MinHash)",),
+               reads=(REPEATS,), writes=(f"{PAIRS_PASS} fragments (MinHash: a pair, the buckets it shares)",),
                result=("MinHash: pairs (a count)", "simhash: " + ", ".join(EDGES)))
 PAIRS = Pass(PAIRS_PASS, near_pair_task, reads=(f"{SKETCHES_PASS} fragments",),
              writes=(f"{VERIFY_PASS} fragments",), result=("candidates (a count)",))
