@@ -62,6 +62,8 @@ from pipeline.store.writers import output_directory, publish_tree
 # What an extract worker imports as it starts, while the driver plans: the stage and the
 # extractors it calls (imported where they are called, so that select loads neither).
 EXTRACT_PRELOAD = ("pipeline.stages.extract", "trafilatura", "readability")
+# What select's tasks on the workers need: the page-type predictions and the partition passes.
+SELECT_PRELOAD = ("pipeline.stages.page_types", "pipeline.stages.balance", "pipeline.stages.dedup")
 
 class UsageError(Exception):
     """Bad invocation: reported in one line, exit status 2."""
@@ -292,18 +294,21 @@ def _extract_command(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     params, inputs, skipped = _prepare_extract(args)
     single = _one_task(inputs, params)
-    # One set of workers for the whole run: extract tasks, then (local) the report's figures. A
-    # run of one extract task reads it in this process: its workers only draw the figures, and
-    # import matplotlib meanwhile (docs/benchmarks.md, "Fixed cost").
+    # The workers extract, then new ones (local) run select's tasks and draw the report's figures. A
+    # run of one extract task reads it in this process: its workers only run select's tasks and
+    # draw, and import matplotlib meanwhile (docs/benchmarks.md, "Fixed cost").
     preload = REPORT_PRELOAD if single else EXTRACT_PRELOAD
     with _executor(args, params, preload) as executor, _report_executor(args, executor, early=single) as drawing:
         workdir = join(args.out, "work")
         timings, _ = _extract(args, params, workdir, inputs, skipped, executor)
         # A URL --out: select and the report write locally, published together at the block's end.
         with output_directory(args.out, STATS) as out_dir:
-            if isinstance(drawing, LocalExecutor):
-                # the report's workers import matplotlib while select runs: its own process at one
-                # worker, or the workers that extracted
+            if isinstance(executor, LocalExecutor) and executor is drawing and not single:
+                # New workers for select and the report: the extraction's heap is not added to
+                # their peaks; they import select's tasks and matplotlib while select starts.
+                executor.renew((*SELECT_PRELOAD, *REPORT_PRELOAD))
+            elif isinstance(drawing, LocalExecutor):
+                # the report's own process at one worker imports matplotlib while select runs
                 drawing.start_workers()
                 drawing.import_now(REPORT_PRELOAD)
             stats = select(workdir, str(out_dir), params, extract_timings=timings, executor=executor,

@@ -196,3 +196,19 @@ def test_running_workers_import_modules_ahead_and_a_failing_import_is_left_to_th
     assert any(loaded for _pid, loaded in results)
     assert os.getpid() not in {pid for pid, _loaded in results}
     LocalExecutor(1).import_now([module])  # no worker runs: nothing to do, nothing raised
+
+
+def modules_and_allocator(_: int) -> tuple[int, bool, str | None]:
+    return os.getpid(), "json.tool" in sys.modules, os.environ.get("_RJEM_MALLOC_CONF")
+
+
+def test_renewed_workers_are_new_processes_with_the_new_preload():
+    """Between a run's extraction and its select the workers are replaced (`renew`): new
+    processes, importing what select needs, with polars' allocator returning freed pages at once."""
+    with LocalExecutor(2) as executor:
+        before = executor.map(modules_and_allocator, [1, 2])
+        executor.renew(("json.tool",))
+        after = executor.map(modules_and_allocator, [1, 2])
+    assert not {pid for pid, _, _ in before} & {pid for pid, _, _ in after}
+    assert all(loaded for _, loaded, _ in after)
+    assert {conf for _, _, conf in after} == {os.environ.get("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")}
