@@ -8,10 +8,10 @@ rules (the page-type columns before them, the dataset columns after de-duplicati
    candidates' keys (`pipeline.stages.dedup.compact_columns`) and every row's id written into the
    de-duplication partitions.
 2. **De-duplication**: the declared pass graph (`pipeline.stages.dedup`) runs over the
-   partitions, then the per-site balance (`pipeline.stages.dataset`).
+   partitions, then the dataset step's per-site balance (`pipeline.stages.balance`).
 3. **Write**: each unit again, a slice of `slice_rows` rows at a time: rules, duplicates
    (`attach_duplicates`), `after`, the `on_frame` hook, counted (`Tally` and the kind's own
-   counters) and written by split (`SplitWriters`).
+   counters) and written by split (`SplitWriters`, closed at the end).
 
 `pipeline.stages.select` decides pages with it; `pipeline.stages.segments` decides the pages'
 segments with it, in their own partitions.
