@@ -33,6 +33,7 @@ from pipeline.io.readers import discover_inputs
 from pipeline.params import Params, ParamsError, RenamedKeyWarning, given_keys, load_params
 from pipeline.report.figures import REPORT_PRELOAD
 from pipeline.run.executors import PROGRESS, Executor, LocalExecutor, use_system_allocator
+from pipeline.run.timings import since
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
 from pipeline.stages.select import STATS, SelectError, input_warnings, select
@@ -440,7 +441,7 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
         resumed.append(f"{run.resumed_ranges} of {run.ranges} byte ranges")
     if resumed:
         sys.stderr.write(f"pipeline: resumed {' and '.join(resumed)} from earlier output\n")
-    return {"extract.wall": {"seconds": round(time.perf_counter() - started, 6), "calls": 1}}, run.summaries
+    return {"extract.wall": since(started)}, run.summaries
 
 
 def _explain(args: argparse.Namespace) -> int:

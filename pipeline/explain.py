@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any, TextIO
 
-from filters.page_model.decision import is_parsed, type_columns
+from filters.page_model.decision import columns_of, is_parsed
 from filters.page_model.features import LANGUAGE_FEATURES, PAGE_TYPES, page_features
 from filters.rules import reasons
 from filters.rules.signals import SIGNALS
@@ -132,8 +132,8 @@ def _add_page_type(row: dict[str, Any], model_path: str | None = None, keep_type
     if not is_parsed(row["signals"]):
         return
     model = load_model(model_path)
-    columns = type_columns([row], model.full, keep_types)
     probabilities = model.full.probabilities([row])[0]
+    columns = columns_of(probabilities[None, :], keep_types)
     row["page_type"] = columns.page_type[0]
     row["article_probability"] = float(columns.article_probability[0])
     row["kept_type_probability"] = float(columns.kept_type_probability[0])

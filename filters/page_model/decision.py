@@ -123,7 +123,11 @@ class TypeColumns:
 
 def type_columns(rows: Sequence[Mapping[str, Any]], model: TreeModel, keep_types: Sequence[str]) -> TypeColumns:
     """The select model's columns for `rows` (stored rows of parsed pages)."""
-    probabilities = model.probabilities(rows)
+    return columns_of(model.probabilities(rows), keep_types)
+
+
+def columns_of(probabilities: np.ndarray, keep_types: Sequence[str]) -> TypeColumns:
+    """The select model's columns from its probabilities (a row a page, a column a type of `PAGE_TYPES`)."""
     kept = [PAGE_TYPES.index(name) for name in keep_types]
     return TypeColumns([PAGE_TYPES[int(i)] for i in probabilities.argmax(axis=1)],
                        np.round(probabilities[:, ARTICLE], 6), np.round(probabilities[:, kept].sum(axis=1), 6))

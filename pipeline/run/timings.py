@@ -26,6 +26,11 @@ class Timings:
         return {k: {"seconds": round(self.seconds[k], 6), "calls": self.calls[k]} for k in sorted(self.seconds)}
 
 
+def since(started: float) -> dict[str, float | int]:
+    """One timed phase that began at `started` (`time.perf_counter()`), as stats.json writes it."""
+    return {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
+
+
 def merge_timings(sources: Iterable[dict[str, Any]]) -> dict[str, dict[str, float | int]]:
     """Several `Timings.to_dict()` results summed step by step (sorted by step)."""
     merged: dict[str, dict[str, Any]] = {}

@@ -13,7 +13,7 @@ from pipeline.stages.dataset import site_unit
 from pipeline.stages.dedup.graph import Round
 from pipeline.stages.dedup.ids import IDS
 from pipeline.stages.dedup.ids import NAME as IDS_PASS
-from pipeline.stages.dedup.partitions import LOSERS, PartitionTask, PassDirectory, node, row_of
+from pipeline.stages.dedup.partitions import LOSERS, PartitionTask, PassDirectory, in_unit, node, row_of
 from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
 
 NAME = "sites"
@@ -57,6 +57,5 @@ ROUND: Round = ((PASS,), None)
 
 def for_unit(directory: PassDirectory, file_index: int) -> pl.DataFrame:
     """The balance signals of one unit's candidates no dup.* rule rejected (`BALANCE`, by row)."""
-    in_unit = pl.col("node").is_between(file_index << 32, (file_index + 1) << 32, closed="left")
-    return directory.read_results(SITES, in_unit).select(
+    return directory.read_results(SITES, in_unit(file_index)).select(
         row_of(pl.col("node")).alias("row"), "site_accepted_pages", "site_sample_rank").cast(BALANCE)  # type: ignore[arg-type]

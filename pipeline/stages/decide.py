@@ -32,6 +32,7 @@ import pyarrow as pa
 from filters.rules import reasons
 from pipeline.params import Params
 from pipeline.run.executors import Executor
+from pipeline.run.timings import since
 from pipeline.stages import balance, dedup
 from pipeline.stages.dataset import SplitWriters
 from pipeline.stages.dedup import Passes, compact_columns, id_columns
@@ -155,7 +156,7 @@ def timed(timings: dict[str, Any], name: str) -> Iterator[None]:
     """Sets `timings[name]` to the seconds its block took (`{"seconds", "calls"}`)."""
     started = time.perf_counter()
     yield
-    timings[name] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
+    timings[name] = since(started)
 
 
 def _scan(unit: Unit) -> pl.LazyFrame:

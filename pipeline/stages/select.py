@@ -33,7 +33,7 @@ from filters.rules.signals import signals_struct_type
 from pipeline.params import Params, ParamsError, era_cutoff, flatten, with_extract
 from pipeline.report.dataset_card import CARD, dataset_card
 from pipeline.run.executors import Executor, LocalExecutor
-from pipeline.run.timings import merge_timings
+from pipeline.run.timings import merge_timings, since
 from pipeline.stages import page_types
 from pipeline.stages.dataset import DatasetCounts, SplitWriters, with_dataset_columns
 from pipeline.stages.decide import Engine, Tally, UnitKind, decide
@@ -153,7 +153,7 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     # The local workers see the driver's copies of the extract files; a cluster's may not.
     local = executor if isinstance(executor, LocalExecutor) else None
     types.predicted = [_predictions(root, index, unit, params, local) for index, unit in enumerate(grouped)]
-    timings["select.page_types"] = _since(step)
+    timings["select.page_types"] = since(step)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(out_dir)
@@ -169,7 +169,7 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     manifest = {**manifest, "warnings": [*manifest.get("warnings", []), *warnings]}
     segments = _segments(segment_rows, root, out_dir, staging, params, executor, timings)
     timings = {**_merge_timings(summaries, extract_timings), **timings}
-    timings["select"] = {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
+    timings["select"] = since(started)
     stats = counts.to_stats(summaries, manifest, params, timings)
     stats["segments"] = segments.to_stats(params.segment is not None)
     publish_directories(out_dir, staging, STATS, json.dumps(stats, indent=1, sort_keys=False) + "\n",
@@ -188,7 +188,7 @@ def _segments(rows: SegmentRows | None, root: str, out_dir: Path, staging: dict[
     step = time.perf_counter()
     staging[SEGMENTS_DIR] = out_dir / f".{SEGMENTS_DIR}.new"
     counts = decide_segments(rows, Path(root) / "segment-passes", staging[SEGMENTS_DIR], params, executor)
-    timings["select.segments"] = _since(step)
+    timings["select.segments"] = since(step)
     return counts
 
 
@@ -237,10 +237,6 @@ def units(files: list[str]) -> list[tuple[str, ...]]:
     if current:
         grouped.append(tuple(current))
     return grouped
-
-
-def _since(started: float) -> dict[str, float | int]:
-    return {"seconds": round(time.perf_counter() - started, 6), "calls": 1}
 
 
 class _Counts:

@@ -10,6 +10,7 @@ from filters.corpus.cdc import chunk_hashes, duplicated_fraction, mark_seen
 from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, read_candidates, texts_of
 from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
 
+NAME = "cdc"
 FRACTIONS = {"node": pl.UInt64, "fraction": pl.Float64}
 
 
@@ -39,5 +40,5 @@ def cdc_task(task: PartitionTask) -> None:
         {"node": nodes, "fraction": fractions}, schema=FRACTIONS).sort("node"))
 
 
-PASS = Pass("cdc", cdc_task, Feed(host_rows, "host", ("host", "date", "node")),
+PASS = Pass(NAME, cdc_task, Feed(host_rows, "host", ("host", "date", "node")),
             reads=(REPEATS, "the candidates' texts in the extract files"), result=tuple(FRACTIONS))

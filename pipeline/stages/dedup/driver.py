@@ -18,9 +18,11 @@ from filters.rules import reasons
 from pipeline.params import CdcParams, NearParams, Params
 from pipeline.run.executors import Executor
 from pipeline.stages.dedup.cdc import FRACTIONS
+from pipeline.stages.dedup.cdc import NAME as CDC_PASS
 from pipeline.stages.dedup.cross_split import cross_split, cross_split_threshold
 from pipeline.stages.dedup.graph import ROUNDS, Round, passes_of
 from pipeline.stages.dedup.ids import IDS
+from pipeline.stages.dedup.ids import NAME as IDS_PASS
 from pipeline.stages.dedup.near import NEAR_PASS, VERIFY_PASS, uses_minhash
 from pipeline.stages.dedup.partitions import (
     LOSERS,
@@ -28,6 +30,7 @@ from pipeline.stages.dedup.partitions import (
     PassDirectory,
     file_of,
     fragments_complete,
+    in_unit,
     prepare,
     row_of,
     run_partitions,
@@ -105,8 +108,10 @@ class Passes:
             return
         batch = KeyBatch(file_index, compact, ids, self.params, self.pairing)
         for one in passes_of(self.rounds):
-            rows = one.feed.rows(batch) if one.feed is not None else None
-            if one.feed is not None and rows is not None:
+            if one.feed is None:
+                continue
+            rows = one.feed.rows(batch)
+            if rows is not None:
                 self.directories[one.name].write_fragments(file_index, rows, pl.col(one.feed.by))
 
     def warnings(self) -> list[str]:
@@ -143,7 +148,7 @@ class Passes:
         leave them out."""
         if "dup.record" not in self.enabled():
             return pl.DataFrame(schema=NODES)
-        return self.directories["ids"].read_results(IDS, pl.col("record_duplicate") & pl.col("candidate")).select(
+        return self.directories[IDS_PASS].read_results(IDS, pl.col("record_duplicate") & pl.col("candidate")).select(
             "node").sort("node")
 
     def decide(self) -> Duplicates:
@@ -159,7 +164,7 @@ class Passes:
     def _decide(self) -> Duplicates:
         dedup = self.params.select.dedup
         limit = dedup.cdc.max_duplicated_fraction
-        cdc, ids = self.directories["cdc"], self.directories["ids"]
+        cdc, ids = self.directories[CDC_PASS], self.directories[IDS_PASS]
         over = pl.Series([], dtype=pl.UInt64) if limit is None else \
             cdc.read_results(FRACTIONS, pl.col("fraction") > limit)["node"]
         verified = self.directories[VERIFY_PASS].read_results(EDGES)
@@ -222,8 +227,3 @@ class Duplicates:
         return candidates.join(repeats, on="node", how="full", coalesce=True).select(
             file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row"),
             pl.all().exclude("node")).sort("row").cast(SIGNALS)  # type: ignore[arg-type]  # polars: type classes
-
-
-def in_unit(file_index: int) -> pl.Expr:
-    """The nodes of one unit's rows."""
-    return pl.col("node").is_between(file_index << 32, (file_index + 1) << 32, closed="left")

@@ -45,8 +45,11 @@ NEAR_PASS, PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS = "near", "near-pairs", "near-
 # Rows of bucket members a bucket task pairs at once (whole buckets, so a chunk may hold more): its
 # memory is bounded by this and `max_pairs_per_member`, not by how many copies a story has.
 BUCKET_ROWS = 20_000
+# Pairs whose signatures a verify task compares at once.
+ESTIMATE_PAIRS = 5_000
 # What the bucket task writes for a MinHash pair: the pair, and how many of the task's buckets it shares.
 PAIR_COUNTS = {"a": pl.UInt64, "b": pl.UInt64, "a_date": pl.Int64, "b_date": pl.Int64, "shared": pl.UInt32}
+PAIR = ("a", "b", "a_date", "b_date")
 
 
 def near_bucket_task(task: PartitionTask) -> None:
@@ -68,9 +71,8 @@ def near_bucket_task(task: PartitionTask) -> None:
             edges.append(_simhash_edges(pairs, near))
             continue
         # summed as the chunks come: at most one row a pair, however many buckets it shares
-        counts = pl.concat([counts, pairs.group_by("a", "b", "a_date", "b_date").agg(
-            pl.len().cast(pl.UInt32).alias("shared"))]).group_by("a", "b", "a_date", "b_date").agg(
-            pl.col("shared").sum())
+        counts = pl.concat([counts, pairs.group_by(PAIR).agg(pl.len().cast(pl.UInt32).alias("shared"))]).group_by(
+            PAIR).agg(pl.col("shared").sum())
     if near.method == "simhash":
         result = pl.concat([pl.DataFrame(schema=EDGES), *edges], how="diagonal").unique(["a", "b"]).sort("a", "b")
         task.directory.write_result(task.partition, result)
@@ -109,7 +111,7 @@ def near_pair_task(task: PartitionTask) -> None:
     `near_verify_task`."""
     near: NearParams = task.settings.near
     pairs = task.directory.read_fragments(task.partition, PAIR_COUNTS)
-    candidates = pairs.group_by("a", "b", "a_date", "b_date").agg(pl.col("shared").sum()).filter(
+    candidates = pairs.group_by(PAIR).agg(pl.col("shared").sum()).filter(
         pl.col("shared") >= near.min_shared_bands).drop("shared").sort("a", "b")
     sketches = PassDirectory(task.directory.root, SKETCHES_PASS, task.directory.partitions)
     verify_directory = PassDirectory(task.directory.root, VERIFY_PASS, task.directory.partitions)
@@ -138,10 +140,6 @@ def near_verify_task(task: PartitionTask) -> None:
     shingles = {member: shingle_values(text or "", settings.shingle_words)
                 for member, text in texts_of(members, settings.readable_files())}
     task.directory.write_result(task.partition, exact(likely, shingles, settings.floor))
-
-
-# Pairs whose signatures a verify task compares at once.
-ESTIMATE_PAIRS = 5_000
 
 
 def uses_minhash(params: Params) -> bool:

@@ -59,6 +59,11 @@ def row_of(nodes: pl.Expr) -> pl.Expr:
     return (nodes % (1 << NODE_ROW_BITS)).cast(pl.UInt32)
 
 
+def in_unit(file_index: int) -> pl.Expr:
+    """Whether a `node` is a row of input file (unit) `file_index`."""
+    return pl.col("node").is_between(file_index << NODE_ROW_BITS, (file_index + 1) << NODE_ROW_BITS, closed="left")
+
+
 def partition_of(key: pl.Expr, partitions: int) -> pl.Expr:
     return (key.hash(seed=0) % partitions).cast(pl.UInt32).alias("partition")
 
