@@ -88,7 +88,7 @@ def structure_signals(page: Page) -> dict[str, Any]:
     for element in page.tree.iter(*_COUNTED_TAGS):
         counts[_COUNTED_TAGS[element.tag]] += 1
     links = _LINKS(page.tree)
-    link_words = sum(word_count(link.text_content()) for link in links)
+    link_words = word_count(" ".join(link.text_content() for link in links))  # one count: words never span a space
     visible_words = page.visible_word_count
     counts["structure_link_count"] = len(links)
     counts["structure_link_word_fraction"] = round(min(1.0, link_words / visible_words), 6) if visible_words else 0.0
@@ -101,19 +101,23 @@ def structure_signals(page: Page) -> dict[str, Any]:
 def post_count(tree: Any) -> int:
     """Whole posts on the page (module docstring)."""
     containers = [element for element in _POST_CANDIDATES(tree) if _is_post_container(element)]
-    posts: set[int] = set()
+    posts = 0
+    # The elements around a counted post. Held, not their ids: lxml gives a node the same element while
+    # one is alive, so a container met later is found here.
+    around: set[Any] = set()
     for element in reversed(containers):  # inner containers before the ones around them
         marks = f"{element.get('class', '')} {element.get('id', '')}".lower()
         if "comment" in marks:
             continue
-        if sum(word_count(paragraph.text_content()) for paragraph in element.iter("p")) < FULL_POST_WORDS:
+        if word_count(" ".join(paragraph.text_content() for paragraph in element.iter("p"))) < FULL_POST_WORDS:
             continue
         if not _POST_DATE(element):
             continue  # no date of its own: an item of one piece (a listicle's entry), not a post
-        if posts and any(id(inner) in posts for inner in element.iterdescendants()):
+        if element in around:
             continue  # holds whole posts: they count, not the wrapper
-        posts.add(id(element))
-    return len(posts)
+        posts += 1
+        around.update(element.iterancestors())
+    return posts
 
 
 def _is_post_container(element: Any) -> bool:

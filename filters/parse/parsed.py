@@ -86,7 +86,7 @@ class Page:
             if _has_structural_ancestor(element):
                 continue
             visible = _without_code(_TEXT_NODES_BELOW(element), _CODE_NODES_BELOW(element))
-            count -= sum(word_count(text) for text in visible)
+            count -= word_count(" ".join(visible))  # the texts' words: none spans the space between two
         return count
 
     @cached_property

@@ -14,6 +14,7 @@ so are a unit's lines that quote an earlier unit of the page (`without_quoted_li
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -282,11 +283,20 @@ def _chars(text: str | None) -> int:
     return len(" ".join(text.split())) + 1 if text and not text.isspace() else 0
 
 
+# Steps remembered by tag and class value: a page's parts repeat a few hundred of them.
+STEP_CACHE = 4096
+
+
 def _step(element: HtmlElement) -> str:
     """An element's tag and class words, numbers dropped (`post-123` is every post's)."""
-    words = sorted(word for word in _MARK_WORDS.split((element.get("class") or "").lower())
-                   if word and not _DIGIT.search(word))
-    return ".".join([element.tag, *words])
+    return _step_of(element.tag, element.get("class") or "")
+
+
+@functools.lru_cache(maxsize=STEP_CACHE)
+def _step_of(tag: str, classes: str) -> str:
+    words = sorted(word for word in _MARK_WORDS.split(classes.lower()) if word and not _DIGIT.search(word))
+    return ".".join([tag, *words])
+
 
 
 def without_quoted_lines(own: str, seen: set[tuple[str, ...]]) -> tuple[str, int]:
@@ -364,7 +374,7 @@ def unit_kind(unit: Unit, own: str) -> str:
     declared = declared_kind(unit)
     if declared is not None:
         return declared
-    link_words = sum(word_count(" ".join(link.itertext())) for link in unit.element.iter("a"))
+    link_words = word_count(" ".join(text for link in unit.element.iter("a") for text in link.itertext()))
     return "item" if link_words >= ITEM_LINK_SHARE * word_count(own) else "post"
 
 

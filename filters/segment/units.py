@@ -27,6 +27,7 @@ Measured in docs/benchmarks.md ("Segments").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -115,8 +116,10 @@ POST_ID_ATTRIBUTES = ("data-pid", "data-post-id", "data-postid", "data-comment-i
                       "data-answerid", "data-reply-id", "data-review-id")
 COMMENT_CLASS = "comment"
 MAX_WRAPPER_GROWTH = 1.5
-_POST_MARKED = etree.XPath("descendant::*[@id or contains(@class, 'omment') or "
-                           + " or ".join(f"@{name}" for name in POST_ID_ATTRIBUTES) + "]")
+# From the attributes, one scan each: two thirds of the time of one predicate tested on every element
+# (0.84 against 1.30 ms a page over wcxb-dev), the same elements in page order.
+_POST_MARKED = etree.XPath(" | ".join(["descendant::*/@id/..", "descendant::*/@class[contains(., 'omment')]/..",
+                                       *(f"descendant::*/@{name}/.." for name in POST_ID_ATTRIBUTES)]))
 
 Shape = tuple[str, str]
 
@@ -196,11 +199,20 @@ def text_size(body: HtmlElement) -> int:
     return size(body) - hidden
 
 
+# Shapes remembered by tag and class value: a page's children repeat a few hundred of them.
+SHAPE_CACHE = 4096
+
+
 def shape(element: HtmlElement) -> Shape:
     """What repeats: the tag and the class words, each cut at its first digit (`post-123` is `post-`,
     `id-t1_oq7x` is `id-t`: an id's number and what follows it vary from post to post)."""
-    classes = sorted({_DIGIT.split(word, 1)[0] for word in (element.get("class") or "").split()})
-    return element.tag, " ".join(classes)
+    return _shape_of(element.tag, element.get("class") or "")
+
+
+@functools.lru_cache(maxsize=SHAPE_CACHE)
+def _shape_of(tag: str, classes: str) -> Shape:
+    return tag, " ".join(sorted({_DIGIT.split(word, 1)[0] for word in classes.split()}))
+
 
 
 def alike(one: Shape, other: Shape) -> bool:

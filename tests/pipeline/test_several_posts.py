@@ -40,6 +40,16 @@ def single_post() -> bytes:
                              f"<section id=\"comments\">{comments}</section>").encode()
 
 
+
+def test_a_wrapper_of_whole_posts_is_not_a_post_of_its_own():
+    # an hentry wrapper, dated and long enough, around three whole posts, beside a fourth post at the
+    # wrapper's level: the posts count, the wrapper does not, and neither does a wrapper's wrapper
+    posts = "".join(full_post(f"Walk number {day} along the harbour", day) for day in (3, 11, 24))
+    wrapper = f'<div class="hentry"><time datetime="2024-05-31">May 31</time>{posts}</div>'
+    twice = f'<article class="outer">{wrapper}</article>{full_post("A walk in June", 2)}'
+    assert post_count(parse_html(SHELL.format(title="May", main=wrapper))) == 3
+    assert post_count(parse_html(SHELL.format(title="May and June", main=twice))) == 4
+
 def test_posts_are_counted_whole_and_teasers_and_comments_are_not():
     assert post_count(parse_html(archive_month().decode())) == 3
     assert post_count(parse_html(single_post().decode())) == 1
