@@ -16,7 +16,6 @@ tree would speed up) or in the Python that reads what they return (which it woul
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 import time
@@ -28,6 +27,8 @@ from typing import Any
 from lxml import etree
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from common import warc_and_repeat  # noqa: E402
 
 from pipeline.io.decode import decode_html  # noqa: E402
 from pipeline.io.readers import FileReport, read_file  # noqa: E402
@@ -129,12 +130,7 @@ def lexbor(records: list[Any], repeat: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("warc", nargs="?", type=Path, default=DEFAULT_WARC)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    if not args.warc.is_file():
-        sys.exit(f"no input at {args.warc} (pass a WARC file)")
+    args = warc_and_repeat(__doc__, DEFAULT_WARC)
     params = Params()
     warm_up(params)
     records = list(read_file(str(args.warc), params.extract.read.max_payload_bytes, FileReport(str(args.warc))))
