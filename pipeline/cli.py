@@ -297,11 +297,17 @@ def _run(args: argparse.Namespace) -> int:
     single = _one_task(inputs, params)
     # The workers extract, then new ones (local) run select's tasks and draw the report's figures. A
     # run of one extract task reads it in this process: its workers only run select's tasks and
-    # draw, and import matplotlib meanwhile (docs/benchmarks.md, "Fixed cost").
+    # draw, and import matplotlib meanwhile (docs/benchmarks.md, "Fixed cost"). At one worker a
+    # large run extracts in a process apart (`_extracts_apart`), and the report's process runs
+    # select's tasks before it draws.
     preload = REPORT_PRELOAD if single else EXTRACT_PRELOAD
-    with _executor(args, params, preload) as executor, _report_executor(args, executor, early=single) as drawing:
+    apart = _extracts_apart(args, inputs, single)
+    with _executor(args, params, preload, apart) as executor, \
+            _report_executor(args, executor, early=single, select_too=apart) as drawing:
         workdir = join(args.out, "work")
         timings, _ = _extract(args, params, workdir, inputs, skipped, executor)
+        if apart and isinstance(executor, LocalExecutor):
+            executor.close()  # the extraction's process and its heap
         # A URL --out: select and the report write locally, published together at the block's end.
         with output_directory(args.out, STATS) as out_dir:
             if isinstance(executor, LocalExecutor) and executor is drawing and not single:
@@ -309,15 +315,39 @@ def _run(args: argparse.Namespace) -> int:
                 # their peaks; they import select's tasks and matplotlib while select starts.
                 executor.renew((*SELECT_PRELOAD, *REPORT_PRELOAD))
             elif isinstance(drawing, LocalExecutor):
-                # the report's own process at one worker imports matplotlib while select runs
+                # the report's own process at one worker imports matplotlib while select runs (and
+                # after an extraction apart, runs select's tasks first)
                 drawing.start_workers()
-                drawing.import_now(REPORT_PRELOAD)
-            stats = select(workdir, str(out_dir), params, extract_timings=timings, executor=executor,
-                           resume=args.resume)
+                drawing.import_now(REPORT_PRELOAD)  # nothing when it preloaded them
+            stats = select(workdir, str(out_dir), params, extract_timings=timings,
+                           executor=drawing if apart else executor, resume=args.resume)
             index = _report(out_dir, None, drawing)
         _print_summary(stats, args.out)
         print(f"report: {join(args.out, *index.relative_to(out_dir).parts)}")
     return _failed_tasks_exit(stats["failed_tasks"])
+
+
+# Input bytes above which a one-worker `pipeline run` extracts in a process of its own, which ends
+# with the extraction. What an extraction leaves in a process's heap grows with its pages (about 380
+# MB after wcxb-dev's 1,355, 64 MB of input) and stayed under select's peak: 511 MB in all on
+# wcxb-dev. A smaller run extracts in this process and spares a process's start.
+APART_BYTES = 16 * 1024 * 1024
+
+
+def _extracts_apart(args: argparse.Namespace, inputs: list[str], single: bool) -> bool:
+    """Whether a one-worker local run of several extract tasks reads more than `APART_BYTES`
+    (summed until it does)."""
+    if args.executor != "local" or args.workers != 1 or single:
+        return False
+    total = 0
+    for path in inputs:
+        try:
+            total += input_size(path)
+        except OSError:
+            continue  # the extraction reports an unreadable input
+        if total > APART_BYTES:
+            return True
+    return False
 
 
 def _one_task(inputs: list[str], params: Params) -> bool:
@@ -331,11 +361,13 @@ def _one_task(inputs: list[str], params: Params) -> bool:
         return False
 
 
-def _executor(args: argparse.Namespace, params: Params, preload: tuple[str, ...] = EXTRACT_PRELOAD) -> Executor:
-    """`--executor local` (processes on this machine, each importing `preload` as it starts) or
-    `ray` (a local Ray with `--workers` CPUs, or the cluster at `--ray-address`)."""
+def _executor(args: argparse.Namespace, params: Params, preload: tuple[str, ...] = EXTRACT_PRELOAD,
+              apart: bool = False) -> Executor:
+    """`--executor local` (processes on this machine, each importing `preload` as it starts; with
+    `apart`, even at one worker) or `ray` (a local Ray with `--workers` CPUs, or the cluster at
+    `--ray-address`)."""
     if args.executor != "ray":
-        return LocalExecutor(args.workers, preload=preload)
+        return LocalExecutor(args.workers, preload=preload, apart=apart, start=apart or None)
     from pipeline.run.ray_executor import RayExecutor, RayUnavailable
 
     try:
@@ -376,19 +408,23 @@ def _url_report(run_dir: str, out: str | None) -> str:
         return join(out, *index.relative_to(staging / target.name).parts)
 
 
-def _report_executor(args: argparse.Namespace, executor: Executor,
-                     early: bool = False) -> contextlib.AbstractContextManager[Any]:
+def _report_executor(args: argparse.Namespace, executor: Executor, early: bool = False,
+                     select_too: bool = False) -> contextlib.AbstractContextManager[Any]:
     """Who draws the report's figures in `pipeline run`: the local workers; with one worker, a
     process of its own (plotting added about 100 MB on top of the ~400 MB extraction and select
     left in this process, a one-worker run's peak then ~500 MB), started now when `early` (a
     short run: it imports matplotlib while the records are read) and else when select starts
     (its imports overlap select instead of following it; a long run does not keep an idle process
     through the extraction); on a cluster this process, since the workers may not see this
-    machine's output directory."""
+    machine's output directory. `select_too`: the process runs select's tasks first (an
+    extraction in a process apart, `_extracts_apart`); it starts now and imports them while the
+    records are read, so that select does not wait for its start."""
     if args.executor != "local":
         return contextlib.nullcontext(None)
     if args.workers > 1:
         return contextlib.nullcontext(executor)
+    if select_too:
+        return LocalExecutor(1, preload=(*SELECT_PRELOAD, *REPORT_PRELOAD), apart=True, start=True)
     return LocalExecutor(1, preload=REPORT_PRELOAD, apart=True, start=early)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, cli, shard_bytes, stats_without_timings
 from pipeline.run.executors import LocalExecutor, TaskFailure, TasksFailed, largest_first, raise_failures
 
 CHILD = """
@@ -212,3 +212,29 @@ def test_renewed_workers_are_new_processes_with_the_new_preload():
     assert not {pid for pid, _, _ in before} & {pid for pid, _, _ in after}
     assert all(loaded for _, loaded, _ in after)
     assert {conf for _, _, conf in after} == {os.environ.get("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")}
+
+
+def test_a_large_one_worker_run_extracts_in_a_process_apart(tmp_path, monkeypatch):
+    """Above `APART_BYTES` of input a one-worker run extracts in a process of its own, which ends
+    with the extraction, and runs select's tasks in the report's process: steps broken in this
+    process do not run, and the shards are those of a run in this process."""
+    import pipeline.cli
+    from pipeline.stages import extract, page_types
+
+    sample = ROOT / "data" / "sample"
+    monkeypatch.setattr(pipeline.cli, "_report", lambda run_dir, out, executor=None: run_dir / "report" / "index.html")
+    assert cli("run", sample, "--out", tmp_path / "here") == 0
+    reference = shard_bytes(tmp_path / "here", "*ed/*")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("ran in the driver")
+
+    monkeypatch.setattr(extract, "record_to_row_within_budget", broken)
+    monkeypatch.setattr(page_types, "load_model", broken)
+    # the patches bite in this process: a small run extracts here and its records fail
+    assert cli("run", sample, "--out", tmp_path / "broken") != 0 \
+        or shard_bytes(tmp_path / "broken", "*ed/*") != reference
+    monkeypatch.setattr(pipeline.cli, "APART_BYTES", 0)
+    assert cli("run", sample, "--out", tmp_path / "apart") == 0
+    assert shard_bytes(tmp_path / "apart", "*ed/*") == reference
+    assert stats_without_timings(tmp_path / "apart") == stats_without_timings(tmp_path / "here")
