@@ -465,7 +465,9 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
         sys.stderr.write(f"pipeline: skipped {len(skipped)} file(s) (first: {first}: {why}); all are listed in "
                          f"stats.json\n")
     started = time.perf_counter()
-    progress = args.workers == 1 and sys.stderr.isatty() and not PROGRESS.quiet
+    # a record-level bar where the tasks run in this process (a process apart has the map's bar)
+    in_here = args.workers == 1 and not (isinstance(executor, LocalExecutor) and executor.apart)
+    progress = in_here and sys.stderr.isatty() and not PROGRESS.quiet
     prepare_workdir(workdir)
     mark_output(workdir)  # `run`'s DIR/work: `pipeline extract --out DIR/work --resume` may go on with it
     template = ExtractTask(path="", workdir=workdir, params=params, extract_all=args.extract_all, resume=args.resume,

@@ -298,7 +298,6 @@ def _step_of(tag: str, classes: str) -> str:
     return ".".join([tag, *words])
 
 
-
 def without_quoted_lines(own: str, seen: set[tuple[str, ...]]) -> tuple[str, int]:
     """A unit's text less its lines of at least `QUOTE_SPAN` words all of whose `QUOTE_SPAN`-word runs
     are in `seen` (an earlier unit's: a quote of another post in plain or italic text, or a signature

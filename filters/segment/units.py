@@ -214,7 +214,6 @@ def _shape_of(tag: str, classes: str) -> Shape:
     return tag, " ".join(sorted({_DIGIT.split(word, 1)[0] for word in classes.split()}))
 
 
-
 def alike(one: Shape, other: Shape) -> bool:
     """The same tag, and a class word in common or no class at all (a reply marked `comment
     oneline` is of a `comment contain full`'s kind)."""
