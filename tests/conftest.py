@@ -24,6 +24,18 @@ SHARED = ROOT.parent / "shared"
 SEED_PARAMS = ROOT / "presets" / "seed.yaml"
 
 
+def skip_report(run_dir: Path, out: Path | None, executor: object = None) -> Path:
+    """What `pipeline.cli._report` returns, without drawing: for tests of a run that do not look at
+    its report (plotting is seconds of a small run)."""
+    return run_dir / "report" / "index.html"
+
+
+@pytest.fixture
+def no_report(monkeypatch):
+    """`pipeline run` and `select` without their report step (`skip_report`)."""
+    monkeypatch.setattr("pipeline.cli._report", skip_report)
+
+
 @pytest.fixture
 def shared_corpora() -> Path:
     path = SHARED / "corpora"

@@ -28,7 +28,7 @@ import pytest
 import yaml
 
 import pipeline.cli
-from conftest import SEED_PARAMS, cli, shard_bytes, stats_without_timings
+from conftest import SEED_PARAMS, cli, shard_bytes, skip_report, stats_without_timings
 from filters.corpus.dataset import SPLITS
 from pipeline.stages.select import PARTITIONS_DIR
 from pipeline.store.ownership import MARKER
@@ -42,10 +42,6 @@ FILES = 7  # in sorted order: damaged.warc.gz (3 rows), five HTML files (1 row e
 TEMP_NAME = re.compile(r"^\..+\.(tmp|tmp-\d+|new|old)$")
 
 
-def _no_report(run_dir: Path, out: Path | None, executor: object = None) -> Path:
-    return run_dir / "report" / "index.html"
-
-
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory) -> SimpleNamespace:
     base = tmp_path_factory.mktemp("crash")
@@ -55,15 +51,10 @@ def sample(tmp_path_factory) -> SimpleNamespace:
     params.write_text(PARAMS)
     reference = base / "reference"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pipeline.cli, "_report", _no_report)
+        patch.setattr(pipeline.cli, "_report", skip_report)
         assert cli("run", inputs, "--out", reference, "--params", params) == 0
     assert len(list((reference / "accepted").iterdir())) > 2  # several shards to be killed between
     return SimpleNamespace(inputs=inputs, params=params, reference=reference)
-
-
-@pytest.fixture
-def no_report(monkeypatch):
-    monkeypatch.setattr(pipeline.cli, "_report", _no_report)
 
 
 def run_killed(*args: object, kill_at: str, expect: int = -signal.SIGKILL) -> subprocess.CompletedProcess:

@@ -71,12 +71,6 @@ def small_params(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def no_report(monkeypatch):
-    """`pipeline run` without its report step (seconds of plotting, not under test here)."""
-    monkeypatch.setattr(pipeline.cli, "_report", lambda run_dir, out, executor=None: run_dir / "report" / "index.html")
-
-
-@pytest.fixture
 def disk_full_after(monkeypatch):
     """`disk_full_after(n)`: the (n+1)th Parquet write_table call from now on fails with ENOSPC,
     after writing part of its rows, as a full disk would."""

@@ -214,7 +214,7 @@ def test_renewed_workers_are_new_processes_with_the_new_preload():
     assert {conf for _, _, conf in after} == {os.environ.get("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")}
 
 
-def test_a_large_one_worker_run_extracts_in_a_process_apart(tmp_path, monkeypatch):
+def test_a_large_one_worker_run_extracts_in_a_process_apart(tmp_path, monkeypatch, no_report):
     """Above `APART_BYTES` of input a one-worker run extracts in a process of its own, which ends
     with the extraction, and runs select's tasks in the report's process: steps broken in this
     process do not run, and the shards are those of a run in this process."""
@@ -222,7 +222,6 @@ def test_a_large_one_worker_run_extracts_in_a_process_apart(tmp_path, monkeypatc
     from pipeline.stages import extract, page_types
 
     sample = ROOT / "data" / "sample"
-    monkeypatch.setattr(pipeline.cli, "_report", lambda run_dir, out, executor=None: run_dir / "report" / "index.html")
     assert cli("run", sample, "--out", tmp_path / "here") == 0
     reference = shard_bytes(tmp_path / "here", "*ed/*")
 

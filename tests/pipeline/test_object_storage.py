@@ -33,7 +33,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import pipeline.cli
-from conftest import cli, shard_bytes, stats_without_timings
+from conftest import cli, shard_bytes, skip_report, stats_without_timings
 
 s3fs = pytest.importorskip("s3fs", reason="object storage needs the s3 extra (pip install -e '.[s3]')")
 pytest.importorskip("moto.server", reason="the object-storage tests need moto[server] (pip install -e '.[test]')")
@@ -57,15 +57,6 @@ BUCKET = "corpus"
 INPUT = f"s3://{BUCKET}/sample"
 TEMP_NAME = re.compile(r"^\..+\.(tmp|tmp-\d+|tmp-\d+-[0-9a-f]+|new|old)$")
 SECRET = "hunter2-not-a-real-secret"
-
-
-def _no_report(run_dir: Path, out: Path | None, executor: object = None) -> Path:
-    return run_dir / "report" / "index.html"
-
-
-@pytest.fixture
-def no_report(monkeypatch):
-    monkeypatch.setattr(pipeline.cli, "_report", _no_report)
 
 
 def _stub_report(run_dir: Path, out_dir: Path, executor: object = None) -> list[Path]:
@@ -208,7 +199,7 @@ def local_out_run(s3) -> SimpleNamespace:
     """The same inputs from the bucket (named with credentials in the URL), --out a local directory."""
     out = s3.base / "local-out"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pipeline.cli, "_report", _no_report)
+        patch.setattr(pipeline.cli, "_report", skip_report)
         code = cli("run", f"s3://user:{SECRET}@{BUCKET}/sample", "--out", out, "--params", PARAMS)
     assert code == 0
     return SimpleNamespace(local=out)
@@ -219,7 +210,7 @@ def local_run(s3) -> Path:
     """The local sample into a local directory: what every run at URLs is measured against."""
     out = s3.base / "local"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pipeline.cli, "_report", _no_report)
+        patch.setattr(pipeline.cli, "_report", skip_report)
         assert cli("run", SAMPLE, "--out", out, "--params", PARAMS) == 0
     return out
 

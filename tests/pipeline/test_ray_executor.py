@@ -43,9 +43,8 @@ def local_ray():
 
 
 @pytest.fixture(autouse=True)
-def no_report(monkeypatch):
+def _without_report(no_report):
     """The report is not what these tests compare, and drawing it is most of a small run."""
-    monkeypatch.setattr("pipeline.cli._report", lambda run_dir, out, executor=None: run_dir / "report" / "index.html")
 
 
 @pytest.fixture(scope="module")

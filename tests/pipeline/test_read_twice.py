@@ -71,9 +71,8 @@ def kept_per_url(rows: pl.DataFrame) -> dict[str, int]:
 
 
 @pytest.fixture(autouse=True)
-def no_report(monkeypatch):
+def _without_report(no_report):
     """The report is not what these tests look at."""
-    monkeypatch.setattr("pipeline.cli._report", lambda run_dir, out, executor=None: run_dir / "report" / "index.html")
 
 
 @pytest.fixture
