@@ -19,7 +19,6 @@ from __future__ import annotations
 import importlib
 import sys
 import time
-from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -57,31 +56,29 @@ SCANS = (
 TOP = 25
 
 
-def xpaths_in_use(records: list[Any], params: Params) -> tuple[dict[str, float], dict[str, int], float]:
+def xpaths_in_use(records: list[Any], params: Params) -> tuple[Timings, float]:
     """Seconds and calls of each module-level XPath over one pass of the records, and the pass's seconds."""
     for raw in records:  # warm every lazy load first
         record_to_row_within_budget(raw, params, Timings())
-    spent: dict[str, float] = defaultdict(float)
-    calls: dict[str, int] = defaultdict(int)
+    spent = Timings()
     for name in MODULES:
         module = importlib.import_module(name)
         for attribute, value in list(vars(module).items()):
             if isinstance(value, etree.XPath):
-                setattr(module, attribute, _timed(f"{name.rsplit('.', 1)[-1]}.{attribute}", value, spent, calls))
+                setattr(module, attribute, _timed(f"{name.rsplit('.', 1)[-1]}.{attribute}", value, spent))
     started = time.perf_counter()
     for raw in records:
         record_to_row_within_budget(raw, params, Timings())
-    return spent, calls, time.perf_counter() - started
+    return spent, time.perf_counter() - started
 
 
-def _timed(key: str, xpath: etree.XPath, spent: dict[str, float], calls: dict[str, int]) -> Callable[..., Any]:
+def _timed(key: str, xpath: etree.XPath, spent: Timings) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         started = time.perf_counter()
         try:
             return xpath(*args, **kwargs)
         finally:
-            spent[key] += time.perf_counter() - started
-            calls[key] += 1
+            spent.add(key, started)
     return call
 
 
@@ -135,12 +132,12 @@ def main() -> None:
     warm_up(params)
     records = list(read_file(str(args.warc), params.extract.read.max_payload_bytes, FileReport(str(args.warc))))
     pages = len(records)
-    spent, calls, whole = xpaths_in_use(records, params)
+    spent, whole = xpaths_in_use(records, params)
     print(f"{args.warc.name}: {pages} records, one timed pass, ms a page")
-    print(f"  every XPath of our steps {1000 * sum(spent.values()) / pages:.2f} of the record's "
+    print(f"  every XPath of our steps {1000 * sum(spent.seconds.values()) / pages:.2f} of the record's "
           f"{1000 * whole / pages:.2f} (libraries included)")
-    for key, seconds in sorted(spent.items(), key=lambda item: -item[1])[:TOP]:
-        print(f"  {1000 * seconds / pages:7.3f}  {calls[key]:7d} calls  {key}")
+    for key, seconds in sorted(spent.seconds.items(), key=lambda item: -item[1])[:TOP]:
+        print(f"  {1000 * seconds / pages:7.3f}  {spent.calls[key]:7d} calls  {key}")
     lexbor(records, args.repeat)
 
 
