@@ -32,7 +32,7 @@ from pipeline.arguments import RESUMABLE, USAGE_ERROR, build_parser
 from pipeline.io.readers import discover_inputs
 from pipeline.params import Params, ParamsError, RenamedKeyWarning, given_keys, load_params
 from pipeline.report.figures import REPORT_PRELOAD
-from pipeline.run.executors import PROGRESS, Executor, LocalExecutor, use_system_allocator
+from pipeline.run.executors import PROGRESS, Executor, LocalExecutor, import_in_background, use_system_allocator
 from pipeline.run.timings import since
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
@@ -267,7 +267,7 @@ def _select(args: argparse.Namespace) -> int:
             shutil.rmtree(out_dir / "report", ignore_errors=True)
         else:
             with _report_executor(args, executor) as drawing:
-                index = _report(out_dir, None, drawing)
+                index = _report(out_dir, None, drawing, here_too=args.workers == 1)
     _print_summary(stats, args.out)
     if index is not None:
         print(f"report: {join(args.out, *index.relative_to(out_dir).parts)}")
@@ -319,9 +319,11 @@ def _run(args: argparse.Namespace) -> int:
                 # after an extraction apart, runs select's tasks first)
                 drawing.start_workers()
                 drawing.import_now(REPORT_PRELOAD)  # nothing when it preloaded them
+                if apart:  # this process, idle while select's tasks run apart, draws too (`_report`)
+                    import_in_background(REPORT_PRELOAD)
             stats = select(workdir, str(out_dir), params, extract_timings=timings,
                            executor=drawing if apart else executor, resume=args.resume)
-            index = _report(out_dir, None, drawing)
+            index = _report(out_dir, None, drawing, here_too=apart)
         _print_summary(stats, args.out)
         print(f"report: {join(args.out, *index.relative_to(out_dir).parts)}")
     return _failed_tasks_exit(stats["failed_tasks"])
@@ -428,12 +430,15 @@ def _report_executor(args: argparse.Namespace, executor: Executor, early: bool =
     return LocalExecutor(1, preload=REPORT_PRELOAD, apart=True, start=early)
 
 
-def _report(run_dir: Path, out: Path | None, executor: Executor | None = None) -> Path:
+def _report(run_dir: Path, out: Path | None, executor: Executor | None = None, here_too: bool = False) -> Path:
+    """Draw the report of `run_dir`; `here_too`: this process draws figures too, beside the
+    report's process, rather than wait for it (`LocalExecutor.map_here_too`; a one-worker run
+    whose select ran its tasks apart, docs/decisions.md)."""
     from pipeline.report.index import write_report
 
     out_dir = out or run_dir / "report"
     try:
-        write_report(run_dir, out_dir, executor)
+        write_report(run_dir, out_dir, executor, here_too=here_too)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     return out_dir / "index.html"

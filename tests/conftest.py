@@ -24,7 +24,7 @@ SHARED = ROOT.parent / "shared"
 SEED_PARAMS = ROOT / "presets" / "seed.yaml"
 
 
-def skip_report(run_dir: Path, out: Path | None, executor: object = None) -> Path:
+def skip_report(run_dir: Path, out: Path | None, executor: object = None, here_too: bool = False) -> Path:
     """What `pipeline.cli._report` returns, without drawing: for tests of a run that do not look at
     its report (plotting is seconds of a small run)."""
     return run_dir / "report" / "index.html"

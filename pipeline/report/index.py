@@ -88,11 +88,15 @@ SIGNAL_FIELDS: dict[str, pl.DataType] = {
 
 # ---------------------------------------------------------------- entry point
 
-def write_report(run_dir: Path, out_dir: Path, executor: Executor | None = None) -> list[Path]:
+def write_report(run_dir: Path, out_dir: Path, executor: Executor | None = None,
+                 here_too: bool = False) -> list[Path]:
     """Write every figure, its CSV and `index.html` into `out_dir`; return the paths written.
 
     The figures are independent: with an `executor` of several workers (`pipeline run
-    --workers N`) they are drawn in parallel, each worker reading the run's files itself.
+    --workers N`) they are drawn in parallel, each worker reading the run's files itself. With
+    `here_too` and a local executor, this process draws too, taking figures from the same queue
+    as its workers (`LocalExecutor.map_here_too`): a one-worker run's driver, which would only
+    wait for its report process.
     """
     stats = load_stats(run_dir)
     rows = scan_rows(run_dir)
@@ -102,7 +106,10 @@ def write_report(run_dir: Path, out_dir: Path, executor: Executor | None = None)
     out_dir.mkdir(parents=True, exist_ok=True)
     jobs = [SectionJob(run_dir, out_dir, name, rule_facts(PLOT_SECTIONS[name]) if name in PLOT_SECTIONS else None)
             for name in SECTIONS]
-    sections = raise_failures((executor or LocalExecutor(1)).map(draw_section, jobs, "report"), "report figure")
+    executor = executor or LocalExecutor(1)
+    drawn = (executor.map_here_too(draw_section, jobs, "report") if here_too and isinstance(executor, LocalExecutor)
+             else executor.map(draw_section, jobs, "report"))
+    sections = raise_failures(drawn, "report figure")
     index = out_dir / "index.html"
     index.write_text(render_index(stats, reasons_table(stats), minimums, sections, splits, examples),
                      encoding="utf-8")

@@ -185,6 +185,63 @@ class LocalExecutor:
                 progress.done(index, results[index])
             return results
 
+    def map_here_too(self, fn: Callable[[T], Any], tasks: Sequence[T], label: str = "files") -> list[Any]:
+        """`map`, with this process drawing on the same queue as the workers: each of them and
+        this process takes the next task as it finishes its last. For short tasks that this
+        process would otherwise only wait for: a one-worker run's report figures, drawn by its
+        report process and the driver together (docs/decisions.md). The same results and failure
+        contract as `map`; without worker processes (one worker, not apart) it is `map`."""
+        if (self.workers <= 1 or len(tasks) <= 1) and not self.apart:
+            return self.map(fn, tasks, label)
+        pool = self._processes()
+        results: list[Any] = [None] * len(tasks)
+        queue = list(range(len(tasks)))[::-1]  # popped from the end: task order
+        lock = threading.Lock()
+        stopped: list[BaseException] = []  # what stops the map (a broken pool, an OSError)
+
+        def take() -> int | None:
+            with lock:
+                return queue.pop() if queue and not stopped else None
+
+        def finish(index: int, result: Any) -> None:
+            with lock:
+                results[index] = result
+                progress.done(index, result)
+
+        def feed() -> None:  # one thread per worker: hands it the next task when it returns one
+            while (index := take()) is not None:
+                try:
+                    result = pool.submit(_in_worker, fn, tasks[index]).result()
+                except (BrokenProcessPool, OSError) as exc:
+                    with lock:
+                        stopped.append(exc)
+                    return
+                except Exception as exc:
+                    result = TaskFailure.of(exc, 1)
+                finish(index, result)
+
+        with contextlib.closing(TaskProgress(label, len(tasks), None)) as progress:
+            feeders = [threading.Thread(target=feed, name=f"feed-{n}", daemon=True) for n in range(self.workers)]
+            for feeder in feeders:
+                feeder.start()
+            try:
+                while (index := take()) is not None:
+                    try:
+                        result = fn(tasks[index])
+                    except OSError:
+                        raise
+                    except Exception as exc:
+                        result = TaskFailure.of(exc, 1)
+                    finish(index, result)
+            finally:
+                with lock:
+                    queue.clear()  # on an error here, the workers take no further task
+                for feeder in feeders:
+                    feeder.join()
+        if stopped:
+            raise stopped[0]
+        return results
+
     def _processes(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn, not fork: polars and lxml hold threads and locks that fork does not copy safely.
@@ -361,8 +418,16 @@ def _exit_now() -> None:
     os._exit(0)
 
 
+def import_in_background(modules: Sequence[str]) -> None:
+    """Import `modules` in a thread of this process, now, while it waits for its workers (a
+    one-worker run's driver during select, before it draws report figures with its report
+    process, `LocalExecutor.map_here_too`). An import that fails here fails again, with its
+    error, where the module is needed; one still running there waits for this one."""
+    threading.Thread(target=_import_modules, args=(tuple(modules),), name="import", daemon=True).start()
+
+
 def _import_modules(modules: tuple[str, ...]) -> None:
-    """The task behind `LocalExecutor.import_now`."""
+    """The task behind `LocalExecutor.import_now` and `import_in_background`."""
     for module in modules:
         with contextlib.suppress(Exception):
             importlib.import_module(module)

@@ -6,6 +6,7 @@ import atexit
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,38 @@ def no_space(value: int) -> int:
 def test_an_os_error_is_the_machine_not_the_task_and_stops_the_map():
     with LocalExecutor(1) as executor, pytest.raises(OSError, match="No space left"):
         executor.map(no_space, [1, 2])
+
+
+def slow_pid_and_value(value: int) -> tuple[int, int]:
+    time.sleep(0.05)
+    return pid_and_value(value)
+
+
+def test_this_process_and_the_worker_share_the_tasks_of_map_here_too():
+    values = list(range(16))
+    with LocalExecutor(1, apart=True, start=True) as executor:
+        executor.map(pid_and_value, [0])  # the worker is up: it takes tasks from the start
+        results = executor.map_here_too(slow_pid_and_value, values)
+    assert [square for _pid, square in results] == [value * value for value in values]
+    pids = [pid for pid, _square in results]
+    assert os.getpid() in pids and len(set(pids)) == 2
+    # each took the next task as it finished one: neither ran them all, nor far more than half
+    assert 4 <= pids.count(os.getpid()) <= 12
+
+
+def test_map_here_too_keeps_the_failure_contract():
+    with LocalExecutor(1, apart=True) as executor:
+        results = executor.map_here_too(halve, [2, 3, 4, 5, 6, 7])
+    assert results[0::2] == [1, 2, 3]
+    assert results[1::2] == [TaskFailure(f"ValueError: odd {n}", 1) for n in (3, 5, 7)]
+    with LocalExecutor(1, apart=True) as executor, pytest.raises(OSError, match="No space left"):
+        executor.map_here_too(no_space, [1, 2, 3])
+
+
+def test_map_here_too_without_worker_processes_is_map_in_this_process():
+    with LocalExecutor(1) as executor:
+        results = executor.map_here_too(pid_and_value, [1, 2, 3])
+    assert results == [(os.getpid(), 1), (os.getpid(), 4), (os.getpid(), 9)]
 
 
 ORPHAN = """

@@ -258,12 +258,13 @@ def test_thresholds_come_from_the_run_params(sample_run):
     assert threshold_for(by_name["cdc_duplicated_fraction"], stats) is None
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_figures_are_byte_for_byte_reproducible(sample_run, report, tmp_path, workers):
-    """Drawn again, in this process or by two worker processes: the same bytes."""
+@pytest.mark.parametrize("workers, here_too", [(1, False), (2, False), (1, True)])
+def test_figures_are_byte_for_byte_reproducible(sample_run, report, tmp_path, workers, here_too):
+    """Drawn again, in this process, by two worker processes, or by a process apart and this one
+    together (a one-worker run's report): the same bytes."""
     out, written = report
-    with LocalExecutor(workers) as executor:
-        again = write_report(sample_run, tmp_path / "again", executor)
+    with LocalExecutor(workers, apart=here_too) as executor:
+        again = write_report(sample_run, tmp_path / "again", executor, here_too=here_too)
     assert [p.name for p in again] == [p.name for p in written]
     for first, second in zip(written, again, strict=True):
         assert first.read_bytes() == second.read_bytes(), first.name
