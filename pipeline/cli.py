@@ -65,6 +65,8 @@ from pipeline.store.writers import output_directory, publish_tree
 EXTRACT_PRELOAD = ("pipeline.stages.extract", "trafilatura", "readability")
 # What select's tasks on the workers need: the page-type predictions and the partition passes.
 SELECT_PRELOAD = ("pipeline.stages.page_types", "pipeline.stages.balance", "pipeline.stages.dedup")
+# ... and of the workers that run select's tasks and then draw the report's figures
+SELECT_WORKERS_PRELOAD = (*SELECT_PRELOAD, *REPORT_PRELOAD)
 
 class UsageError(Exception):
     """Bad invocation: reported in one line, exit status 2."""
@@ -305,15 +307,19 @@ def _run(args: argparse.Namespace) -> int:
     with _executor(args, params, preload, apart) as executor, \
             _report_executor(args, executor, early=single, select_too=apart) as drawing:
         workdir = join(args.out, "work")
+        # local workers renewed between the extraction and select
+        renewed = executor if isinstance(executor, LocalExecutor) and executor is drawing and not single else None
+        if renewed is not None:  # the extraction's tail starts a worker of select's (`renew_when_idle`)
+            renewed.renew_when_idle(SELECT_WORKERS_PRELOAD)
         timings, _ = _extract(args, params, workdir, inputs, skipped, executor)
         if apart and isinstance(executor, LocalExecutor):
             executor.close()  # the extraction's process and its heap
         # A URL --out: select and the report write locally, published together at the block's end.
         with output_directory(args.out, STATS) as out_dir:
-            if isinstance(executor, LocalExecutor) and executor is drawing and not single:
+            if renewed is not None:
                 # New workers for select and the report: the extraction's heap is not added to
                 # their peaks; they import select's tasks and matplotlib while select starts.
-                executor.renew((*SELECT_PRELOAD, *REPORT_PRELOAD))
+                renewed.renew(SELECT_WORKERS_PRELOAD)
             elif isinstance(drawing, LocalExecutor):
                 # the report's own process at one worker imports matplotlib while select runs (and
                 # after an extraction apart, runs select's tasks first)
@@ -426,7 +432,7 @@ def _report_executor(args: argparse.Namespace, executor: Executor, early: bool =
     if args.workers > 1:
         return contextlib.nullcontext(executor)
     if select_too:
-        return LocalExecutor(1, preload=(*SELECT_PRELOAD, *REPORT_PRELOAD), apart=True, start=True)
+        return LocalExecutor(1, preload=SELECT_WORKERS_PRELOAD, apart=True, start=True)
     return LocalExecutor(1, preload=REPORT_PRELOAD, apart=True, start=early)
 
 

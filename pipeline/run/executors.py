@@ -94,6 +94,9 @@ class LocalExecutor:
         self.apart = apart
         self.start = workers > 1 if start is None else start
         self._pool: ProcessPoolExecutor | None = None
+        # `renew_when_idle`: the next pool's preload, and that pool once a map's tail started it
+        self._next_preload: tuple[str, ...] | None = None
+        self._next_pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> LocalExecutor:
         """Start the workers now (`start`): spawning a Python process and importing the extraction
@@ -117,13 +120,35 @@ class LocalExecutor:
         """Replace the running workers by new ones that import `preload` as they start, now (the
         old ones finish what they run first). Between a run's extraction and its select: what the
         extraction left in a worker's heap (300 MB and more after thousands of pages) is not added
-        to select's peak. Nothing when no worker runs."""
+        to select's peak. Nothing when no worker runs. A new worker that the last map's tail
+        started (`renew_when_idle`) is one of the new ones."""
         if self._pool is None:
             return
         self._pool.shutdown(wait=True)
         self._pool = None
         self.preload = tuple(preload)
+        if self._next_pool is not None and self._next_preload == self.preload:
+            self._pool = self._next_pool  # its started worker is idle: the first task goes to it
+        elif self._next_pool is not None:
+            self._next_pool.shutdown(cancel_futures=True)
+        self._next_pool, self._next_preload = None, None
         self.start_workers()
+
+    def renew_when_idle(self, preload: Sequence[str]) -> None:
+        """Prepare `renew(preload)`: in the next map over worker processes, once a worker is idle
+        while others still run the last tasks, start one worker of the next pool on that core, so
+        that it has imported `preload` when `renew` comes (at 2 workers the first select tasks
+        waited ~0.6 s for the renewed workers' imports, docs/benchmarks.md). The old workers
+        are ended by `renew`, as before."""
+        self._next_preload = tuple(preload)
+
+    def _start_next_worker(self) -> None:
+        if self._next_preload is None or self._next_pool is not None:
+            return
+        context = multiprocessing.get_context("spawn")
+        self._next_pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_init_worker,
+                                              initargs=(self._next_preload,))
+        self._next_pool.submit(_ready)  # the pool starts one process for a task it cannot place
 
     def start_workers(self) -> None:
         """Start the worker processes now, so that they import `preload` while this process goes
@@ -142,15 +167,16 @@ class LocalExecutor:
         terminated) without waiting for the tasks they are running: a byte range can take
         minutes, and a worker left running after its driver is gone would hold a core and a
         temporary file for nothing (the next run removes such files)."""
-        if self._pool is None:
-            return
-        if stop_running:
-            # ProcessPoolExecutor has no public way to stop a running task before Python 3.14.
-            workers = dict(getattr(self._pool, "_processes", None) or {})
-            for process in workers.values():
-                process.terminate()
-        self._pool.shutdown(cancel_futures=True)
-        self._pool = None
+        for pool in (self._next_pool, self._pool):
+            if pool is None:
+                continue
+            if stop_running:
+                # ProcessPoolExecutor has no public way to stop a running task before Python 3.14.
+                workers = dict(getattr(pool, "_processes", None) or {})
+                for process in workers.values():
+                    process.terminate()
+            pool.shutdown(cancel_futures=True)
+        self._pool = self._next_pool = None
 
     def map(self, fn: Callable[[T], Any], tasks: Sequence[T], label: str = "files",
             weights: Sequence[int] | None = None) -> list[Any]:
@@ -174,7 +200,7 @@ class LocalExecutor:
             pool = self._processes()
             futures = {pool.submit(_in_worker, fn, tasks[index]): index
                        for index in largest_first(len(tasks), weights)}
-            for future in as_completed(futures):
+            for finished, future in enumerate(as_completed(futures), start=1):
                 index = futures[future]
                 try:
                     results[index] = future.result()
@@ -183,6 +209,8 @@ class LocalExecutor:
                 except Exception as exc:
                     results[index] = TaskFailure.of(exc, 1)
                 progress.done(index, results[index])
+                if 0 < len(tasks) - finished < self.workers:  # a worker is idle: the map's tail
+                    self._start_next_worker()
             return results
 
     def map_here_too(self, fn: Callable[[T], Any], tasks: Sequence[T], label: str = "files") -> list[Any]:

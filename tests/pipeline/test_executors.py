@@ -270,3 +270,27 @@ def test_a_large_one_worker_run_extracts_in_a_process_apart(tmp_path, monkeypatc
     assert cli("run", sample, "--out", tmp_path / "apart") == 0
     assert shard_bytes(tmp_path / "apart", "*ed/*") == reference
     assert stats_without_timings(tmp_path / "apart") == stats_without_timings(tmp_path / "here")
+
+
+def sleep_then_pid(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_a_maps_tail_starts_a_worker_of_the_renewed_pool(tmp_path, monkeypatch):
+    """`renew_when_idle`: while the last task still runs, a worker of the next pool starts on the
+    idle core and imports its preload; `renew` then hands it the first task."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    (tmp_path / "marks_its_import.py").write_text(
+        "import os, pathlib\npathlib.Path(os.environ['IMPORT_MARKS'], str(os.getpid())).touch()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))  # spawned workers start with this sys.path
+    monkeypatch.setenv("IMPORT_MARKS", str(marks))
+    with LocalExecutor(2) as executor:
+        executor.renew_when_idle(("marks_its_import",))
+        old = set(executor.map(sleep_then_pid, [0.0, 4.0]))  # one worker idles 4 s: the tail
+        early = {int(path.name) for path in marks.iterdir()}
+        assert len(early) == 1 and not early & old  # one new worker, started and imported in the tail
+        executor.renew(("marks_its_import",))
+        new = set(executor.map(sleep_then_pid, [0.0, 0.5]))
+    assert early <= new and not new & old
