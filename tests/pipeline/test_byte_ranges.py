@@ -215,8 +215,7 @@ def test_params_task_bytes_is_checked_and_does_not_change_the_fingerprint():
     assert fingerprint(params_from_dict({"extract": {"rows_per_row_group": 7}}), False) != fingerprint(Params(), False)
 
 
-def test_cli_run_in_ranges_on_two_workers_is_byte_identical(tmp_path, monkeypatch):
-    monkeypatch.setattr(pipeline.cli, "_report", lambda run_dir, out, executor: run_dir / "report" / "index.html")
+def test_cli_run_in_ranges_on_two_workers_is_byte_identical(tmp_path, no_report):
     inputs = tmp_path / "in"
     inputs.mkdir()
     for seed in (60, 61):

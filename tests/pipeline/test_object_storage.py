@@ -59,7 +59,7 @@ TEMP_NAME = re.compile(r"^\..+\.(tmp|tmp-\d+|tmp-\d+-[0-9a-f]+|new|old)$")
 SECRET = "hunter2-not-a-real-secret"
 
 
-def _stub_report(run_dir: Path, out_dir: Path, executor: object = None) -> list[Path]:
+def _stub_report(run_dir: Path, out_dir: Path, executor: object = None, here_too: bool = False) -> list[Path]:
     """Stands in for `pipeline.report.index.write_report`: two files made from the run's stats.json."""
     stats = json.loads((run_dir / "stats.json").read_text())
     out_dir.mkdir(parents=True, exist_ok=True)
