@@ -17,7 +17,6 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-import pipeline.cli
 from conftest import cli, shard_bytes, stats_without_timings
 from damage import build_warc, cut_member, flip_bytes, garbage_between, lose_block
 from pipeline.io.byte_ranges import plan_ranges, range_step

@@ -294,3 +294,17 @@ def test_a_maps_tail_starts_a_worker_of_the_renewed_pool(tmp_path, monkeypatch):
         executor.renew(("marks_its_import",))
         new = set(executor.map(sleep_then_pid, [0.0, 0.5]))
     assert early <= new and not new & old
+
+
+def test_modules_imported_in_background_arrive_and_a_failing_one_is_left_to_its_user(tmp_path, monkeypatch):
+    from pipeline.run.executors import import_in_background
+
+    (tmp_path / "imported_in_background.py").write_text("VALUE = 7\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "imported_in_background", raising=False)
+    import_in_background(("no_such_module_here", "imported_in_background"))
+    deadline = time.monotonic() + 30
+    while "imported_in_background" not in sys.modules and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sys.modules["imported_in_background"].VALUE == 7
+    monkeypatch.delitem(sys.modules, "imported_in_background")
