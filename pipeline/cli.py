@@ -299,10 +299,11 @@ def _run(args: argparse.Namespace) -> int:
     single = _one_task(inputs, params)
     # The workers extract, then new ones (local) run select's tasks and draw the report's figures. A
     # run of one extract task reads it in this process: its workers only run select's tasks and
-    # draw, and import matplotlib meanwhile (docs/benchmarks.md, "Fixed cost"). At one worker a
-    # large run extracts in a process apart (`_extracts_apart`), and the report's process runs
-    # select's tasks before it draws.
-    preload = REPORT_PRELOAD if single else EXTRACT_PRELOAD
+    # draw, and import both meanwhile (docs/benchmarks.md, "Fixed cost"; select's de-duplication
+    # tasks waited 0.27 s for their imports in the one-page run). At one worker a large run
+    # extracts in a process apart (`_extracts_apart`), and the report's process runs select's
+    # tasks before it draws.
+    preload = SELECT_WORKERS_PRELOAD if single else EXTRACT_PRELOAD
     apart = _extracts_apart(args, inputs, single)
     with _executor(args, params, preload, apart) as executor, \
             _report_executor(args, executor, early=single, select_too=apart) as drawing:
