@@ -15,7 +15,8 @@ and `.venv-datatrove`, datatrove with that extra, which pins trafilatura < 1.12 
 extraction that flatters our ratio), printed beside it when present. Default inputs, side by side:
 ../shared/corpora/trafilatura-eval.warc.gz (article-heavy) and wcxb-dev.warc.gz (a modern mixed
 crawl, 52 % articles). For our 1-worker runs it also prints, from stats.json, the fixed cost (wall
-time less the records' steps) and our own code per page (the steps less trafilatura and
+time less the records' steps; its parts: the extraction beyond its steps, select, and the rest:
+start-up, the report and the summary) and our own code per page (the steps less trafilatura and
 readability, lxml's parse and warcio's read; `text_filters` still holds py3langid).
 Targets: at 1 worker ours >= 1.25x datatrove's records/s on trafilatura-eval and >= 2.3x on
 wcxb-dev, datatrove on our trafilatura version; 2 workers >= 1.8x 1 worker on one file; peak RSS
@@ -56,6 +57,8 @@ class Run:
     records: int | None
     fixed_seconds: float | None = None  # ours: wall less the records' steps
     own_ms_per_page: float | None = None  # ours: the steps less LIBRARY_STEPS, per record
+    # ours, 1 worker: the fixed cost's parts (extraction beyond its steps, select, the rest)
+    fixed_parts: tuple[float, float, float] | None = None
 
 
 def measured(command: list[str]) -> tuple[float, float, str]:
@@ -93,8 +96,12 @@ def ours(warc: Path, workers: int, scratch: Path) -> Run:
     steps = {name: value["seconds"] for name, value in stats.get("timings", {}).items()
              if "." not in name and not name.startswith("select")}
     own = sum(seconds for name, seconds in steps.items() if name not in LIBRARY_STEPS)
+    timings = stats.get("timings", {})
+    extraction = timings.get("extract.wall", {}).get("seconds", 0.0)
+    selection = timings.get("select", {}).get("seconds", 0.0)
+    parts = (extraction - sum(steps.values()), selection, seconds - extraction - selection)
     return Run(seconds, peak, records, seconds - sum(steps.values()) if workers == 1 else None,
-               1000 * own / records if records else None)
+               1000 * own / records if records else None, parts if workers == 1 else None)
 
 
 def trafilatura_version(python: Path) -> str:
@@ -191,6 +198,11 @@ def main() -> None:
             own_goal = f" (target <= {OWN_CODE_TARGETS[warc.name]})" if warc.name in OWN_CODE_TARGETS else ""
             print(f"{warc.name:<26} ours, 1 worker: fixed cost {statistics.median(fixed):.2f} s (target <= "
                   f"{FIXED_COST_TARGET}), own code {statistics.median(own):.1f} ms a page{own_goal}")
+        parts = [run.fixed_parts for run in ones if run.fixed_parts is not None]
+        if parts:
+            extraction, selection, rest = (statistics.median(part[i] for part in parts) for i in range(3))
+            print(f"{'':<26} the fixed cost's parts: extraction beyond its steps {extraction:.2f} s, select "
+                  f"{selection:.2f} s, the rest (start-up, the report, the summary) {rest:.2f} s")
     for warc in args.input:
         base = rates.get((warc.name, "ours", 1))
         for workers in args.workers:
