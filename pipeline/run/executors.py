@@ -147,7 +147,7 @@ class LocalExecutor:
             return
         context = multiprocessing.get_context("spawn")
         self._next_pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_init_worker,
-                                              initargs=(self._next_preload,))
+                                              initargs=(self._next_preload, os.getpid()))
         self._next_pool.submit(_ready)  # the pool starts one process for a task it cannot place
 
     def start_workers(self) -> None:
@@ -275,7 +275,7 @@ class LocalExecutor:
             # spawn, not fork: polars and lxml hold threads and locks that fork does not copy safely.
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_init_worker,
-                                             initargs=(self.preload,))
+                                             initargs=(self.preload, os.getpid()))
         return self._pool
 
 
@@ -410,13 +410,17 @@ def largest_first(count: int, weights: Sequence[int] | None) -> list[int]:
 WORKER_JEMALLOC = ("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
 
 
-def _init_worker(preload: Sequence[str]) -> None:
+def _init_worker(preload: Sequence[str], driver: int) -> None:
+    """A worker's start. `driver`: the pid of the process that started it, given by that process:
+    one killed while this worker was still starting (spawning Python and importing the driver's
+    main module take a second or more under load) has left it re-parented already, and the worker's
+    own `os.getppid()` would name its new parent."""
     os.environ.setdefault(*WORKER_JEMALLOC)  # before anything imports polars (a setting the user made is kept)
     # tqdm's default lock is a multiprocessing semaphore. A worker killed while it exists (the
     # OOM killer) leaves it to the resource tracker, whose multi-line warning at exit would follow
     # the CLI's one-line error. Workers draw no shared bars, so a thread lock is enough.
     tqdm.set_lock(threading.RLock())
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), name="exit-with-parent", daemon=True).start()
+    threading.Thread(target=_exit_with_parent, args=(driver,), name="exit-with-parent", daemon=True).start()
     atexit.register(_exit_now)  # registered first, so it runs after the handlers of what is imported next
     for module in preload:
         importlib.import_module(module)

@@ -154,6 +154,21 @@ if __name__ == "__main__":
 """
 
 
+# The driver dies while its worker is still starting: the worker imports the driver's main module
+# (as `__mp_main__`) before its initializer runs, and this one makes that take two seconds.
+ORPHAN_AT_START = """
+import os, sys, time
+if __name__ == "__mp_main__":
+    time.sleep(2)
+from pipeline.run.executors import LocalExecutor
+
+if __name__ == "__main__":
+    executor = LocalExecutor(1, apart=True, start=True).__enter__()
+    print(*executor._pool._processes, flush=True)
+    time.sleep(300)  # killed here, before the worker's initializer ran
+"""
+
+
 def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/status") as status:
@@ -170,6 +185,30 @@ def test_workers_of_a_killed_driver_do_not_outlive_it(tmp_path):
 
     script = tmp_path / "driver.py"
     script.write_text(ORPHAN)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    driver = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        workers = {int(pid) for pid in driver.stdout.readline().split()}  # type: ignore[union-attr]
+        assert workers and all(alive(pid) for pid in workers)
+    finally:
+        driver.send_signal(signal.SIGKILL)
+        driver.wait()
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in workers if alive(pid)]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_a_worker_whose_driver_died_while_it_started_does_not_outlive_it(tmp_path):
+    """Killed before its worker's initializer ran, the driver leaves a worker already re-parented:
+    it must still see that its driver is gone (it used to wait for tasks forever, and held the
+    pipes of a `subprocess.run` that captured the driver's output)."""
+    import signal
+    import time
+
+    script = tmp_path / "driver.py"
+    script.write_text(ORPHAN_AT_START)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     driver = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True)
     try:
