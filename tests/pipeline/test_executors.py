@@ -177,14 +177,13 @@ def alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
-def test_workers_of_a_killed_driver_do_not_outlive_it(tmp_path):
-    """A driver killed with SIGKILL cannot stop its pool; its workers notice they are orphans."""
+def workers_left_by_a_killed_driver(tmp_path: Path, driver_script: str) -> list[int]:
+    """Run `driver_script` (it prints its workers' pids, then sleeps), kill it with SIGKILL once it
+    has printed them, and return those of its workers still alive 30 s later."""
     import signal
-    import time
 
     script = tmp_path / "driver.py"
-    script.write_text(ORPHAN)
+    script.write_text(driver_script)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     driver = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True)
     try:
@@ -196,7 +195,13 @@ def test_workers_of_a_killed_driver_do_not_outlive_it(tmp_path):
     deadline = time.monotonic() + 30
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not [pid for pid in workers if alive(pid)]
+    return [pid for pid in workers if alive(pid)]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_workers_of_a_killed_driver_do_not_outlive_it(tmp_path):
+    """A driver killed with SIGKILL cannot stop its pool; its workers notice they are orphans."""
+    assert workers_left_by_a_killed_driver(tmp_path, ORPHAN) == []
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
@@ -204,23 +209,7 @@ def test_a_worker_whose_driver_died_while_it_started_does_not_outlive_it(tmp_pat
     """Killed before its worker's initializer ran, the driver leaves a worker already re-parented:
     it must still see that its driver is gone (it used to wait for tasks forever, and held the
     pipes of a `subprocess.run` that captured the driver's output)."""
-    import signal
-    import time
-
-    script = tmp_path / "driver.py"
-    script.write_text(ORPHAN_AT_START)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    driver = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True)
-    try:
-        workers = {int(pid) for pid in driver.stdout.readline().split()}  # type: ignore[union-attr]
-        assert workers and all(alive(pid) for pid in workers)
-    finally:
-        driver.send_signal(signal.SIGKILL)
-        driver.wait()
-    deadline = time.monotonic() + 30
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not [pid for pid in workers if alive(pid)]
+    assert workers_left_by_a_killed_driver(tmp_path, ORPHAN_AT_START) == []
 
 
 def register_exit_handler_and_write(marker: str) -> int:
