@@ -240,12 +240,16 @@ class LocalExecutor:
             while (index := take()) is not None:
                 try:
                     result = pool.submit(_in_worker, fn, tasks[index]).result()
-                except (BrokenProcessPool, OSError) as exc:
+                except Exception as exc:
+                    if isinstance(exc, (BrokenProcessPool, OSError)):
+                        with lock:
+                            stopped.append(exc)
+                        return
+                    result = TaskFailure.of(exc, 1)
+                except BaseException as exc:  # Ctrl-C reached the worker: this process stops too
                     with lock:
                         stopped.append(exc)
                     return
-                except Exception as exc:
-                    result = TaskFailure.of(exc, 1)
                 finish(index, result)
 
         with contextlib.closing(TaskProgress(label, len(tasks), None)) as progress:

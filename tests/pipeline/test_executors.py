@@ -134,6 +134,19 @@ def test_map_here_too_keeps_the_failure_contract():
         executor.map_here_too(no_space, [1, 2, 3])
 
 
+def interrupted_in_a_worker(value: int) -> int:
+    if str(os.getpid()) != os.environ["TEST_DRIVER_PID"]:
+        raise KeyboardInterrupt
+    return value
+
+
+def test_map_here_too_stops_with_a_ctrl_c_that_reached_a_worker(monkeypatch, capfd):
+    monkeypatch.setenv("TEST_DRIVER_PID", str(os.getpid()))
+    with LocalExecutor(1, apart=True) as executor, pytest.raises(KeyboardInterrupt):
+        executor.map_here_too(interrupted_in_a_worker, list(range(8)))
+    assert "Exception in thread" not in capfd.readouterr().err  # stopped, not a stray thread's traceback
+
+
 def test_map_here_too_without_worker_processes_is_map_in_this_process():
     with LocalExecutor(1) as executor:
         results = executor.map_here_too(pid_and_value, [1, 2, 3])
