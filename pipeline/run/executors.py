@@ -129,10 +129,12 @@ class LocalExecutor:
         self.preload = tuple(preload)
         if self._next_pool is not None and self._next_preload == self.preload:
             self._pool = self._next_pool  # its started worker is idle: the first task goes to it
+            for _ in range(self.workers):  # the started worker takes one; the pool starts the others
+                self._pool.submit(_ready)
         elif self._next_pool is not None:
             self._next_pool.shutdown(cancel_futures=True)
         self._next_pool, self._next_preload = None, None
-        self.start_workers()
+        self.start_workers()  # nothing when the started worker's pool was taken
 
     def renew_when_idle(self, preload: Sequence[str]) -> None:
         """Prepare `renew(preload)`: in the next map over worker processes, once a worker is idle

@@ -333,8 +333,13 @@ def test_a_maps_tail_starts_a_worker_of_the_renewed_pool(tmp_path, monkeypatch):
         early = {int(path.name) for path in marks.iterdir()}
         assert len(early) == 1 and not early & old  # one new worker, started and imported in the tail
         executor.renew(("marks_its_import",))
+        deadline = time.monotonic() + 30  # the other new worker starts at `renew`, before any task
+        while len(list(marks.iterdir())) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = {int(path.name) for path in marks.iterdir()}
         new = set(executor.map(sleep_then_pid, [0.0, 0.5]))
-    assert early <= new and not new & old
+    assert len(started) == 2 and early < started
+    assert early <= new <= started and not new & old
 
 
 def test_modules_imported_in_background_arrive_and_a_failing_one_is_left_to_its_user(tmp_path, monkeypatch):
