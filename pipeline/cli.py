@@ -440,7 +440,7 @@ def _report_executor(args: argparse.Namespace, executor: Executor, early: bool =
 def _report(run_dir: Path, out: Path | None, executor: Executor | None = None, here_too: bool = False) -> Path:
     """Draw the report of `run_dir`; `here_too`: this process draws figures too, beside the
     report's process, rather than wait for it (`LocalExecutor.map_here_too`; a one-worker run
-    whose select ran its tasks apart, docs/decisions.md)."""
+    whose select ran its tasks apart, and `pipeline select --workers 1`; docs/decisions.md)."""
     from pipeline.report.index import write_report
 
     out_dir = out or run_dir / "report"

@@ -128,13 +128,11 @@ class LocalExecutor:
         self._pool = None
         self.preload = tuple(preload)
         if self._next_pool is not None and self._next_preload == self.preload:
-            self._pool = self._next_pool  # its started worker is idle: the first task goes to it
-            for _ in range(self.workers):  # the started worker takes one; the pool starts the others
-                self._pool.submit(_ready)
+            self._pool = self._next_pool  # its started worker is idle: it takes one `_ready`
         elif self._next_pool is not None:
             self._next_pool.shutdown(cancel_futures=True)
         self._next_pool, self._next_preload = None, None
-        self.start_workers()  # nothing when the started worker's pool was taken
+        self._start_processes()
 
     def renew_when_idle(self, preload: Sequence[str]) -> None:
         """Prepare `renew(preload)`: in the next map over worker processes, once a worker is idle
@@ -147,18 +145,19 @@ class LocalExecutor:
     def _start_next_worker(self) -> None:
         if self._next_preload is None or self._next_pool is not None:
             return
-        context = multiprocessing.get_context("spawn")
-        self._next_pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_init_worker,
-                                              initargs=(self._next_preload, os.getpid()))
+        self._next_pool = self._new_pool(self._next_preload)
         self._next_pool.submit(_ready)  # the pool starts one process for a task it cannot place
 
     def start_workers(self) -> None:
         """Start the worker processes now, so that they import `preload` while this process goes
         on, rather than at the first map. Nothing for a map that runs in this process."""
         if self._pool is None and (self.workers > 1 or self.apart):
-            pool = self._processes()
-            for _ in range(self.workers):  # the pool starts a process for each task it cannot place
-                pool.submit(_ready)
+            self._start_processes()
+
+    def _start_processes(self) -> None:
+        pool = self._processes()
+        for _ in range(self.workers):  # the pool starts a process for each task no idle worker takes
+            pool.submit(_ready)
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
@@ -190,12 +189,7 @@ class LocalExecutor:
         with contextlib.closing(TaskProgress(label, len(tasks), weights)) as progress:
             if (self.workers <= 1 or len(tasks) <= 1) and not self.apart:
                 for index, task in enumerate(tasks):
-                    try:
-                        results[index] = fn(task)
-                    except OSError:
-                        raise
-                    except Exception as exc:  # the one failure contract: a result, not an exception
-                        results[index] = TaskFailure.of(exc, 1)
+                    results[index] = _result_here(fn, task)
                     progress.done(index, results[index])
                 _return_free_memory()
                 return results
@@ -260,13 +254,7 @@ class LocalExecutor:
                 feeder.start()
             try:
                 while (index := take()) is not None:
-                    try:
-                        result = fn(tasks[index])
-                    except OSError:
-                        raise
-                    except Exception as exc:
-                        result = TaskFailure.of(exc, 1)
-                    finish(index, result)
+                    finish(index, _result_here(fn, tasks[index]))
             finally:
                 with lock:
                     queue.clear()  # on an error here, the workers take no further task
@@ -278,11 +266,25 @@ class LocalExecutor:
 
     def _processes(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawn, not fork: polars and lxml hold threads and locks that fork does not copy safely.
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_init_worker,
-                                             initargs=(self.preload, os.getpid()))
+            self._pool = self._new_pool(self.preload)
         return self._pool
+
+    def _new_pool(self, preload: tuple[str, ...]) -> ProcessPoolExecutor:
+        # spawn, not fork: polars and lxml hold threads and locks that fork does not copy safely.
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_init_worker,
+                                   initargs=(preload, os.getpid()))
+
+
+def _result_here(fn: Callable[[T], Any], task: T) -> Any:
+    """`fn(task)` in this process, or its `TaskFailure` (the one failure contract: a result, not an
+    exception); an `OSError` is the machine's and propagates."""
+    try:
+        return fn(task)
+    except OSError:
+        raise
+    except Exception as exc:
+        return TaskFailure.of(exc, 1)
 
 
 @dataclass
