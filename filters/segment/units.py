@@ -519,29 +519,36 @@ def with_unmarked(body: HtmlElement, marked: list[Unit]) -> list[Unit]:
     return [found[element] for element in body.iter() if element in found]
 
 
-def content_root(body: HtmlElement) -> HtmlElement:
+def content_root(body: HtmlElement) -> tuple[HtmlElement, int]:
     """The body, or the `<noscript>` holding more text than the rest of the page shows: the
     server-built fallback of a page that scripts build (Flarum's `flarum-content`), the only place
-    its posts are."""
-    fallback = max(body.iterdescendants("noscript"), key=size, default=None)
-    if fallback is None:
-        return body
-    held = size(fallback)
-    return fallback if 2 * held > text_size(body) else body
+    its posts are; with the characters of its text that the page shows (`text_size`; for the body,
+    from the one walk over its hidden elements that finds the `<noscript>`s)."""
+    hidden, fallbacks = 0, []
+    for element in body.iterdescendants(*HIDDEN_TEXT_TAGS):
+        if element.text:
+            hidden += len(element.text)
+        if element.tag == "noscript":
+            fallbacks.append(element)
+    shown = size(body) - hidden
+    if not fallbacks:
+        return body, shown
+    held, fallback = max(((size(element), element) for element in fallbacks), key=lambda pair: pair[0])
+    return (fallback, text_size(fallback)) if 2 * held > shown else (body, shown)
 
 
 def units(page_body: HtmlElement) -> list[Unit]:
     """The page's units in page order (none when nothing repeats): its microdata units when it
     has at least `MIN_UNITS` (with the unmarked elements of their shape, `with_unmarked`), else its
     marked or repeated ones, else its `single_post`; all within its `content_root`."""
-    body = content_root(page_body)
+    body, total = content_root(page_body)
     marked = microdata_units(body)
     if len(marked) >= MIN_UNITS:
         return with_unmarked(body, marked)
     by_key, headline = marked_posts(body), body.find(".//h1")
     page = page_holders(body, headline)
     # marked groups first: of two groups of the same posts, the marked one (its members known as posts)
-    group = best_group(post_id_groups(by_key, headline, page) + sibling_groups(body, text_size(body)))
+    group = best_group(post_id_groups(by_key, headline, page) + sibling_groups(body, total))
     if group is None:
         single = single_post(by_key, page)
         return [] if single is None else [Unit(single, "marked")]
