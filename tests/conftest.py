@@ -83,14 +83,16 @@ def article_html(title: str = "A walk along the river", paragraphs: int = 8) -> 
 
 def response_record(writer: WARCWriter, url: str, body: bytes, status: str = "200 OK",
                     content_type: str | None = "text/html; charset=utf-8", extra_headers=None,
-                    warc_date: str = "2024-05-01T10:00:00Z"):
+                    warc_date: str = "2024-05-01T10:00:00Z", record_id: str | None = None):
+    """A response record; its WARC-Record-ID a new random one unless `record_id` is given."""
     headers = [("Content-Length", str(len(body)))]
     if content_type is not None:
         headers.insert(0, ("Content-Type", content_type))
     headers += list(extra_headers or [])
     http = StatusAndHeaders(status, headers, protocol="HTTP/1.1")
     return writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=http,
-                                     warc_headers_dict={"WARC-Date": warc_date})
+                                     warc_headers_dict={"WARC-Date": warc_date,
+                                                        **({"WARC-Record-ID": record_id} if record_id else {})})
 
 
 def write_warc(path: Path, records: list[tuple], gzip: bool = True) -> list[int]:

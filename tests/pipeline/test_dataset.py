@@ -3,9 +3,11 @@ the Hugging Face layout and the dataset card."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
+import uuid
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -285,14 +287,16 @@ def test_split_and_era_do_not_depend_on_workers_or_input_order(site_run, tmp_pat
 # ---------------------------------------------------------------- per-site balance
 
 def _balance_run(tmp_path: Path, params: str, name: str) -> pl.DataFrame:
-    """Five articles on one site (three hosts), two on another, one on a third."""
+    """Five articles on one site (three hosts), two on another, one on a third; each record's id
+    fixed (the sample is drawn by the ids' hashes: random ids would make it another on every run)."""
     source = tmp_path / "sites.warc.gz"
     if not source.exists():
-        records = [(f"https://{host}.five.example.org/2024/05/page-{n}", _page(f"Five {n} harbour"), {})
-                   for n, host in enumerate(["www", "news", "blog", "www", "news"])]
-        records += [(f"https://two.example.net/2024/05/page-{n}", _page(f"Two {n} meadow"), {}) for n in range(2)]
-        records += [("https://one.example.com/2024/05/page", _page("One orchard"), {})]
-        write_warc(source, records)
+        pages = [(f"https://{host}.five.example.org/2024/05/page-{n}", _page(f"Five {n} harbour"))
+                 for n, host in enumerate(["www", "news", "blog", "www", "news"])]
+        pages += [(f"https://two.example.net/2024/05/page-{n}", _page(f"Two {n} meadow")) for n in range(2)]
+        pages += [("https://one.example.com/2024/05/page", _page("One orchard"))]
+        write_warc(source, [(url, body, {"record_id": f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, url)}>"})
+                            for url, body in pages])
     # hand-written pages are too thin for a model of real pages: the balance rules are tested alone
     model_off = "extract:\n  gate:\n    use_page_model: false\n" \
                 "select:\n  page:\n    use_page_model: false\n"
@@ -331,10 +335,15 @@ def test_host_cap_at_both_sides_of_its_threshold_with_a_deterministic_sample(tmp
     assert rank == 4
     again = _balance_run(tmp_path, "dataset:\n  host_cap: 4\n  seed: 0\n", "cap4-again")
     assert again.filter(~pl.col("kept"))["id"].to_list() == dropped["id"].to_list()
-    ids = {tuple(_balance_run(tmp_path, f"dataset:\n  host_cap: 2\n  seed: {seed}\n", f"cap2-{seed}")
-                 .filter(pl.col("kept") & (pl.col("site") == "example.org"))["id"].sort())
-           for seed in range(4)}
-    assert len(ids) > 1  # the seed draws another sample
+    samples = set()
+    for seed in range(4):
+        site = _balance_run(tmp_path, f"dataset:\n  host_cap: 2\n  seed: {seed}\n", f"cap2-{seed}") \
+            .filter(pl.col("site") == "example.org")
+        lowest = sorted(site["id"].to_list(), key=lambda page: hashlib.sha256(f"{seed}\x00{page}".encode()).digest())
+        kept = sorted(site.filter(pl.col("kept"))["id"].to_list())
+        assert kept == sorted(lowest[:2])  # the two pages of the lowest hash of seed and id
+        samples.add(tuple(kept))
+    assert len(samples) > 1  # the seed draws another sample (with these fixed ids: three samples of four)
 
 
 def test_no_splits_keeps_part_shards_and_a_null_split(tmp_path):
