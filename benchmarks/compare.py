@@ -93,10 +93,10 @@ def ours(warc: Path, workers: int, scratch: Path) -> Run:
     stats = json.loads((out / "stats.json").read_text())
     records = stats.get("records_in")
     # a record's steps are the timings without a dot and outside select (extract.wall is the stage's wall)
-    steps = {name: value["seconds"] for name, value in stats.get("timings", {}).items()
+    timings = stats.get("timings", {})
+    steps = {name: value["seconds"] for name, value in timings.items()
              if "." not in name and not name.startswith("select")}
     own = sum(seconds for name, seconds in steps.items() if name not in LIBRARY_STEPS)
-    timings = stats.get("timings", {})
     extraction = timings.get("extract.wall", {}).get("seconds", 0.0)
     selection = timings.get("select", {}).get("seconds", 0.0)
     parts = (extraction - sum(steps.values()), selection, seconds - extraction - selection)

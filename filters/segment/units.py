@@ -522,19 +522,12 @@ def with_unmarked(body: HtmlElement, marked: list[Unit]) -> list[Unit]:
 def content_root(body: HtmlElement) -> tuple[HtmlElement, int]:
     """The body, or the `<noscript>` holding more text than the rest of the page shows: the
     server-built fallback of a page that scripts build (Flarum's `flarum-content`), the only place
-    its posts are; with the characters of its text that the page shows (`text_size`; for the body,
-    from the one walk over its hidden elements that finds the `<noscript>`s)."""
-    hidden, fallbacks = 0, []
-    for element in body.iterdescendants(*HIDDEN_TEXT_TAGS):
-        if element.text:
-            hidden += len(element.text)
-        if element.tag == "noscript":
-            fallbacks.append(element)
-    shown = size(body) - hidden
-    if not fallbacks:
+    its posts are; with its `text_size`, which `units` needs too."""
+    fallback = max(body.iterdescendants("noscript"), key=size, default=None)
+    shown = text_size(body)
+    if fallback is None:
         return body, shown
-    held, fallback = max(((size(element), element) for element in fallbacks), key=lambda pair: pair[0])
-    return (fallback, text_size(fallback)) if 2 * held > shown else (body, shown)
+    return (fallback, text_size(fallback)) if 2 * size(fallback) > shown else (body, shown)
 
 
 def units(page_body: HtmlElement) -> list[Unit]:

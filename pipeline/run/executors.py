@@ -187,7 +187,7 @@ class LocalExecutor:
         pool: that stops the map, as Ctrl-C does."""
         results: list[Any] = [None] * len(tasks)
         with contextlib.closing(TaskProgress(label, len(tasks), weights)) as progress:
-            if (self.workers <= 1 or len(tasks) <= 1) and not self.apart:
+            if self._runs_here(len(tasks)):
                 for index, task in enumerate(tasks):
                     results[index] = _result_here(fn, task)
                     progress.done(index, results[index])
@@ -215,7 +215,7 @@ class LocalExecutor:
         process would otherwise only wait for: a one-worker run's report figures, drawn by its
         report process and the driver together (docs/decisions.md). The same results and failure
         contract as `map`; without worker processes (one worker, not apart) it is `map`."""
-        if (self.workers <= 1 or len(tasks) <= 1) and not self.apart:
+        if self._runs_here(len(tasks)):
             return self.map(fn, tasks, label)
         pool = self._processes()
         results: list[Any] = [None] * len(tasks)
@@ -263,6 +263,10 @@ class LocalExecutor:
         if stopped:
             raise stopped[0]
         return results
+
+    def _runs_here(self, tasks: int) -> bool:
+        """Whether a map of `tasks` tasks runs in this process: one worker (not apart), or one task."""
+        return (self.workers <= 1 or tasks <= 1) and not self.apart
 
     def _processes(self) -> ProcessPoolExecutor:
         if self._pool is None:
