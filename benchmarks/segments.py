@@ -5,8 +5,8 @@ Calls `filters.segment.segments.page_segments` as the pipeline does: on the page
 the consent overlays are removed (the pipeline leaves them in a page the gate turned away; the
 forum figures are the same either way), with `text` the extraction cascade's text (`run_cascade`, cached in
 `--cache` because it takes minutes) or None (pages the pre-extraction gate turns away), and
-`article=False` (the page-type hint off, as in presets/seed.yaml: the segmenter must protect an
-article by itself); article pages also with `article=True`.
+without the page's type (extraction decides nothing by it); article pages also with `article=True`:
+the segments select keeps when its model types the page `article` (rule page.body_part).
 
 1. **Posts** (`../shared/corpora/wcxb-dev.forum-posts.json`: every forum page of wcxb-dev, and
    `trafilatura-eval.forum-posts.json`: 25 forum, Q&A and commented article pages of trafilatura-eval,
@@ -32,6 +32,7 @@ article by itself); article pages also with `article=True`.
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import re
@@ -61,6 +62,10 @@ from pipeline.io.readers import FileReport, read_file  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 CORPORA = ("wcxb-dev", "trafilatura-eval")
+# Thread pages of other software, posts read by hand, no page-type labels (development data only).
+THREAD_CORPORA = ("threads-extra",)
+# Languages written without spaces: their snippets are characters (20 first, 15 last), compared as such.
+CHARACTER_LANGUAGES = frozenset(("zh", "ja"))
 MIN_WORDS = 30
 BODY_LINE_WORDS = 12  # a shared run this long is the article's text, not a coincidence
 BODY_SHARE = 0.5  # a segment holds article-body text when at least this share of its words are shared runs
@@ -72,14 +77,20 @@ GRID = {"MIN_SHARE": (0.1, 0.15, 0.2, 0.3), "MAX_MEMBER_SHARE": (0.6, 0.7, 0.8, 
 BROKEN_ARTICLE_COST = 10
 
 
-def tokens(text: str) -> str:
-    """Lower-cased `\\w+` runs joined by single spaces, framed by spaces for whole-word search."""
+def tokens(text: str, characters: bool = False) -> str:
+    """Lower-cased `\\w+` runs joined by single spaces, framed by spaces for whole-word search; with
+    `characters` (Chinese, Japanese), the `\\w` characters alone, run together, for a search by characters."""
+    if characters:
+        return "".join(_WORD.findall(text.lower()))
     return " " + " ".join(_WORD.findall(text.lower())) + " "
 
 
-def holds(unit: str, phrase: str) -> bool:
-    needle = tokens(phrase)
+def _holds(unit: str, phrase: str, characters: bool = False) -> bool:
+    needle = tokens(phrase, characters)
     return needle.strip() != "" and needle in unit
+
+
+holds = _holds
 
 
 def score_page(unit_texts: list[str], posts: list[dict]) -> tuple[Counter, int]:
@@ -88,11 +99,13 @@ def score_page(unit_texts: list[str], posts: list[dict]) -> tuple[Counter, int]:
     return outcome, unmatched["post"]
 
 
-def score_segments(found: list[tuple[str, str]], posts: list[dict], counted: list[dict] | None = None) \
-        -> tuple[Counter, Counter]:
+def score_segments(found: list[tuple[str, str]], posts: list[dict], counted: list[dict] | None = None,
+                   characters: bool = False) -> tuple[Counter, Counter]:
     """Outcome counts over the `counted` posts (default all) of >= MIN_WORDS words, and the segments
-    (text, kind) of >= MIN_WORDS words matching no post, by kind."""
-    prepared = [tokens(text) for text, _ in found]
+    (text, kind) of >= MIN_WORDS words matching no post, by kind; `characters`: snippets compared as
+    characters (`tokens`)."""
+    prepared = [tokens(text, characters) for text, _ in found]
+    holds = functools.partial(_holds, characters=characters)
     outcome: Counter = Counter()
     for post in posts if counted is None else counted:
         if post["words"] < MIN_WORDS:
@@ -109,9 +122,14 @@ def score_segments(found: list[tuple[str, str]], posts: list[dict], counted: lis
             outcome["merged" if others or len(first) > 1 else "recovered"] += 1
     unmatched: Counter = Counter()
     for text, (raw, kind) in zip(prepared, found, strict=True):
-        if len(words(raw)) >= MIN_WORDS and not any(holds(text, post["first_words"]) for post in posts):
+        if _length(raw, characters) >= MIN_WORDS and not any(holds(text, post["first_words"]) for post in posts):
             unmatched[kind] += 1
     return outcome, unmatched
+
+
+def _length(text: str, characters: bool) -> int:
+    """Words, or for a language written without spaces its `\\w` characters, as the labels count them."""
+    return len(tokens(text, True)) if characters else len(words(text))
 
 
 def body_runs(body: str) -> list[str]:
@@ -147,25 +165,30 @@ def pages(warc: Path, urls: set[str] | None = None) -> Iterator[tuple[str, HtmlE
 
 
 def extracted_texts(cache: Path) -> dict[str, str | None]:
-    """Every page's cascade text (as the extract step computes it), from `cache` or computed into it."""
-    if cache.exists():
-        return json.loads(cache.read_text(encoding="utf-8"))
-    texts: dict[str, str | None] = {}
-    for corpus in CORPORA:
+    """Every page's cascade text (as the extract step computes it), from `cache` or computed into it
+    (the corpora missing from it added: `_corpora` lists those it holds)."""
+    texts: dict = json.loads(cache.read_text(encoding="utf-8")) if cache.exists() else {}
+    done = texts.pop("_corpora", list(CORPORA) if texts else [])
+    missing = [corpus for corpus in (*CORPORA, *THREAD_CORPORA)
+               if corpus not in done and (SHARED / f"{corpus}.warc.gz").is_file()]
+    for corpus in missing:
         for url, tree, _ in pages(SHARED / f"{corpus}.warc.gz"):
             texts[url] = run_cascade(Page(tree, url)).text
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_text(json.dumps(texts), encoding="utf-8")
+    if missing:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps({**texts, "_corpora": [*done, *missing]}), encoding="utf-8")
     return texts
 
 
 def timed_segments(body: HtmlElement | None, text: str | None, article: bool = False,
                    json_ld: list[dict] | None = None) -> tuple[list[Segment], float]:
     """The page's segments and the thread CPU seconds they took (`json_ld`: the page's, as the
-    pipeline passes it; read before, as the metadata step reads it)."""
+    pipeline passes it; read before, as the metadata step reads it); with `article`, those select
+    drops on a page it types `article` (rule page.body_part: the parts of the extracted text)."""
     start = time.thread_time()
-    found = page_segments(body, text, article, json_ld) if body is not None else []
-    return found, time.thread_time() - start
+    found = page_segments(body, text, json_ld) if body is not None else []
+    seconds = time.thread_time() - start
+    return [segment for segment in found if not (article and segment.body_part)], seconds
 
 
 # Forum and comment engines by their markup, in the order tried (a page of one engine often names
@@ -233,13 +256,13 @@ def cross_validate(forum: list[tuple[str, HtmlElement, dict]], articles: list[tu
             setattr(segment_units, name, value)
         scored = {}
         for url, body, page in forum:
-            outcome = score_posts(page_segments(body, None, False, json_lds.get(url)), page)
+            outcome = score_posts(page_segments(body, None, json_lds.get(url)), page)
             posts = sum(outcome[key] for key in ("recovered", "merged", "split", "missed"))
             scored[url] = (outcome["recovered"], posts, 0)
         for url, body, text in articles:
             runs, prepared = body_runs(text or ""), tokens(text or "")
             broken = any(holds_body_text(segment.text, prepared, runs)
-                         for segment in page_segments(body, text, False, json_lds.get(url)))
+                         for segment in page_segments(body, text, json_lds.get(url)))
             scored[url] = (0, 0, int(broken))
         scores.append(scored)
     for name, value in defaults.items():
@@ -277,9 +300,10 @@ def posts_table(title: str, by_group: dict[str, Counter]) -> None:
 
 
 def score_posts(found: list[Segment], page: dict) -> Counter:
+    characters = page.get("language") in CHARACTER_LANGUAGES
     outcome, unmatched = score_segments([(segment.text, segment.kind) for segment in found], page["posts"],
-                                        labelled_posts(page))
-    outcome["segments"] += sum(1 for segment in found if len(words(segment.text)) >= MIN_WORDS)
+                                        labelled_posts(page), characters)
+    outcome["segments"] += sum(1 for segment in found if _length(segment.text, characters) >= MIN_WORDS)
     if page["kind"] == "qa":  # comments under the question and answers are not labelled
         outcome["qa comments"] += unmatched.pop("comment", 0)
     outcome["unmatched"] += sum(unmatched.values())
@@ -289,7 +313,7 @@ def score_posts(found: list[Segment], page: dict) -> Counter:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--posts", type=Path, nargs="+",
-                        default=[SHARED / f"{corpus}.forum-posts.json" for corpus in CORPORA])
+                        default=[SHARED / f"{corpus}.forum-posts.json" for corpus in (*CORPORA, *THREAD_CORPORA)])
     parser.add_argument("--cache", type=Path, default=ROOT / "out" / "cache" / "segments-extracted.json",
                         help="the cascade's text of every page (computed once, about 5 minutes)")
     parser.add_argument("--skip-articles", action="store_true", help="posts and cost only")
@@ -314,7 +338,10 @@ def main() -> None:
     kept_articles: list[tuple[str, HtmlElement, str | None]] = []
     software_of: dict[str, str] = {}
     json_lds: dict[str, list[dict]] = {}
-    for corpus in CORPORA:
+    for corpus in (*CORPORA, *THREAD_CORPORA):
+        if not (SHARED / f"{corpus}.warc.gz").is_file():
+            continue
+        types.setdefault(corpus, {})
         wanted = None if corpus == "wcxb-dev" else \
             {url for url, kind in types[corpus].items() if kind == "article" and not args.skip_articles} | set(posts)
         for url, tree, html in pages(SHARED / f"{corpus}.warc.gz", wanted):

@@ -155,6 +155,10 @@ class SegmentParams:
     # widget and policies are not. An empty list of kinds switches the rule off.
     shop_page_types: Annotated[tuple[str, ...], one_of(PAGE_TYPES)] = ("product", "collection", "service")
     kinds_on_shop_pages: Annotated[tuple[str, ...], one_of(SEGMENT_KINDS)] = ("review",)
+    # Select: on a page the page-type model calls one of these types, a segment that is a part of the
+    # extracted text (signal body_part) is dropped (rule page.body_part): the page row holds that text.
+    # Its comments stay. Extraction keeps every unit, so this is re-tunable without re-extracting.
+    body_part_page_types: Annotated[tuple[str, ...], one_of(PAGE_TYPES)] = ("article",)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ def setting(rule: Rule, params: Params) -> str:
     if rule.op == "outside":
         low, high = threshold
         return f"outside [{_number(low)}, {_number(high)}]"
-    if rule.op == "not_in":
+    if rule.op in ("not_in", "in"):
         return ", ".join(threshold)
     own = rule.default_threshold is not None and params.get(str(rule.params_key)) is None
     return f"{rule.op} {_number(threshold)}" + (" (the model file's)" if own else "")

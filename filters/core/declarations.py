@@ -90,6 +90,10 @@ def _not_in(value: Any, allowed: Any) -> Any:
     return ~value.is_in(list(allowed)) if isinstance(value, pl.Expr) else value not in allowed
 
 
+def _in(value: Any, listed: Any) -> Any:
+    return value.is_in(list(listed)) if isinstance(value, pl.Expr) else value in listed
+
+
 # Each comparison written once, for a single value (extract stage, explain) and for a polars
 # column (select stage) alike: the operators below mean the same on both.
 _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
@@ -102,7 +106,9 @@ _COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     "is_false": lambda v, _t: operator.eq(v, False),
     "outside": _outside,  # (low, high), either may be None (unbounded)
     "not_in": _not_in,
+    "in": _in,  # a list in params; empty: the rule is off
 }
+LIST_OPS = ("not_in", "in")
 FLAG_OPS = ("is_true", "is_false")
 
 
@@ -132,7 +138,7 @@ class Rule:
         threshold = self.threshold(params)
         if self.op == "outside":
             return threshold is not None and any(bound is not None for bound in threshold)
-        if self.op == "not_in":
+        if self.op in LIST_OPS:
             return bool(threshold)
         return threshold is not None
 
@@ -174,6 +180,8 @@ class Rule:
             return f"{self.signal} outside [{low}, {high}]"
         if self.op == "not_in":
             return f"{self.signal} not in {self.params_key} (empty: all allowed)"
+        if self.op == "in":
+            return f"{self.signal} in {self.params_key} (empty: off)"
         target = self.params_key if self.params_key is not None else repr(self.constant)
         if self.default_threshold is not None:
             target = f"{target} (null: the model's own; when {self.enabled_key})"

@@ -83,9 +83,6 @@ def _threshold(used: bool, given: float | None, model_path: str | None, which: i
 
 # The signal every parsed page has and no unparsed one: the model reads only parsed pages.
 PARSED_SIGNAL = "structure_link_count"
-# The gate's article probability from which the segmenter treats a page as an article (its units
-# holding the extracted text are the article's parts, not posts): even odds.
-ARTICLE_HINT = 0.5
 
 
 def is_parsed(signals: Mapping[str, Any]) -> bool:
@@ -96,13 +93,6 @@ def is_parsed(signals: Mapping[str, Any]) -> bool:
 def parsed_expr() -> pl.Expr:
     """`is_parsed` over a frame of rows."""
     return pl.col("signals").struct.field(PARSED_SIGNAL).is_not_null()
-
-
-def article_hint(signals: Mapping[str, Any]) -> bool:
-    """Whether the segmenter is told the page is an article: extracted (not turned away by the gate)
-    with a gate article probability of at least `ARTICLE_HINT`."""
-    probability = signals.get("page_article_probability")
-    return not signals.get("extraction_gated") and probability is not None and probability >= ARTICLE_HINT
 
 
 def page_article_probability(row: Mapping[str, Any], model_path: str | None) -> float:

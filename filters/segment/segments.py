@@ -1,12 +1,13 @@
 """A page's segments: its units (`units.py`) as the dataset sees them, each with its own text, its
 kind, its author and date as the unit shows them, and the words of other posts quoted in it.
 
-`page_segments(body, text, article)` is what the pipeline calls after extraction: `body` is the
+`page_segments(body, text, json_ld)` is what the pipeline calls after extraction: `body` is the
 parsed page's `<body>` (never modified), `text` the extracted main text (None when the page was
-not extracted) and `article` the page-type hint (True: the page is judged an article). An article's
-body is never a segment: with `text`, units that show no author or date and hold the extracted body
-are its parts (no segments) unless they are marked as posts by their ids or class, and with
-`article` each unit holding it is left out; its comments stay.
+not extracted). Nothing here depends on the page's type: each segment records whether it is a part
+of the extracted text (`body_part`, `in_body`), and select drops those on pages its page-type model
+calls an article (rule page.body_part, `segment.body_part_page_types`): an article's body is never
+a segment, its comments are. Units that show no author or date and hold the extracted body are the
+parts of one text, not posts (no segments), unless they are marked as posts by their ids or class.
 Kinds: microdata's, else a class word of the unit or its parent (`KIND_WORDS`), else `item` for units
 mostly of link text, else `post`. The author and date elements read are left out of the text, and
 so are a unit's lines that quote an earlier unit of the page (`without_quoted_lines`).
@@ -14,6 +15,7 @@ so are a unit's lines that quote an earlier unit of the page (`without_quoted_li
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterator
@@ -82,6 +84,11 @@ _DATES = etree.XPath(".//*[self::time[@datetime] or @itemprop='datePublished' or
 SIGNALS: tuple[Signal, ...] = (
     Signal("review_rating", pa.float64(), "a review segment's rating as it shows it (\"5.0 out of 5 stars\" is 5.0; "
            "its scale is the site's), left out of its text (null: not a review, or none shown)"),
+    Signal("body_part", pa.bool_(), "whether a segment is a part of its page's extracted text: at least half its words "
+           "are in its lines of at least 12 words that the text holds (extract stage; null on pages, and where the "
+           "page was not extracted)"),
+    Signal("body_part_page_type", pa.string(), "a segment's page type when it is a part of its page's extracted text "
+           "(body_part; select stage; null otherwise, and on pages)"),
     Signal("shop_page_segment_kind", pa.string(), "a segment's kind when the page-type model calls its page one of "
            "segment.shop_page_types (select stage; null otherwise, and on pages)"),
 )
@@ -90,6 +97,9 @@ RULES: tuple[Rule, ...] = (
          "(segment.shop_page_types) that is not of a kind kept there (segment.kinds_on_shop_pages: customer "
          "reviews), such as a product Q&A widget or a refund policy", "shop_page_segment_kind", "not_in", "select",
          params_key="segment.kinds_on_shop_pages"),
+    Rule("page.body_part", "a segment that is a part of its page's extracted text on a page the page-type model calls "
+         "one of segment.body_part_page_types (an article's sections, not the comments under it): the page row "
+         "holds that text", "body_part_page_type", "in", "select", params_key="segment.body_part_page_types"),
 )
 
 
@@ -102,15 +112,16 @@ class Segment:
     quoted_words: int  # words of quoted posts left out of `text`
     source: str  # how the unit was found: "microdata", "marked" (by its post id or class), "repeated" or "jsonld"
     rating: float | None = None  # a review's rating as it shows it, left out of `text`
+    body_part: bool | None = None  # whether the extracted text holds it (`in_body`); None: the page was not extracted
 
 
-def page_segments(body: HtmlElement, text: str | None = None, article: bool = False,
+def page_segments(body: HtmlElement, text: str | None = None,
                   json_ld: list[dict[str, Any]] | None = None) -> list[Segment]:
-    """The page's segments in page order (none when nothing repeats). With `text`, units that are
-    parts of the extracted body (`in_body`) are left out when `article`, and all are when none shows
-    an author or a date (then they are the parts of one text, not posts). A page whose markup gives
-    no unit gives the contributions its JSON-LD states (`json_ld`: `Page.json_ld`; `jsonld_units`),
-    a single post among them."""
+    """The page's segments in page order (none when nothing repeats). With `text`, each records
+    whether it is a part of the extracted text (`body_part`, `in_body`: select decides by the page's
+    final type), and there are none when such parts show no author or date (then the units are the
+    parts of one text, not posts). A page whose markup gives no unit gives the contributions its
+    JSON-LD states (`json_ld`: `Page.json_ld`; `jsonld_units`), a single post among them."""
     found = units(body)
     inside = frozenset(unit.element for unit in found)
     software = furniture_everywhere([unit.element for unit in found], inside)
@@ -137,13 +148,10 @@ def page_segments(body: HtmlElement, text: str | None = None, article: bool = Fa
     if not segments or not text:
         return segments
     body_text = _plain(text)
-    if article or (len(found) == 1 and found[0].source == "marked"):
-        # an article's parts; or a thread's one post that the extraction took: the page row holds it
-        return [segment for segment in segments if not in_body(segment.text, body_text)]
-    if not declared and all(segment.source not in ("marked", "jsonld") for segment in segments) \
-            and any(in_body(segment.text, body_text) for segment in segments):
+    parts = [in_body(segment.text, body_text) for segment in segments]
+    if not declared and all(segment.source not in ("marked", "jsonld") for segment in segments) and any(parts):
         return []  # parts of the extracted text that show no writer: an article's, not posts
-    return segments
+    return [dataclasses.replace(segment, body_part=part) for segment, part in zip(segments, parts, strict=True)]
 
 
 def furniture_everywhere(found: list[HtmlElement], inside: frozenset[HtmlElement]) -> frozenset[HtmlElement]:

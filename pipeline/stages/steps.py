@@ -33,7 +33,7 @@ from filters.page.page_signals import classify, needs_js
 from filters.page.page_structure import structure_signals
 from filters.page.product import product_signals
 from filters.page.url_rules import normalize_url, url_signals
-from filters.page_model.decision import article_hint, page_article_probability
+from filters.page_model.decision import page_article_probability
 from filters.parse.html import host_of, parse_html_bytes, url_hint
 from filters.parse.parsed import Page
 from filters.rules import reasons
@@ -280,7 +280,7 @@ def step_segments(record: Record) -> None:
     body = page.tree.find("body")
     if body is None:
         return
-    found = page_segments(body, record.row["text"], article_hint(record.signals), page.json_ld)
+    found = page_segments(body, record.row["text"], page.json_ld)  # kept or dropped by the page's type in select
     found = found[:settings.max_per_page]
     budget = [SEGMENT_DATE_PARSES]
     record.row["segments"] = [segment_row(index, segment, record, budget) for index, segment in enumerate(found)]
@@ -297,6 +297,7 @@ def segment_row(index: int, segment: Segment, record: Record, budget: list[int])
     signals = text_signals(segment.text, record.params.extract.c4.run_together)
     signals.update(dedup_keys(segment.text, record.params))
     signals["review_rating"] = segment.rating
+    signals["body_part"] = segment.body_part
     published = parse_date_line(segment.published, record.raw.warc_date, budget, signals.get("text_language")) \
         if segment.published else None
     return {"segment_index": index, "segment_kind": segment.kind, "author": segment.author, "published": published,

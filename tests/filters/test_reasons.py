@@ -117,7 +117,7 @@ def _values_around(rule: Rule, params: _Switched) -> list[object]:
     threshold = rule.threshold(params)
     if rule.op in ("is_true", "is_false"):
         return [True, False, None]
-    if rule.op == "not_in":
+    if rule.op in ("not_in", "in"):
         return [threshold[0], "xx", None]
     if rule.op == "outside":
         bounds = [b for b in threshold if b is not None]

@@ -59,9 +59,9 @@ def test_an_faq_and_a_critics_review_are_the_pages_own_text_not_contributions():
 def test_a_page_whose_markup_gives_no_unit_gives_its_json_ld_posts_a_single_post_too():
     posting = {"@type": "SocialMediaPosting", "articleBody": words(40, "only"), "author": "eve"}
     page = page_with(posting)
-    found = page_segments(page.tree.find("body"), None, False, page.json_ld)
+    found = page_segments(page.tree.find("body"), None, page.json_ld)
     assert [(segment.kind, segment.source, segment.author) for segment in found] == [("post", "jsonld", "eve")]
-    assert page_segments(page.tree.find("body"), None, False, None) == []
+    assert page_segments(page.tree.find("body"), None, None) == []
 
 
 def test_a_graph_nested_deeper_than_max_depth_is_not_followed():

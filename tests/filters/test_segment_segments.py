@@ -4,6 +4,8 @@ quoted words, and the tree left as it was."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from lxml import etree, html
 
 from filters.segment.segments import KINDS, Segment, page_segments
@@ -58,9 +60,12 @@ def test_a_quote_of_another_post_is_left_out_and_its_words_counted():
                for segment in found)
 
 
-def test_the_text_argument_and_the_article_hint_do_not_change_a_thread():
+def test_a_text_that_holds_no_post_leaves_a_threads_segments_as_they_are_marked_as_no_body_part():
     body = body_of(forum_thread())
-    assert page_segments(body, "Alpha words.\n\nBeta words.", article=False) == page_segments(body)
+    with_text = page_segments(body, "Alpha words.\n\nBeta words.")
+    assert [segment.body_part for segment in with_text] == [False, False, False]
+    assert [segment.body_part for segment in page_segments(body)] == [None, None, None]  # not extracted
+    assert [dataclasses.replace(segment, body_part=None) for segment in with_text] == page_segments(body)
 
 
 def test_the_tree_is_left_as_it_was():
@@ -125,7 +130,7 @@ ARTICLE = ("<article class='post'><h1>The headline of the story</h1>"
 
 def test_a_plain_article_has_no_segments():
     assert page_segments(body_of(f"<main>{ARTICLE}</main>")) == []
-    assert page_segments(body_of(f"<main>{ARTICLE}</main>"), "the extracted story", article=True) == []
+    assert page_segments(body_of(f"<main>{ARTICLE}</main>"), "the extracted story") == []
 
 
 def test_an_articles_comments_are_segments_and_its_body_is_never_split():
@@ -172,7 +177,7 @@ def test_kinds_are_the_declared_ones():
     assert Segment("a", "post", None, None, 0, "repeated").kind in KINDS
 
 
-def test_with_the_article_hint_a_unit_holding_the_extracted_body_is_left_out_and_comments_stay():
+def test_a_unit_holding_the_extracted_body_is_marked_a_body_part_and_comments_are_not():
     part = "<div class='part'><span class='date'>2024-01-0{}</span><p>{}</p></div>"
     story = [words(40, f"story{i}x") for i in range(3)]
     comment = "<li class='comment'><a href='/user/{0}'>{0}</a><p>{1}</p></li>"
@@ -180,13 +185,19 @@ def test_with_the_article_hint_a_unit_holding_the_extracted_body_is_left_out_and
                    + "</div><ol class='comments'>" + comment.format("ann", words(40, "said")) + "</ol>")
     assert len(page_segments(page)) == 3  # without the text, the dated parts look like posts
     extracted = "\n\n".join(story)
-    assert page_segments(page, extracted, article=True) == []
-    # the parts show no author and no `<time>`: with the extracted text they are an article's, hint or not
+    # the parts show no author and no `<time>`: with the extracted text they are an article's, whatever its type
     assert page_segments(page, extracted) == []
     replies = "".join(comment.format(name, words(40, f"{name}x")) for name in ("ann", "bob", "cy"))
     page = body_of(f"<article><h1>Title</h1><p>{words(200, 'story')}</p></article><ol class='comments'>{replies}</ol>")
-    found = page_segments(page, words(200, "story"), article=True)
-    assert [segment.author for segment in found] == ["ann", "bob", "cy"]
+    found = page_segments(page, words(200, "story"))
+    assert [(segment.author, segment.body_part) for segment in found] == [("ann", False), ("bob", False), ("cy", False)]
+    # dated, signed parts inside the extracted text are kept and marked: select drops them on an article
+    signed = "<div class='part'><a href='/user/{0}'>{0}</a><time datetime='2024-01-0{1}'>day</time><p>{2}</p></div>"
+    page = body_of("<div class='parts'>" + "".join(signed.format(name, i, text) for i, (name, text) in
+                                                   enumerate(zip(("ann", "bob", "cy"), story, strict=True), 1))
+                   + "</div>")
+    assert [segment.body_part for segment in page_segments(page, extracted)] == [True, True, True]
+    assert [segment.body_part for segment in page_segments(page, words(40, "other"))] == [False, False, False]
 
 
 def test_a_line_repeating_an_earlier_posts_words_is_a_quote_left_out_and_counted():
@@ -287,12 +298,13 @@ def test_a_reviews_rating_is_its_own_not_the_reviewed_products_aggregate():
     assert [(segment.kind, segment.rating) for segment in page_segments(page)] == [("review", 1.0), ("review", 4.0)]
 
 
-def test_a_threads_one_post_is_a_segment_unless_the_extraction_took_it():
+def test_a_threads_one_post_is_a_segment_marked_a_body_part_where_the_extraction_took_it():
     post = ("<div id='p7' class='post'><a href='./memberlist.php?mode=viewprofile&u=2'>ann</a>"
             f"<div class='content'><p>{words(60, 'essay')}</p></div></div>")
     page = body_of(f"<h2>Topic</h2>{post}")
     assert [(segment.author, segment.source) for segment in page_segments(page)] == [("ann", "marked")]
-    assert page_segments(page, words(60, "essay")) == []  # the page row holds that text already
+    # the page row holds that text already: select drops it if the page is finally an article
+    assert [segment.body_part for segment in page_segments(page, words(60, "essay"))] == [True]
 
 
 def test_a_date_written_for_scripts_in_a_data_attribute_is_the_segments():

@@ -266,3 +266,33 @@ def test_on_a_shop_page_only_reviews_are_kept(runs):
     assert not any(reviews.select(rule.expr(Params(), flat.columns))[:, 0].to_list())
     off = params_from_dict({"segment": {"kinds_on_shop_pages": []}})
     assert not any(flat.select(rule.expr(off, flat.columns))[:, 0].to_list())
+
+
+def test_an_articles_parts_are_dropped_in_select_by_the_pages_final_type(runs):
+    """page.body_part: extraction marks a segment that is a part of the extracted text (`body_part`)
+    and decides nothing; select sets `body_part_page_type` from the page's final type, and the rule
+    drops such parts on the types of segment.body_part_page_types only (a forum's posts stay)."""
+    pages = pl.read_parquet(runs / "on" / "work" / "extract" / "*.parquet")
+    stored = pages.filter(pl.col("segments").list.len() > 0).select(
+        pl.col("segments").list.eval(pl.element().struct.field("signals").struct.field("body_part"))).to_series()
+    # the gate turned the threads away: not extracted, so no segment is a part of a text
+    assert stored.list.len().sum() == 8 and all(part is None for parts in stored.to_list() for part in parts)
+    marked = pages.with_columns(
+        pl.lit("train").alias("split"),
+        pl.when(pl.col("url").str.contains("lake-sailors")).then(pl.lit("article")).otherwise(pl.lit("forum"))
+        .alias("page_type"),
+        pl.col("segments").list.eval(pl.element().struct.with_fields(
+            pl.element().struct.field("signals").struct.with_fields(pl.lit(True).alias("body_part")))))
+    flat = pl.from_arrow(flat_segments(marked, date(2024, 6, 1)))
+    assert isinstance(flat, pl.DataFrame)
+    types = flat.select(pl.col("signals").struct.field("body_part_page_type"))[:, 0].to_list()
+    assert types == ["article" if "lake-sailors" in url else "forum" for url in flat["url"]]
+    rule = RULES_BY_CODE["page.body_part"]
+    fired = flat.select(rule.expr(Params(), flat.columns))[:, 0].to_list()
+    assert fired == flat["url"].str.contains("lake-sailors").to_list()  # parts of an article; a forum's posts stay
+    assert not any(flat.select(rule.expr(params_from_dict({"segment": {"body_part_page_types": []}}),
+                                         flat.columns))[:, 0].to_list())
+    unmarked = pl.from_arrow(flat_segments(pages.with_columns(pl.lit("train").alias("split"),
+                                                              pl.lit("article").alias("page_type")), date(2024, 6, 1)))
+    assert isinstance(unmarked, pl.DataFrame)
+    assert not any(unmarked.select(rule.expr(Params(), unmarked.columns))[:, 0].to_list())  # comments stay
