@@ -4,9 +4,12 @@
 Calls `filters.segment.segments.page_segments` as the pipeline does: on the page's `<body>` after
 the consent overlays are removed (the pipeline leaves them in a page the gate turned away; the
 forum figures are the same either way), with `text` the extraction cascade's text (`run_cascade`, cached in
-`--cache` because it takes minutes) or None (pages the pre-extraction gate turns away), and
-without the page's type (extraction decides nothing by it); article pages also with `article=True`:
-the segments select keeps when its model types the page `article` (rule page.body_part).
+`--cache` because it takes minutes) or None (pages the pre-extraction gate turns away). Extraction
+decides nothing by the page's type; select's rules page.body_part and page.unsigned_part do
+(`dropped_in_select`, default params): forum pages are scored as select keeps their segments on a
+page it types `forum`, article pages as it keeps them on a page it types `article` (a perfect
+model), `documentation` (a mistake that leaves the unsigned-part rule) and `forum` (the worst
+mistake: neither rule fires).
 
 1. **Posts** (`../shared/corpora/wcxb-dev.forum-posts.json`: every forum page of wcxb-dev, and
    `trafilatura-eval.forum-posts.json`: 25 forum, Q&A and commented article pages of trafilatura-eval,
@@ -59,6 +62,7 @@ from filters.segment.segments import Segment, page_segments  # noqa: E402
 from filters.text.tokens import words  # noqa: E402
 from pipeline.io.decode import decode_html  # noqa: E402
 from pipeline.io.readers import FileReport, read_file  # noqa: E402
+from pipeline.params import SegmentParams  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 CORPORA = ("wcxb-dev", "trafilatura-eval")
@@ -180,15 +184,22 @@ def extracted_texts(cache: Path) -> dict[str, str | None]:
     return texts
 
 
-def timed_segments(body: HtmlElement | None, text: str | None, article: bool = False,
+def timed_segments(body: HtmlElement | None, text: str | None, page_type: str = "forum",
                    json_ld: list[dict] | None = None) -> tuple[list[Segment], float]:
-    """The page's segments and the thread CPU seconds they took (`json_ld`: the page's, as the
-    pipeline passes it; read before, as the metadata step reads it); with `article`, those select
-    drops on a page it types `article` (rule page.body_part: the parts of the extracted text)."""
+    """The page's segments select keeps on a page of `page_type` under the default params (rules
+    page.body_part and page.unsigned_part), and the thread CPU seconds `page_segments` took
+    (`json_ld`: the page's, as the pipeline passes it; read before, as the metadata step reads it)."""
     start = time.thread_time()
     found = page_segments(body, text, json_ld) if body is not None else []
     seconds = time.thread_time() - start
-    return [segment for segment in found if not (article and segment.body_part)], seconds
+    return [segment for segment in found if not dropped_in_select(segment, page_type)], seconds
+
+
+def dropped_in_select(segment: Segment, page_type: str) -> bool:
+    """Whether rule page.body_part or page.unsigned_part drops the segment on a page of `page_type`."""
+    settings = SegmentParams()
+    return bool((segment.body_part and page_type in settings.body_part_page_types)
+                or (segment.unsigned_part and page_type in settings.unsigned_part_page_types))
 
 
 # Forum and comment engines by their markup, in the order tried (a page of one engine often names
@@ -347,7 +358,7 @@ def main() -> None:
         for url, tree, html in pages(SHARED / f"{corpus}.warc.gz", wanted):
             body, text = tree.find("body"), texts.get(url)
             json_lds[url] = Page(tree, url).json_ld
-            found, seconds = timed_segments(body, text, False, json_lds[url])
+            found, seconds = timed_segments(body, text, "forum", json_lds[url])
             kind = types[corpus].get(url)
             if corpus == "wcxb-dev":
                 costs["all"].append(seconds)
@@ -357,8 +368,10 @@ def main() -> None:
                     kept_articles.append((url, body, text))
                 runs = body_runs(text or "")
                 prepared = tokens(text or "")
-                hinted = timed_segments(body, text, True, json_lds[url])[0]
-                for hint, segments in (("article=False", found), ("article=True", hinted)):
+                typed = {page_type: timed_segments(body, text, page_type, json_lds[url])[0]
+                         for page_type in ("article", "documentation")}
+                for hint, segments in (("typed article", typed["article"]), ("typed documentation",
+                                       typed["documentation"]), ("typed forum", found)):
                     counts = articles[f"{corpus}, {hint}"]
                     counts["pages"] += 1
                     counts["with segments"] += bool(segments)
@@ -372,7 +385,7 @@ def main() -> None:
             if args.cv and body is not None and page["posts"]:
                 kept_forum.append((url, body, page))
             long_posts = sum(post["words"] >= MIN_WORDS for post in labelled_posts(page))
-            for setting, segments in (("text", found), ("None", timed_segments(body, None, False, json_lds[url])[0])):
+            for setting, segments in (("text", found), ("None", timed_segments(body, None, "forum", json_lds[url])[0])):
                 if not page["posts"]:
                     if segments:
                         empty_with_segments[f"{corpus}, text={setting}"].append(url)
@@ -399,7 +412,7 @@ def main() -> None:
         print("\nsoftware of the labelled pages: " + ", ".join(
             f"{name} {count}" for name, count in Counter(software_of.values()).most_common()))
     if not args.skip_articles:
-        print("\narticle pages (text=extracted; article=True is the page-type hint as a perfect model gives it):"
+        print("\narticle pages (text=extracted; the segments select keeps on a page it types so):"
               "\n  pages, with segments, with a segment holding article-body text")
         for name, counts in articles.items():
             share = counts["holding body text"] / counts["pages"]

@@ -159,6 +159,11 @@ class SegmentParams:
     # extracted text (signal body_part) is dropped (rule page.body_part): the page row holds that text.
     # Its comments stay. Extraction keeps every unit, so this is re-tunable without re-extracting.
     body_part_page_types: Annotated[tuple[str, ...], one_of(PAGE_TYPES)] = ("article",)
+    # Select: on a page of one of these types whose units show no writer and hold part of the
+    # extracted text (signal unsigned_part), its segments are dropped (rule page.unsigned_part):
+    # the dated sections of one text. A forum page's posts stay, though its software shows no writer.
+    unsigned_part_page_types: Annotated[tuple[str, ...], one_of(PAGE_TYPES)] = (
+        "article", "service", "product", "collection", "listing", "documentation")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from segments import body_runs, holds_body_text, score_page, score_posts, tokens  # noqa: E402
+from segments import body_runs, dropped_in_select, holds_body_text, score_page, score_posts, tokens  # noqa: E402
 
 from filters.segment.segments import Segment  # noqa: E402
 
@@ -49,3 +49,22 @@ def test_a_segment_holds_article_body_text_when_half_its_words_are_shared_runs_o
     quoting = " ".join(f"body{i}" for i in range(12)) + "\n" + " ".join(f"mine{i}" for i in range(30))
     assert not holds_body_text(quoting, prepared, runs)
     assert not holds_body_text("Another paragraph of the story.", prepared, runs)  # shorter than BODY_LINE_WORDS
+
+
+def test_chinese_and_japanese_snippets_are_compared_as_characters():
+    first, last = "露營兼賞楓，好棒的生活我也想去", "看起來好豐盛喔"
+    page = {"kind": "forum-thread", "language": "zh", "posts": [post(first, last, words=40)]}
+    text = "露營兼賞楓， 好棒的生活\n我也想去 看起來好豐盛喔" + "字" * 30  # spaces and lines between the characters
+    assert score_posts([Segment(text, "post", None, None, 0, "repeated")], page)["recovered"] == 1
+    # as `\\w+` runs, the same snippets are not found: the line breaks cut the runs
+    assert score_posts([Segment(text, "post", None, None, 0, "repeated")], {**page, "language": "en"})["missed"] == 1
+    # a segment of 30 characters counts as a segment of >= 30 words in such a language
+    assert score_posts([Segment("字" * 30, "post", None, None, 0, "repeated")], page)["segments"] == 1
+
+
+def test_select_drops_body_parts_on_articles_and_unsigned_parts_on_all_but_forums():
+    part = Segment("text", "post", None, None, 0, "repeated", body_part=True, unsigned_part=False)
+    unsigned = Segment("text", "post", None, None, 0, "repeated", body_part=False, unsigned_part=True)
+    assert dropped_in_select(part, "article") and not dropped_in_select(part, "forum")
+    assert not dropped_in_select(part, "documentation")
+    assert dropped_in_select(unsigned, "documentation") and not dropped_in_select(unsigned, "forum")

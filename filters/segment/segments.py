@@ -3,11 +3,13 @@ kind, its author and date as the unit shows them, and the words of other posts q
 
 `page_segments(body, text, json_ld)` is what the pipeline calls after extraction: `body` is the
 parsed page's `<body>` (never modified), `text` the extracted main text (None when the page was
-not extracted). Nothing here depends on the page's type: each segment records whether it is a part
-of the extracted text (`body_part`, `in_body`), and select drops those on pages its page-type model
-calls an article (rule page.body_part, `segment.body_part_page_types`): an article's body is never
-a segment, its comments are. Units that show no author or date and hold the extracted body are the
-parts of one text, not posts (no segments), unless they are marked as posts by their ids or class.
+not extracted). Nothing here depends on the page's type; what select needs to judge a segment is
+stored with it: whether it is a part of the extracted text (`body_part`, `in_body`; rule
+page.body_part drops those on pages the page-type model calls an article: an article's body is
+never a segment, its comments are), and whether its page's units are `unsigned_part`s (none shows
+an author or a machine-readable date, none is marked as a post by its id, class or JSON-LD, and
+some hold the extracted text: the dated sections of one text rather than posts; rule
+page.unsigned_part drops them on every page type but `forum` by default).
 Kinds: microdata's, else a class word of the unit or its parent (`KIND_WORDS`), else `item` for units
 mostly of link text, else `post`. The author and date elements read are left out of the text, and
 so are a unit's lines that quote an earlier unit of the page (`without_quoted_lines`).
@@ -89,6 +91,11 @@ SIGNALS: tuple[Signal, ...] = (
            "page was not extracted)"),
     Signal("body_part_page_type", pa.string(), "a segment's page type when it is a part of its page's extracted text "
            "(body_part; select stage; null otherwise, and on pages)"),
+    Signal("unsigned_part", pa.bool_(), "whether a segment's page shows its units as the parts of one text: none shows "
+           "an author or a machine-readable date, none is marked as a post, and some are parts of the extracted text "
+           "(extract stage; null on pages, and where the page was not extracted)"),
+    Signal("unsigned_part_page_type", pa.string(), "a segment's page type when its page shows its units as the parts "
+           "of one text (unsigned_part; select stage; null otherwise, and on pages)"),
     Signal("shop_page_segment_kind", pa.string(), "a segment's kind when the page-type model calls its page one of "
            "segment.shop_page_types (select stage; null otherwise, and on pages)"),
 )
@@ -100,6 +107,10 @@ RULES: tuple[Rule, ...] = (
     Rule("page.body_part", "a segment that is a part of its page's extracted text on a page the page-type model calls "
          "one of segment.body_part_page_types (an article's sections, not the comments under it): the page row "
          "holds that text", "body_part_page_type", "in", "select", params_key="segment.body_part_page_types"),
+    Rule("page.unsigned_part", "a segment of a page whose units show no writer (no author, no machine-readable date, "
+         "none marked as a post) and hold part of the extracted text, on a page the page-type model calls one of "
+         "segment.unsigned_part_page_types: the dated sections of one text, not posts", "unsigned_part_page_type",
+         "in", "select", params_key="segment.unsigned_part_page_types"),
 )
 
 
@@ -113,15 +124,16 @@ class Segment:
     source: str  # how the unit was found: "microdata", "marked" (by its post id or class), "repeated" or "jsonld"
     rating: float | None = None  # a review's rating as it shows it, left out of `text`
     body_part: bool | None = None  # whether the extracted text holds it (`in_body`); None: the page was not extracted
+    unsigned_part: bool | None = None  # whether its page's units are the unsigned parts of one text; None: likewise
 
 
 def page_segments(body: HtmlElement, text: str | None = None,
                   json_ld: list[dict[str, Any]] | None = None) -> list[Segment]:
     """The page's segments in page order (none when nothing repeats). With `text`, each records
-    whether it is a part of the extracted text (`body_part`, `in_body`: select decides by the page's
-    final type), and there are none when such parts show no author or date (then the units are the
-    parts of one text, not posts). A page whose markup gives no unit gives the contributions its
-    JSON-LD states (`json_ld`: `Page.json_ld`; `jsonld_units`), a single post among them."""
+    whether it is a part of the extracted text (`body_part`, `in_body`) and whether its page's units
+    are `unsigned_part`s (some are such parts and none shows an author or a machine-readable date or
+    is marked as a post): select decides by the page's final type. A page whose markup gives no unit
+    gives the contributions its JSON-LD states (`json_ld`: `Page.json_ld`; `jsonld_units`), a single post among them."""
     found = units(body)
     inside = frozenset(unit.element for unit in found)
     software = furniture_everywhere([unit.element for unit in found], inside)
@@ -149,9 +161,9 @@ def page_segments(body: HtmlElement, text: str | None = None,
         return segments
     body_text = _plain(text)
     parts = [in_body(segment.text, body_text) for segment in segments]
-    if not declared and all(segment.source not in ("marked", "jsonld") for segment in segments) and any(parts):
-        return []  # parts of the extracted text that show no writer: an article's, not posts
-    return [dataclasses.replace(segment, body_part=part) for segment, part in zip(segments, parts, strict=True)]
+    unsigned = not declared and all(segment.source not in ("marked", "jsonld") for segment in segments) and any(parts)
+    return [dataclasses.replace(segment, body_part=part, unsigned_part=unsigned)
+            for segment, part in zip(segments, parts, strict=True)]
 
 
 def furniture_everywhere(found: list[HtmlElement], inside: frozenset[HtmlElement]) -> frozenset[HtmlElement]:

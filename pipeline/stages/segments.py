@@ -91,7 +91,8 @@ def flat_segments(pages: pl.DataFrame, cutoff: date, shop_page_types: tuple[str,
     era: by its own date, else its capture; a page published after `cutoff` dates its segments
     after it too (`era_columns`' floor); on a page of one of `shop_page_types`, its kind in the
     signal `shop_page_segment_kind` (rule page.shop_segment); on a segment that is a part of its page's
-    extracted text (`body_part`), its page's type in `body_part_page_type` (rule page.body_part)."""
+    extracted text (`body_part`), its page's type in `body_part_page_type` (rule page.body_part), and on
+    the unsigned parts of one text (`unsigned_part`), in `unsigned_part_page_type` (rule page.unsigned_part)."""
     if "segments" not in pages.columns:  # a work directory extracted before segments existed
         return _FILE_SCHEMA.empty_table()
     exploded = pages.select(
@@ -112,7 +113,9 @@ def flat_segments(pages: pl.DataFrame, cutoff: date, shop_page_types: tuple[str,
             pl.when(pl.col("page_type").is_in(list(shop_page_types))).then(pl.col("segment_kind"))
             .otherwise(pl.lit(None, dtype=pl.String)).alias("shop_page_segment_kind"),
             pl.when(pl.col("signals").struct.field("body_part")).then(pl.col("page_type"))
-            .otherwise(pl.lit(None, dtype=pl.String)).alias("body_part_page_type")))
+            .otherwise(pl.lit(None, dtype=pl.String)).alias("body_part_page_type"),
+            pl.when(pl.col("signals").struct.field("unsigned_part")).then(pl.col("page_type"))
+            .otherwise(pl.lit(None, dtype=pl.String)).alias("unsigned_part_page_type")))
     # A post's own date is declared when its unit is marked up as one (microdata, JSON-LD), else found in its markup.
     own_source = (pl.when(pl.col("segment_source").is_in(["microdata", "jsonld"])).then(pl.lit("published"))
                   .otherwise(pl.lit("inferred")))

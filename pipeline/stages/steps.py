@@ -298,6 +298,7 @@ def segment_row(index: int, segment: Segment, record: Record, budget: list[int])
     signals.update(dedup_keys(segment.text, record.params))
     signals["review_rating"] = segment.rating
     signals["body_part"] = segment.body_part
+    signals["unsigned_part"] = segment.unsigned_part
     published = parse_date_line(segment.published, record.raw.warc_date, budget, signals.get("text_language")) \
         if segment.published else None
     return {"segment_index": index, "segment_kind": segment.kind, "author": segment.author, "published": published,

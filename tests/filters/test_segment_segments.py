@@ -65,7 +65,9 @@ def test_a_text_that_holds_no_post_leaves_a_threads_segments_as_they_are_marked_
     with_text = page_segments(body, "Alpha words.\n\nBeta words.")
     assert [segment.body_part for segment in with_text] == [False, False, False]
     assert [segment.body_part for segment in page_segments(body)] == [None, None, None]  # not extracted
-    assert [dataclasses.replace(segment, body_part=None) for segment in with_text] == page_segments(body)
+    assert [segment.unsigned_part for segment in with_text] == [False, False, False]  # signed, marked posts
+    assert [dataclasses.replace(segment, body_part=None, unsigned_part=None) for segment in with_text] \
+        == page_segments(body)
 
 
 def test_the_tree_is_left_as_it_was():
@@ -185,12 +187,16 @@ def test_a_unit_holding_the_extracted_body_is_marked_a_body_part_and_comments_ar
                    + "</div><ol class='comments'>" + comment.format("ann", words(40, "said")) + "</ol>")
     assert len(page_segments(page)) == 3  # without the text, the dated parts look like posts
     extracted = "\n\n".join(story)
-    # the parts show no author and no `<time>`: with the extracted text they are an article's, whatever its type
-    assert page_segments(page, extracted) == []
+    # the parts show no author and no `<time>`: with the extracted text each is marked an unsigned part of one
+    # text, the page's other segments too; select drops them by the page's type (page.unsigned_part)
+    assert [(segment.body_part, segment.unsigned_part) for segment in page_segments(page, extracted)] == \
+        [(True, True), (True, True), (True, True)]
+    assert {segment.unsigned_part for segment in page_segments(page, words(40, "other"))} == {False}
     replies = "".join(comment.format(name, words(40, f"{name}x")) for name in ("ann", "bob", "cy"))
     page = body_of(f"<article><h1>Title</h1><p>{words(200, 'story')}</p></article><ol class='comments'>{replies}</ol>")
     found = page_segments(page, words(200, "story"))
-    assert [(segment.author, segment.body_part) for segment in found] == [("ann", False), ("bob", False), ("cy", False)]
+    assert [(segment.author, segment.body_part, segment.unsigned_part) for segment in found] == \
+        [("ann", False, False), ("bob", False, False), ("cy", False, False)]
     # dated, signed parts inside the extracted text are kept and marked: select drops them on an article
     signed = "<div class='part'><a href='/user/{0}'>{0}</a><time datetime='2024-01-0{1}'>day</time><p>{2}</p></div>"
     page = body_of("<div class='parts'>" + "".join(signed.format(name, i, text) for i, (name, text) in

@@ -296,3 +296,26 @@ def test_an_articles_parts_are_dropped_in_select_by_the_pages_final_type(runs):
                                                               pl.lit("article").alias("page_type")), date(2024, 6, 1)))
     assert isinstance(unmarked, pl.DataFrame)
     assert not any(unmarked.select(rule.expr(Params(), unmarked.columns))[:, 0].to_list())  # comments stay
+
+
+def test_the_unsigned_parts_of_one_text_are_dropped_in_select_except_on_a_forum(runs):
+    """page.unsigned_part: a page whose units show no writer and hold part of the extracted text
+    (`unsigned_part`) loses them on the types of segment.unsigned_part_page_types, by default every
+    type but forum: a thread whose software prints the poster and date as plain text keeps its posts."""
+    pages = pl.read_parquet(runs / "on" / "work" / "extract" / "*.parquet")
+    typed = {"harbour-forum": "forum", "lake-sailors": "listing"}
+    marked = pages.with_columns(
+        pl.lit("train").alias("split"),
+        pl.when(pl.col("url").str.contains("harbour-forum")).then(pl.lit("forum")).otherwise(pl.lit("listing"))
+        .alias("page_type"),
+        pl.col("segments").list.eval(pl.element().struct.with_fields(
+            pl.element().struct.field("signals").struct.with_fields(pl.lit(True).alias("unsigned_part")))))
+    flat = pl.from_arrow(flat_segments(marked, date(2024, 6, 1)))
+    assert isinstance(flat, pl.DataFrame)
+    types = flat.select(pl.col("signals").struct.field("unsigned_part_page_type"))[:, 0].to_list()
+    assert types == [next(kind for site, kind in typed.items() if site in url) for url in flat["url"]]
+    rule = RULES_BY_CODE["page.unsigned_part"]
+    fired = flat.select(rule.expr(Params(), flat.columns))[:, 0].to_list()
+    assert fired == flat["url"].str.contains("lake-sailors").to_list()
+    everywhere = params_from_dict({"segment": {"unsigned_part_page_types": ["forum", "listing"]}})
+    assert all(flat.select(rule.expr(everywhere, flat.columns))[:, 0].to_list())
