@@ -8,8 +8,8 @@ forum figures are the same either way), with `text` the extraction cascade's tex
 decides nothing by the page's type; select's rules page.body_part and page.unsigned_part do
 (`dropped_in_select`, default params): forum pages are scored as select keeps their segments on a
 page it types `forum`, article pages as it keeps them on a page it types `article` (a perfect
-model), `documentation` (a mistake that leaves the unsigned-part rule) and `forum` (the worst
-mistake: neither rule fires).
+model), `listing` (a mistake that leaves the unsigned-part rule) and `forum` (the worst mistake:
+neither rule fires).
 
 1. **Posts** (`../shared/corpora/wcxb-dev.forum-posts.json`: every forum page of wcxb-dev, and
    `trafilatura-eval.forum-posts.json`: 25 forum, Q&A and commented article pages of trafilatura-eval,
@@ -122,13 +122,25 @@ def score_segments(found: list[tuple[str, str]], posts: list[dict], counted: lis
             outcome["split"] += 1
         else:
             unit = prepared[sorted(set(first) & set(last))[0]]
-            others = [other for other in posts if other is not post and holds(unit, other["first_words"])]
+            others = [other for other in posts if other is not post and distinctive(other["first_words"], characters)
+                      and holds(unit, other["first_words"])]
             outcome["merged" if others or len(first) > 1 else "recovered"] += 1
     unmatched: Counter = Counter()
     for text, (raw, kind) in zip(prepared, found, strict=True):
         if _length(raw, characters) >= MIN_WORDS and not any(holds(text, post["first_words"]) for post in posts):
             unmatched[kind] += 1
     return outcome, unmatched
+
+
+# A post's first characters name it only when there are this many: a reply of three characters ("要说。")
+# occurs inside long answers (words: 8 words always name a post, as short replies' are shorter).
+MIN_DISTINCT_CHARACTERS = 8
+
+
+def distinctive(snippet: str, characters: bool) -> bool:
+    """Whether a post's first words tell it from the others' text: always with words; with characters,
+    at least `MIN_DISTINCT_CHARACTERS` of them."""
+    return not characters or len(tokens(snippet, True)) >= MIN_DISTINCT_CHARACTERS
 
 
 def _length(text: str, characters: bool) -> int:
@@ -369,9 +381,9 @@ def main() -> None:
                 runs = body_runs(text or "")
                 prepared = tokens(text or "")
                 typed = {page_type: timed_segments(body, text, page_type, json_lds[url])[0]
-                         for page_type in ("article", "documentation")}
-                for hint, segments in (("typed article", typed["article"]), ("typed documentation",
-                                       typed["documentation"]), ("typed forum", found)):
+                         for page_type in ("article", "listing")}
+                for hint, segments in (("typed article", typed["article"]), ("typed listing", typed["listing"]),
+                                       ("typed forum", found)):
                     counts = articles[f"{corpus}, {hint}"]
                     counts["pages"] += 1
                     counts["with segments"] += bool(segments)

@@ -156,9 +156,11 @@ class SegmentParams:
     shop_page_types: Annotated[tuple[str, ...], one_of(PAGE_TYPES)] = ("product", "collection", "service")
     kinds_on_shop_pages: Annotated[tuple[str, ...], one_of(SEGMENT_KINDS)] = ("review",)
     # Select: on a page the page-type model calls one of these types, a segment that is a part of the
-    # extracted text (signal body_part) is dropped (rule page.body_part): the page row holds that text.
-    # Its comments stay. Extraction keeps every unit, so this is re-tunable without re-extracting.
-    body_part_page_types: Annotated[tuple[str, ...], one_of(PAGE_TYPES)] = ("article",)
+    # extracted text (signal body_part) is dropped (rule page.body_part): the page row holds that text,
+    # one writer's (an article, a manual, an organisation's own page). Its comments stay. On the other
+    # types the extracted text can be many writers' (a thread, a shop's reviews, a list of items).
+    # Extraction keeps every unit, so this is re-tunable without re-extracting.
+    body_part_page_types: Annotated[tuple[str, ...], one_of(PAGE_TYPES)] = ("article", "documentation", "service")
     # Select: on a page of one of these types whose units show no writer and hold part of the
     # extracted text (signal unsigned_part), its segments are dropped (rule page.unsigned_part):
     # the dated sections of one text. A forum page's posts stay, though its software shows no writer.

@@ -62,9 +62,20 @@ def test_chinese_and_japanese_snippets_are_compared_as_characters():
     assert score_posts([Segment("字" * 30, "post", None, None, 0, "repeated")], page)["segments"] == 1
 
 
-def test_select_drops_body_parts_on_articles_and_unsigned_parts_on_all_but_forums():
+def test_select_drops_body_parts_on_one_writers_pages_and_unsigned_parts_on_all_but_forums():
     part = Segment("text", "post", None, None, 0, "repeated", body_part=True, unsigned_part=False)
     unsigned = Segment("text", "post", None, None, 0, "repeated", body_part=False, unsigned_part=True)
     assert dropped_in_select(part, "article") and not dropped_in_select(part, "forum")
-    assert not dropped_in_select(part, "documentation")
-    assert dropped_in_select(unsigned, "documentation") and not dropped_in_select(unsigned, "forum")
+    assert not dropped_in_select(part, "listing")  # a list of items: its text is many writers'
+    assert dropped_in_select(unsigned, "listing") and not dropped_in_select(unsigned, "forum")
+
+
+def test_a_few_characters_of_another_post_inside_an_answer_do_not_make_it_merged():
+    answer = post("先来严肃回答问题说谢谢有错吗", "那要看你说的谢谢是什么", words=40)
+    short = post("要说。", "要说。", words=3)
+    page = {"kind": "qa", "language": "zh", "posts": [answer, short]}
+    text = "先来严肃回答问题——说谢谢有错吗？我觉得要说。" + "字" * 30 + "那要看你说的谢谢是什么"
+    assert score_posts([Segment(text, "answer", None, None, 0, "microdata")], page)["recovered"] == 1
+    longer = post("先来严肃回答问题说谢谢有", "那要看你说的谢谢是什么", words=40)  # eight characters and more: a post
+    page = {"kind": "qa", "language": "zh", "posts": [answer, longer]}
+    assert score_posts([Segment(text, "answer", None, None, 0, "microdata")], page)["merged"] == 2

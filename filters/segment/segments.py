@@ -30,7 +30,20 @@ from lxml.html import HtmlElement
 
 from filters.core.declarations import Rule, Signal
 from filters.segment.jsonld import jsonld_units
-from filters.segment.units import USER_LINK, Unit, below_any, left_out, own_text, size, units
+from filters.segment.units import (
+    DATED,
+    HEAD_CHARS,
+    SKIPPED_TAGS,
+    USER_LINK,
+    Unit,
+    alternating,
+    below_any,
+    left_out,
+    own_text,
+    signature_line,
+    size,
+    units,
+)
 from filters.text.tokens import word_count
 
 KINDS = ("post", "question", "answer", "comment", "review", "item")
@@ -149,21 +162,36 @@ def page_segments(body: HtmlElement, text: str | None = None,
         poster = poster_block(name_element, unit.element) if name_element is not None else None
         shown = frozenset(element for element in (name_element, poster, date_element, score_element)
                           if element is not None and 2 * size(element) < size(unit.element))
+        if unit.source == "nested" and name is None:  # a reply signed at its end: "ann 於 2014/01/01 20:31 回覆"
+            name, date, signed = _signed(unit.element)
+            shown = shown | signed
         own, quoted = own_text(unit.element, inside, shown | software)
         own, repeated = without_quoted_lines(own, seen)
         if own:
-            segments.append(Segment(own, kind or unit_kind(unit, own), name, date, quoted + repeated, unit.source,
-                                    score))
+            segments.append(Segment(own, kind or unit_kind(unit, own, inside), name, date, quoted + repeated,
+                                    unit.source, score))
     if not found and json_ld:
         segments = [Segment(posting.text, posting.kind, posting.author, posting.published, 0, "jsonld", posting.rating)
                     for posting in jsonld_units(json_ld)]
     if not segments or not text:
         return segments
     body_text = _plain(text)
-    parts = [in_body(segment.text, body_text) for segment in segments]
+    body_lines = _body_lines(text)
+    parts = [in_body(segment.text, body_text, body_lines) for segment in segments]
     unsigned = not declared and all(segment.source not in ("marked", "jsonld") for segment in segments) and any(parts)
     return [dataclasses.replace(segment, body_part=part, unsigned_part=unsigned)
             for segment, part in zip(segments, parts, strict=True)]
+
+
+def _signed(reply: HtmlElement) -> tuple[str | None, str | None, frozenset[HtmlElement]]:
+    """A nested reply's writer (its signature line's link text), date (the line's text, unparsed)
+    and the line, left out of its text (`signature_line`)."""
+    line = signature_line(reply)
+    if line is None:
+        return None, None, frozenset()
+    link = line.find(".//a")
+    name = _shown_text(link) if link is not None else None
+    return name or None, _shown_text(line), frozenset((line,))
 
 
 def furniture_everywhere(found: list[HtmlElement], inside: frozenset[HtmlElement]) -> frozenset[HtmlElement]:
@@ -257,14 +285,15 @@ def in_running_text(element: HtmlElement) -> bool:
 def _repeated(path: tuple[str, ...], parts: list[Parts]) -> float:
     """The mean share of a part's words that at least half the units holding the part hold there too:
     the software's labels and controls repeat ("Join Date", "Posts", "Reply"), the writers' words do
-    not (one-line replies included)."""
+    not (one-line replies included). A number counts as repeated: the values the software fills in
+    its fields vary (a post's number, a date, a post count), its labels do not."""
     held = [{word for element in unit_parts.paths[path] for word in _WORD.findall(" ".join(element.itertext()).lower())}
             for unit_parts in parts if path in unit_parts.paths]
     counts: dict[str, int] = {}
     for found_words in held:
         for word in found_words:
             counts[word] = counts.get(word, 0) + 1
-    shares = [sum(2 * counts[word] >= len(held) for word in found_words) / len(found_words)
+    shares = [sum(2 * counts[word] >= len(held) or word.isdigit() for word in found_words) / len(found_words)
               for found_words in held if found_words]
     return sum(shares) / len(shares) if shares else 1.0  # no words: an icon, a button's frame
 
@@ -314,7 +343,8 @@ def _step(element: HtmlElement) -> str:
 
 @functools.lru_cache(maxsize=STEP_CACHE)
 def _step_of(tag: str, classes: str) -> str:
-    words = sorted(word for word in _MARK_WORDS.split(classes.lower()) if word and not _DIGIT.search(word))
+    words = sorted(word for word in _MARK_WORDS.split(classes.lower())
+                   if word and not _DIGIT.search(word) and not alternating(word))
     return ".".join([tag, *words])
 
 
@@ -342,9 +372,12 @@ def _plain(text: str) -> str:
     return " " + " ".join(_WORD.findall(text.lower())) + " "
 
 
-def in_body(own: str, body_text: str) -> bool:
-    """Whether at least `BODY_SHARE` of a unit's words are in its lines of at least `BODY_LINE_WORDS`
-    words that the extracted article body (`_plain`) holds: a part of the article, not a comment on it."""
+def in_body(own: str, body_text: str, body_lines: tuple[str, ...] = ()) -> bool:
+    """Whether at least `BODY_SHARE` of a unit's words are in lines of at least `BODY_LINE_WORDS`
+    words that both it and the extracted text hold: its own lines that the text (`_plain`) holds, or
+    the text's lines (`body_lines`, `_plain` each) that it holds, whichever covers more (a body given as
+    one line, as JSON-LD gives it, holds the text's paragraphs). A part of the page's text, not a
+    comment on it."""
     total = 0
     shared = 0
     for line in own.split("\n"):
@@ -352,7 +385,18 @@ def in_body(own: str, body_text: str) -> bool:
         total += len(found)
         if len(found) >= BODY_LINE_WORDS and f" {' '.join(found)} " in body_text:
             shared += len(found)
-    return total > 0 and shared >= BODY_SHARE * total
+    if total == 0:
+        return False
+    if shared < BODY_SHARE * total and body_lines:
+        plain = _plain(own)
+        shared = max(shared, sum(line.count(" ") - 1 for line in body_lines if line in plain))
+    return shared >= BODY_SHARE * total
+
+
+def _body_lines(text: str) -> tuple[str, ...]:
+    """The extracted text's distinct lines of at least `BODY_LINE_WORDS` words, `_plain` each."""
+    lines = {_plain(line) for line in text.split("\n")}
+    return tuple(sorted(line for line in lines if line.count(" ") - 1 >= BODY_LINE_WORDS))
 
 
 def _marks(element: HtmlElement) -> list[str]:
@@ -388,12 +432,14 @@ def declared_kind(unit: Unit) -> str | None:
     return None
 
 
-def unit_kind(unit: Unit, own: str) -> str:
-    """Its `declared_kind`, else `item` when its words are mostly link text, else `post`."""
+def unit_kind(unit: Unit, own: str, others: frozenset[HtmlElement] = frozenset()) -> str:
+    """Its `declared_kind`, else `item` when its words are mostly link text (its own links: not those
+    of the `others` units nested in it), else `post`."""
     declared = declared_kind(unit)
     if declared is not None:
         return declared
-    link_words = word_count(" ".join(text for link in unit.element.iter("a") for text in link.itertext()))
+    link_words = word_count(" ".join(text for link in unit.element.iter("a") if _outside(link, unit.element, others)
+                                     for text in link.itertext()))
     return "item" if link_words >= ITEM_LINK_SHARE * word_count(own) else "post"
 
 
@@ -438,8 +484,8 @@ def published(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | 
     """The date as the unit shows it, and the element showing it: the first `<time datetime>`,
     `itemprop` datePublished or dateCreated, or element with a date attribute (`DATE_ATTRIBUTES`;
     its `datetime`, date or `content` attribute, else its text),
-    else the text of the first element with a class word `date` of at most `MAX_DATE_WORDS` words;
-    unparsed."""
+    else the text of the first element with a class word `date` of at most `MAX_DATE_WORDS` words,
+    else its header's `date_line`; unparsed."""
     for element in _DATES(unit):
         if not _outside(element, unit, others):
             continue
@@ -452,7 +498,35 @@ def published(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | 
             value = _shown_text(element)
             if value and word_count(value) <= MAX_DATE_WORDS:
                 return value, element
-    return None, None
+    return date_line(unit, others)
+
+
+# A date line in a unit's header (`date_line`): at most this many words beside the date or time.
+MAX_DATE_LINE_WORDS = 4
+
+
+def date_line(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | None, HtmlElement | None]:
+    """The first element among the unit's first `HEAD_CHARS` characters whose text is a date or a time
+    (`DATED`) with at most `MAX_DATE_LINE_WORDS` words beside it, outside running text and nested units
+    (the innermost such element in it): the date line a forum prints as plain text ("19.11.2019,
+    16:38", "於 2016/12/31 20:33"); its text."""
+    seen = 0
+    line: tuple[str, HtmlElement] | None = None
+    for element in unit.iterdescendants():
+        if line is not None and line[1] not in element.iterancestors():
+            break  # the innermost line found: a cell holding the name and the date holds the date's own element
+        if seen > HEAD_CHARS:
+            break
+        if not isinstance(element.tag, str) or element.tag in SKIPPED_TAGS:
+            continue
+        seen += len(element.text or "")
+        if _outside(element, unit, others) and not in_running_text(element):
+            value = _shown_text(element)
+            found = DATED.search(value) if value and word_count(value) <= MAX_DATE_WORDS else None
+            if found is not None and word_count(value[:found.start()] + value[found.end():]) <= MAX_DATE_LINE_WORDS:
+                line = value, element
+        seen += len(element.tail or "")
+    return line if line is not None else (None, None)
 
 
 def _declares_date(element: HtmlElement) -> bool:

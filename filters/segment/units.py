@@ -27,12 +27,13 @@ Measured in docs/benchmarks.md ("Segments").
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from lxml import etree
+from lxml import etree, html
 from lxml.html import HtmlElement
 
 from filters.core.vocabulary import CONTRIBUTION_TYPES
@@ -85,10 +86,11 @@ _XPATH_SPACES = " \t\r\n"  # the whitespace normalize-space collapses
 # near its start, or an age ("6 years ago"). Attribute values are read by libxml2 and searched as
 # strings, in one pass each.
 WRITER_CLASSES = ("author", "username", "user-name", "avatar", "poster", "byline", "date", "timestamp")
-# A link to a user's page: a path segment or script named so (`/members/ann.12/`, `/u/ann`, `/~ann`,
-# `profile.php?id=12`, `memberlist.php?mode=viewprofile&u=12`).
-USER_LINK = re.compile(r"(?:^|[\s/.])(?:users?|u|members?|memberlist|profiles?|people|person)(?:[/?]|\.php)|/~",
-                       re.IGNORECASE)
+# A link to a user's page: a path segment, script or query parameter named so (`/members/ann.12/`,
+# `/u/ann`, `/~ann`, `profile.php?id=12`, `memberlist.php?mode=viewprofile&u=12`, `?user_profile=4`).
+USER_LINK = re.compile(r"(?:^|[\s/.])(?:users?|u|members?|memberlist|profiles?|people|person)(?:[/?]|\.php)|/~"
+                       # or a query parameter naming one (`?user_profile=493`, `&showuser=12`, `?userid=7`)
+                       r"|[?&;][a-z_]{0,12}(?:user|member|profile|poster)[a-z_]{0,12}=", re.IGNORECASE)
 WRITER_PROPERTIES = ("author", "creator", "datePublished", "dateCreated")
 _CLASSES = etree.XPath("descendant::*/@class")
 _LINKS = etree.XPath("descendant::a/@href")
@@ -114,11 +116,19 @@ POST_ID_PREFIX = re.compile(r"(?:^|[-_])(?:post|p|msg|message|comment|answer|rep
 POST_CLASS_WORDS = frozenset(("post", "posts", "comment", "comments", "message", "reply", "answer", "thing", "review"))
 POST_ID_ATTRIBUTES = ("data-pid", "data-post-id", "data-postid", "data-comment-id", "data-commentid",
                       "data-answerid", "data-reply-id", "data-review-id")
-COMMENT_CLASS = "comment"
+# An id that numbers a row of any software (`numbered_id`): letters, then a number of at least this
+# many digits that ends it (`m217308`, `post-resp-142058978`): a database key. Shorter numbers count
+# a page's sections and steps.
+NUMBERED_ID_DIGITS = 3
+# A class word whose last part (split at - and _) names one contribution in the web's own words
+# (`comment`, `sub-comment`, `single-post`, `forum-post`, `reply`): a post's element. A plural
+# names a list, and a first part (`post-text`, `comment-body`) names a part of a post.
+UNIT_CLASS_NOUNS = frozenset(("comment", "reply", "message", "answer", "review"))
 MAX_WRAPPER_GROWTH = 1.5
 # From the attributes, one scan each: two thirds of the time of one predicate tested on every element
 # (0.84 against 1.30 ms a page over wcxb-dev), the same elements in page order.
-_POST_MARKED = etree.XPath(" | ".join(["descendant::*/@id/..", "descendant::*/@class[contains(., 'omment')]/..",
+_POST_MARKED = etree.XPath(" | ".join(["descendant::*/@id/..", *(f"descendant::*/@class[contains(., '{noun[1:]}')]/.."
+                                                                    for noun in sorted(UNIT_CLASS_NOUNS)),
                                        *(f"descendant::*/@{name}/.." for name in POST_ID_ATTRIBUTES)]))
 
 Shape = tuple[str, str]
@@ -127,7 +137,7 @@ Shape = tuple[str, str]
 @dataclass(frozen=True)
 class Unit:
     element: HtmlElement
-    source: str  # "microdata", "marked" (post ids or class, `post_id_groups`) or "repeated"
+    source: str  # "microdata", "marked" (post ids or class, `post_id_groups`), "repeated" or "nested" (a reply in one)
     kind: str | None = None  # from its microdata type, when it has one
 
 
@@ -193,10 +203,11 @@ def size(element: HtmlElement) -> int:
 
 
 def text_size(body: HtmlElement) -> int:
-    """Characters of the body's text, less what its scripts, styles and templates hold (their text, as
-    it stands: a bound, since their whitespace is not normalised)."""
-    hidden = sum(len(element.text) for element in body.iterdescendants(*HIDDEN_TEXT_TAGS) if element.text)
-    return size(body) - hidden
+    """Characters of the body's text, less what its scripts, styles and templates hold (their text
+    whitespace-normalised as the body's is: a script indented by a few thousand spaces, counted as it
+    stands, once left a page of comments as good as empty, and its `<noscript>` taken for its content)."""
+    hidden = sum(size(element) for element in body.iterdescendants(*HIDDEN_TEXT_TAGS) if element.text)
+    return max(size(body) - hidden, 0)
 
 
 # Shapes remembered by tag and class value: a page's children repeat a few hundred of them.
@@ -205,13 +216,26 @@ SHAPE_CACHE = 4096
 
 def shape(element: HtmlElement) -> Shape:
     """What repeats: the tag and the class words, each cut at its first digit (`post-123` is `post-`,
-    `id-t1_oq7x` is `id-t`: an id's number and what follows it vary from post to post)."""
+    `id-t1_oq7x` is `id-t`: an id's number and what follows it vary from post to post), less the
+    words that alternate from row to row (`alternating`: `rowodd`, `roweven`)."""
     return _shape_of(element.tag, element.get("class") or "")
 
 
 @functools.lru_cache(maxsize=SHAPE_CACHE)
 def _shape_of(tag: str, classes: str) -> Shape:
-    return tag, " ".join(sorted({_DIGIT.split(word, 1)[0] for word in classes.split()}))
+    return tag, " ".join(sorted({_DIGIT.split(word, 1)[0] for word in classes.split() if not alternating(word)}))
+
+
+# Class words that alternate from one row of a list to the next (`odd`/`even`, `rowodd`/`roweven`,
+# `post-alt`): the rows are of one shape all the same.
+ALTERNATING_WORDS = frozenset(("odd", "even", "alt"))
+
+
+def alternating(word: str) -> bool:
+    """Whether a class word marks a row as odd or even: one of `ALTERNATING_WORDS`, alone, after `row`
+    or as its last part (split at - and _)."""
+    word = word.lower()
+    return _MARK_WORDS.split(word)[-1] in ALTERNATING_WORDS or word.removeprefix("row") in ALTERNATING_WORDS
 
 
 def alike(one: Shape, other: Shape) -> bool:
@@ -222,9 +246,10 @@ def alike(one: Shape, other: Shape) -> bool:
 
 
 def post_key(element: HtmlElement) -> str | None:
-    """What a post's mark shares with the other posts' (`POST_ID_PREFIX`, `POST_ID_ATTRIBUTES`): `@` and
-    the attribute's name, or `#` and the id's part before its first digit, or `.comment` for an element
-    of class `comment` (SPIP, Blogger, WordPress themes without ids); None for other elements."""
+    """What a post's mark shares with the other posts' (`POST_ID_PREFIX`, `POST_ID_ATTRIBUTES`,
+    `numbered_id`, `UNIT_CLASS_NOUNS`): `@` and the attribute's name, or `#` and the id's part before
+    its first digit, or `.` and the noun of a class word naming a contribution (`.comment` for SPIP's,
+    Blogger's and WordPress themes' `comment`, `.post` for `single-post`); None for other elements."""
     for name in POST_ID_ATTRIBUTES:
         if element.get(name):
             return f"@{name}"
@@ -233,9 +258,20 @@ def post_key(element: HtmlElement) -> str | None:
     if len(prefix) < len(ident) and POST_ID_PREFIX.search(prefix) \
             and (len(prefix.strip("-_")) > 1 or not POST_CLASS_WORDS.isdisjoint(_marks(element))):
         return f"#{prefix.lower()}"
-    if COMMENT_CLASS in (element.get("class") or "").lower().split():
-        return "." + COMMENT_CLASS
+    if numbered_id(prefix, ident[len(prefix):]):
+        return f"#{prefix.lower()}"
+    for word in (element.get("class") or "").lower().split():
+        head = _MARK_WORDS.split(word)[-1]
+        if head in UNIT_CLASS_NOUNS:
+            return "." + head
     return None
+
+
+def numbered_id(prefix: str, number: str) -> bool:
+    """Whether an id of `prefix` (its part before its first digit) and `number` (the rest) numbers a
+    row (`NUMBERED_ID_DIGITS`): letters, `-` and `_` (a letter first), then digits alone."""
+    return (len(number) >= NUMBERED_ID_DIGITS and number.isdigit() and prefix[:1].isalpha()
+            and all(char.isalpha() or char in "-_" for char in prefix))
 
 
 def is_post_key(key: Shape) -> bool:
@@ -545,7 +581,87 @@ def units(page_body: HtmlElement) -> list[Unit]:
     if group is None:
         single = single_post(by_key, page)
         return [] if single is None else [Unit(single, "marked")]
-    return [Unit(element, "marked" if is_post_key(group.shape) else "repeated") for element in grown(body, group)]
+    source = "marked" if is_post_key(group.shape) else "repeated"
+    found = grown(body, group)
+    return nested_replies([Unit(element, source) for element in row_runs(found) or found])
+
+
+# A signed reply's signature line (`signature_line`): at most this many words, and at most this many
+# besides the writer's name and the date ("ann 於 2014/01/01 20:31 回覆", "— ann, 12.03.2020 10:15").
+MAX_SIGNATURE_WORDS = 12
+MAX_SIGNATURE_OTHER_WORDS = 4
+
+
+def nested_replies(found: list[Unit]) -> list[Unit]:
+    """The units, each followed by the replies printed inside it (a blog owner's answer under each
+    visitor's comment): a child of a unit, after a child holding text, that holds text of its own
+    besides its `signature_line`, when children of its shape do so in at least `MIN_UNITS` units.
+    A reply is a unit of its own (`nested`), left out of the unit's own text."""
+    candidates: dict[Shape, list[HtmlElement]] = defaultdict(list)
+    for unit in found:
+        text_before = False
+        for child in unit.element:
+            if not isinstance(child.tag, str) or child.tag in SKIPPED_TAGS:
+                continue
+            if text_before and _signed_reply(child):
+                candidates[shape(child)].append(child)
+            text_before = text_before or size(child) > 0
+    replies = {child for children in candidates.values() if len(children) >= MIN_UNITS for child in children}
+    if not replies:
+        return found
+    ordered = []
+    for unit in found:
+        ordered.append(unit)
+        ordered.extend(Unit(child, "nested") for child in unit.element if child in replies)
+    return ordered
+
+
+def _signed_reply(element: HtmlElement) -> bool:
+    line = signature_line(element)
+    return line is not None and line is not element and size(element) > size(line)
+
+
+def signature_line(element: HtmlElement) -> HtmlElement | None:
+    """The last element in `element` (itself included) that names its writer by a link and shows a
+    date or time (`DATED`) in at most `MAX_SIGNATURE_WORDS` words (runs between spaces), at most
+    `MAX_SIGNATURE_OTHER_WORDS` of them neither the link's nor the date's; None when there is none."""
+    for line in reversed(list(element.iter("p", "div", "span", "small", "footer", "cite", "li"))):
+        text = " ".join(line.itertext())
+        words = len(text.split())  # runs between spaces: a name in Chinese is one, as in English
+        if not words or words > MAX_SIGNATURE_WORDS:
+            continue
+        date = DATED.search(" ".join(text.split()))
+        link = line.find(".//a")
+        if date is None or link is None:
+            continue
+        name = " ".join(link.itertext()).split()
+        if name and words - len(name) - len(date.group().split()) <= MAX_SIGNATURE_OTHER_WORDS:
+            return line
+    return None
+
+
+def row_runs(members: list[HtmlElement]) -> list[HtmlElement] | None:
+    """Each post of a list whose post is a run of sibling rows (a header row with the writer, date and
+    number, then the body's row, then a row of controls: a table forum's layout), as one element
+    holding copies of its rows; None unless every member starts such a run: the members are siblings
+    that the same number of other elements (at least one) follow before the next, and after the last.
+    The copies are a new tree: the page's is never modified."""
+    parent = members[0].getparent() if members else None
+    if parent is None or len(members) < MIN_UNITS or any(member.getparent() is not parent for member in members):
+        return None
+    rows = [child for child in parent if isinstance(child.tag, str)]
+    position = {row: index for index, row in enumerate(rows)}
+    starts = [position[member] for member in members]
+    steps = {after - before for before, after in zip(starts, starts[1:], strict=False)}
+    step = steps.pop() if len(steps) == 1 else 1
+    if step < 2 or starts[-1] + step > len(rows):
+        return None
+    runs = []
+    for start in starts:
+        run = html.Element("div")
+        run.extend(copy.deepcopy(row) for row in rows[start:start + step])
+        runs.append(run)
+    return runs
 
 
 def single_post(by_key: dict[Shape, list[HtmlElement]], page: frozenset[HtmlElement]) -> HtmlElement | None:
