@@ -61,7 +61,8 @@ def test_a_post_laid_out_as_a_run_of_table_rows_is_one_unit():
     """A header row with the writer, the date and the post's number in its id, then the body's row and a
     row of controls: each run of rows is a unit; the page's tree is left as it was."""
     post = ("<tr id='m{0}'><td rowspan='3'><p><a href='index.php?user_profile={0}'>{1}</a></p>"
-            "<p>19.11.2019, 16:3{2}</p></td><td><strong>Subject of the thread</strong></td></tr><tr><td class='message'>{3}</td></tr>"
+            "<p>19.11.2019, 16:3{2}</p></td><td><strong>Subject of the thread</strong></td></tr>"
+            "<tr><td class='message'>{3}</td></tr>"
             "<tr><td><a href='index.php?refer={0}'>Antworten</a></td></tr>")
     texts = [words(40, f"text{n}x") for n in range(3)]
     page = body_of("<table id='thread'>" + "".join(post.format(217300 + n, name, n, text)
