@@ -508,8 +508,8 @@ MAX_DATE_LINE_WORDS = 4
 def date_line(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | None, HtmlElement | None]:
     """The first element among the unit's first `HEAD_CHARS` characters whose text is a date or a time
     (`DATED`) with at most `MAX_DATE_LINE_WORDS` words beside it, outside running text and nested units
-    (the innermost such element in it): the date line a forum prints as plain text ("19.11.2019,
-    16:38", "於 2016/12/31 20:33"); its text."""
+    (the innermost such element in it) that shows a digit of its own (`_shows_digits`): the date line
+    a forum prints as plain text ("19.11.2019, 16:38", "於 2016/12/31 20:33"); its text."""
     seen = 0
     line: tuple[str, HtmlElement] | None = None
     for element in unit.iterdescendants():
@@ -520,13 +520,20 @@ def date_line(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | 
         if not isinstance(element.tag, str) or element.tag in SKIPPED_TAGS:
             continue
         seen += len(element.text or "")
-        if _outside(element, unit, others) and not in_running_text(element):
+        if _shows_digits(element) and _outside(element, unit, others) and not in_running_text(element):
             value = _shown_text(element)
             found = DATED.search(value) if value and word_count(value) <= MAX_DATE_WORDS else None
             if found is not None and word_count(value[:found.start()] + value[found.end():]) <= MAX_DATE_LINE_WORDS:
                 line = value, element
         seen += len(element.tail or "")
     return line if line is not None else (None, None)
+
+
+def _shows_digits(element: HtmlElement) -> bool:
+    """Whether a digit stands in the element's own text or after one of its children: where a date
+    line prints its date (read before its whole text is)."""
+    return _DIGIT.search(element.text or "") is not None \
+        or any(_DIGIT.search(child.tail or "") is not None for child in element)
 
 
 def _declares_date(element: HtmlElement) -> bool:

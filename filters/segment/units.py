@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -121,15 +122,22 @@ POST_ID_ATTRIBUTES = ("data-pid", "data-post-id", "data-postid", "data-comment-i
 # a page's sections and steps.
 NUMBERED_ID_DIGITS = 3
 # A class word whose last part (split at - and _) names one contribution in the web's own words
-# (`comment`, `sub-comment`, `single-post`, `forum-post`, `reply`): a post's element. A plural
+# (`comment`, `sub-comment`, `top-level-comment`, `reply`, `forum-reply`): a post's element. Each noun
+# costs a scan of the page's class values (about 0.17 ms a page over wcxb-dev): `answer`, `review`
+# and `message` found one more post each on the development pages, and are left to microdata. A plural
 # names a list, and a first part (`post-text`, `comment-body`) names a part of a post.
-UNIT_CLASS_NOUNS = frozenset(("comment", "reply", "message", "answer", "review"))
+UNIT_CLASS_NOUNS = frozenset(("comment", "reply"))
+# `post` marks a post only as a class word of its own (phpBB's `post bg2`): as a last part it names a blog's
+# article or a teaser as often (`blog-post`, `related-post`, `featured-post`).
+POST_CLASS = "post"
 MAX_WRAPPER_GROWTH = 1.5
 # From the attributes, one scan each: two thirds of the time of one predicate tested on every element
 # (0.84 against 1.30 ms a page over wcxb-dev), the same elements in page order.
-_POST_MARKED = etree.XPath(" | ".join(["descendant::*/@id/..", *(f"descendant::*/@class[contains(., '{noun[1:]}')]/.."
-                                                                    for noun in sorted(UNIT_CLASS_NOUNS)),
-                                       *(f"descendant::*/@{name}/.." for name in POST_ID_ATTRIBUTES)]))
+_POST_MARKED = etree.XPath(" | ".join([
+    "descendant::*/@id[translate(., '0123456789', '') != .]/..",  # an id with a number
+    "descendant::*/@class[" + " or ".join(f"contains(., '{noun[1:]}')"
+                                          for noun in sorted(UNIT_CLASS_NOUNS | {POST_CLASS})) + "]/..",
+    *(f"descendant::*/@{name}/.." for name in POST_ID_ATTRIBUTES)]))
 
 Shape = tuple[str, str]
 
@@ -262,7 +270,7 @@ def post_key(element: HtmlElement) -> str | None:
         return f"#{prefix.lower()}"
     for word in (element.get("class") or "").lower().split():
         head = _MARK_WORDS.split(word)[-1]
-        if head in UNIT_CLASS_NOUNS:
+        if head in UNIT_CLASS_NOUNS or word == POST_CLASS:
             return "." + head
     return None
 
@@ -590,6 +598,9 @@ def units(page_body: HtmlElement) -> list[Unit]:
 # besides the writer's name and the date ("ann 於 2014/01/01 20:31 回覆", "— ann, 12.03.2020 10:15").
 MAX_SIGNATURE_WORDS = 12
 MAX_SIGNATURE_OTHER_WORDS = 4
+# The elements a signature line is, and how many of the last ones are tried: it ends the reply.
+SIGNATURE_TAGS = ("p", "div", "span", "small", "footer", "cite", "li")
+SIGNATURE_TRIES = 3
 
 
 def nested_replies(found: list[Unit]) -> list[Unit]:
@@ -622,10 +633,11 @@ def _signed_reply(element: HtmlElement) -> bool:
 
 
 def signature_line(element: HtmlElement) -> HtmlElement | None:
-    """The last element in `element` (itself included) that names its writer by a link and shows a
+    """The last element in `element` (itself included; of the last `SIGNATURE_TRIES` of its
+    `SIGNATURE_TAGS`) that names its writer by a link and shows a
     date or time (`DATED`) in at most `MAX_SIGNATURE_WORDS` words (runs between spaces), at most
     `MAX_SIGNATURE_OTHER_WORDS` of them neither the link's nor the date's; None when there is none."""
-    for line in reversed(list(element.iter("p", "div", "span", "small", "footer", "cite", "li"))):
+    for line in itertools.islice(reversed(list(element.iter(*SIGNATURE_TAGS))), SIGNATURE_TRIES):
         text = " ".join(line.itertext())
         words = len(text.split())  # runs between spaces: a name in Chinese is one, as in English
         if not words or words > MAX_SIGNATURE_WORDS:

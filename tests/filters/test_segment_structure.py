@@ -27,7 +27,7 @@ def test_an_id_numbering_a_row_of_any_prefix_marks_a_post_and_short_numbers_do_n
 
 def test_a_class_word_whose_last_part_names_a_contribution_marks_a_post():
     for classes, key in (("top-level-comment", ".comment"), ("sub-comment x", ".comment"), ("reply", ".reply"),
-                         ("answer-card answer", ".answer")):
+                         ("forum-reply x", ".reply"), ("post bg2", ".post")):
         assert post_key(html.fragment_fromstring(f"<div class='{classes}'></div>")) == key, classes
     for classes in ("comment-body", "post-text", "comments", "blog-post", "replies"):
         assert post_key(html.fragment_fromstring(f"<div class='{classes}'></div>")) is None, classes

@@ -30,8 +30,8 @@ def words(n: int, word: str = "word") -> str:
     return " ".join(f"{word}{i}" for i in range(n))
 
 
-def post(author: str, text: str, extra: str = "") -> str:
-    return (f'<div class="post post-{len(text)}"><div class="author">{author}</div>'
+def post(author: str, text: str, extra: str = "", kind: str = "entry") -> str:
+    return (f'<div class="{kind} {kind}-{len(text)}"><div class="author">{author}</div>'
             f'<div class="body">{extra}<p>{text}</p></div></div>')
 
 
@@ -39,10 +39,13 @@ def test_repeated_posts_are_units_whatever_the_digits_in_their_class():
     page = body_of("<nav><a href='/'>Home</a></nav><div id='thread'>"
                    + post("ann", words(40, "alpha")) + post("bob", words(30, "beta")) + post("cy", words(20, "gamma"))
                    + "</div><footer>About us</footer>")
-    first = page.xpath("//div[starts-with(@class, 'post ')]")[0]
-    assert first.get("class") == f"post post-{len(words(40, 'alpha'))}" and shape(first) == ("div", "post post-")
+    first = page.xpath("//div[starts-with(@class, 'entry ')]")[0]
+    assert first.get("class") == f"entry entry-{len(words(40, 'alpha'))}" and shape(first) == ("div", "entry entry-")
     found = units(page)
     assert [unit.source for unit in found] == ["repeated"] * 3
+    marked = body_of("<div id='thread'>" + "".join(post(name, words(30, name), kind="post") for name in ("ann", "bob"))
+                     + "</div>")
+    assert [unit.source for unit in units(marked)] == ["marked"] * 2  # the class word `post` marks a post
     assert [own_text(unit.element)[0] for unit in found] == [f"ann\n{words(40, 'alpha')}", f"bob\n{words(30, 'beta')}",
                                                             f"cy\n{words(20, 'gamma')}"]
 
