@@ -15,6 +15,7 @@ import argparse
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 import polars as pl
@@ -32,8 +33,37 @@ CHROME = {
                          r"quote|like|edit|follow))+\s*(?:\n|$)",
     "registriert seit": r"\bregistriert\s*(?:seit)?\s*:?\s*\d",
     "beiträge": r"\bbeitr[äa]ge\s*:\s*[\d.]+",
+    "edit notice": r"\b(?:last )?edited by\b|\bzuletzt (?:bearbeitet|ge[äa]ndert)\b|\bmodifi[ée] par\b",
+    "view profile": r"\bview public profile\b|\bfind all posts by\b|\bsend a private message\b",
+    "sort header": r"\banswers?\s+sorted by\b|\bsorted by\s*:|\breset to default\b",
+    "signature rule": r"(?:^|\n)\s*(?:_{5,}|-{5,})\s*(?:\n|$)",
 }
 _PATTERNS = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in CHROME.items()}
+
+
+def chrome_in(texts: Iterable[tuple[str, str]]) -> tuple[int, int, Counter[str], dict[str, list[str]]]:
+    """Over (id, text) pairs: how many texts, how many hold chrome, the hits per phrase and examples."""
+    hits: Counter[str] = Counter()
+    examples: dict[str, list[str]] = {}
+    total = with_chrome = 0
+    for segment_id, text in texts:
+        total += 1
+        found = [(name, match) for name, pattern in _PATTERNS.items() if (match := pattern.search(text))]
+        with_chrome += bool(found)
+        for name, match in found:
+            hits[name] += 1
+            start = max(0, match.start() - 60)
+            examples.setdefault(name, []).append(f"{segment_id}: …{text[start:match.end() + 60]!r}…")
+    return total, with_chrome, hits, examples
+
+
+def print_chrome(title: str, texts: Iterable[tuple[str, str]], shown: int) -> None:
+    total, with_chrome, hits, examples = chrome_in(texts)
+    print(f"{title}: {total}; holding profile or control text: {with_chrome} ({with_chrome / max(total, 1):.3f})")
+    for name, count in hits.most_common():
+        print(f"  {name:20} {count}")
+        for example in examples[name][:shown]:
+            print(f"      {example[:220]}")
 
 
 def main() -> None:
@@ -45,26 +75,7 @@ def main() -> None:
     if not shards:
         sys.exit(f"no accepted segments under {args.run}/segments/accepted")
     segments = pl.read_parquet(shards, columns=["id", "url", "segment_kind", "text"])
-    hits: Counter[str] = Counter()
-    examples: dict[str, list[str]] = {}
-    with_chrome = 0
-    for segment_id, text in segments.select("id", "text").iter_rows():
-        found = [name for name, pattern in _PATTERNS.items() if pattern.search(text)]
-        with_chrome += bool(found)
-        for name in found:
-            hits[name] += 1
-            match = _PATTERNS[name].search(text)
-            assert match is not None
-            start = max(0, match.start() - 60)
-            examples.setdefault(name, []).append(f"{segment_id}: …{text[start:match.end() + 60]!r}…")
-    total = segments.height
-    print(f"accepted segments: {total}; holding profile or control text: {with_chrome} "
-          f"({with_chrome / max(total, 1):.3f})")
-    for name, count in hits.most_common():
-        print(f"  {name:20} {count}")
-        for example in examples[name][:args.examples]:
-            print(f"      {example[:220]}")
-
+    print_chrome("accepted segments", segments.select("id", "text").iter_rows(), args.examples)
 
 if __name__ == "__main__":
     main()

@@ -27,8 +27,11 @@ neither rule fires).
 2. **Articles** (pages typed `article` in `wcxb-dev.labels.json` and `trafilatura-eval.labels.json`):
    the share of pages with a segment that holds article-body text: at least half of its words are in
    paragraphs or lines of >= 12 words it shares with the extracted text (whose cascade leaves comments out).
-3. **Cost**: `page_segments` per page (thread CPU time), median and p90 over all wcxb-dev pages.
-4. `--cv`: cross-validation of the thresholds read off these pages (`GRID`), leaving one registered
+3. **Chrome**: the segments of at least `segment.min_tokens` tokens on the labelled pages (those the
+   length rule keeps) that hold profile fields, controls, edit notices, sort headers or signature
+   rules (`benchmarks/segment_chrome.py`'s phrases), per corpus, with examples.
+4. **Cost**: `page_segments` per page (thread CPU time), median and p90 over all wcxb-dev pages.
+5. `--cv`: cross-validation of the thresholds read off these pages (`GRID`), leaving one registered
    domain out and leaving one software out (every page the same engine made is held out at once).
 """
 
@@ -51,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from lxml.html import HtmlElement  # noqa: E402
+from segment_chrome import print_chrome  # noqa: E402
 
 from filters.extract.cascade import run_cascade  # noqa: E402
 from filters.extract.cleanup import remove_cookie_overlays  # noqa: E402
@@ -341,6 +345,7 @@ def main() -> None:
                         help="the cascade's text of every page (computed once, about 5 minutes)")
     parser.add_argument("--skip-articles", action="store_true", help="posts and cost only")
     parser.add_argument("--show", type=int, default=10, help="article pages listed per line")
+    parser.add_argument("--examples", type=int, default=3, help="examples of chrome per phrase")
     parser.add_argument("--software", action="store_true", help="a table per software")
     parser.add_argument("--cv", action="store_true", help="cross-validate the thresholds by domain and by software")
     args = parser.parse_args()
@@ -361,6 +366,7 @@ def main() -> None:
     kept_articles: list[tuple[str, HtmlElement, str | None]] = []
     software_of: dict[str, str] = {}
     json_lds: dict[str, list[dict]] = {}
+    long_segments: dict[str, list[tuple[str, str]]] = defaultdict(list)  # (page#index, text) of >= min_tokens
     for corpus in (*CORPORA, *THREAD_CORPORA):
         if not (SHARED / f"{corpus}.warc.gz").is_file():
             continue
@@ -397,6 +403,9 @@ def main() -> None:
             if args.cv and body is not None and page["posts"]:
                 kept_forum.append((url, body, page))
             long_posts = sum(post["words"] >= MIN_WORDS for post in labelled_posts(page))
+            characters = page.get("language") in CHARACTER_LANGUAGES
+            long_segments[corpus].extend((f"{url}#{index}", segment.text) for index, segment in enumerate(found)
+                                         if _length(segment.text, characters) >= SegmentParams().min_tokens)
             for setting, segments in (("text", found), ("None", timed_segments(body, None, "forum", json_lds[url])[0])):
                 if not page["posts"]:
                     if segments:
@@ -420,6 +429,10 @@ def main() -> None:
               f"{len(threads_without[name])} of {count} {threads_without[name]}")
     for name, urls in empty_with_segments.items():
         print(f"{name}: pages without posts in their HTML that got segments: {len(urls)} {urls}")
+    print(f"\nchrome in segments of >= {SegmentParams().min_tokens} tokens (those select's length rule keeps) on the "
+          "labelled pages, text=extracted (benchmarks/segment_chrome.py's phrases)")
+    for corpus, texts in long_segments.items():
+        print_chrome(f"  {corpus}", texts, args.examples)
     if args.software:
         print("\nsoftware of the labelled pages: " + ", ".join(
             f"{name} {count}" for name, count in Counter(software_of.values()).most_common()))

@@ -165,7 +165,8 @@ def page_segments(body: HtmlElement, text: str | None = None,
         if unit.source == "nested" and name is None:  # a reply signed at its end: "ann 於 2014/01/01 20:31 回覆"
             name, date, signed = _signed(unit.element)
             shown = shown | signed
-        own, quoted = own_text(unit.element, inside, shown | software)
+        own, quoted = declared_text(unit, inside, shown | software) or own_text(unit.element, inside, shown | software)
+        own = without_signature(without_edit_notices(own))
         own, repeated = without_quoted_lines(own, seen)
         if own:
             segments.append(Segment(own, kind or unit_kind(unit, own, inside), name, date, quoted + repeated,
@@ -192,6 +193,70 @@ def _signed(reply: HtmlElement) -> tuple[str | None, str | None, frozenset[HtmlE
     link = line.find(".//a")
     name = _shown_text(link) if link is not None else None
     return name or None, _shown_text(line), frozenset((line,))
+
+
+# schema.org's property for a contribution's own text (a `Comment`'s, an `Answer`'s, a `Question`'s): where
+# a microdata unit declares it, that is the unit's text, without the tags, votes, controls, comment box
+# and answer count that the unit's element holds around it.
+TEXT_PROPERTY = "text"
+_TEXT_PROPERTIES = etree.XPath(f".//*[@itemprop='{TEXT_PROPERTY}']")
+
+
+def declared_text(unit: Unit, others: frozenset[HtmlElement],
+                  removed: frozenset[HtmlElement]) -> tuple[str, int] | None:
+    """A microdata unit's own text as it declares it (`TEXT_PROPERTY` elements of its own, not of a unit
+    nested in it, each read by `own_text`, a `<meta>`'s from its `content`), or None when it declares none."""
+    if unit.source != "microdata":
+        return None
+    declared = [element for element in _TEXT_PROPERTIES(unit.element)
+                if _outside(element, unit.element, others) and element not in others]
+    if not declared:
+        return None
+    parts = [_content_text(element) if element.tag == "meta" else own_text(element, others, removed)
+             for element in declared]
+    return "\n".join(text for text, _ in parts if text), sum(quoted for _, quoted in parts)
+
+
+def _content_text(meta: HtmlElement) -> tuple[str, int]:
+    """A `<meta itemprop>`'s text: its `content`, lines kept, spaces normalised; no quote left out."""
+    lines = (" ".join(line.split()) for line in (meta.get("content") or "").split("\n"))
+    return "\n".join(line for line in lines if line), 0
+
+
+# An edit notice the software prints under a post ("Last edited by ann on Tue Aug 27, 2019 10:03 pm,
+# edited 1 time in total", "Zuletzt bearbeitet von ann, 12.03.2020"): a line of at most this many
+# words that names an edit in the web's words (`EDIT_WORDS`) and shows a date or a time.
+MAX_EDIT_NOTICE_WORDS = 25
+EDIT_WORDS = re.compile(r"\b(?:edited|bearbeitet|ge[äa]ndert|modifi[ée]|editado|modificato|bewerkt|redigerad)\b",
+                        re.IGNORECASE)
+
+
+def without_edit_notices(own: str) -> str:
+    """A unit's text less its edit notices (`EDIT_WORDS`, `DATED`, at most `MAX_EDIT_NOTICE_WORDS`
+    words), which are the software's, not the writer's."""
+    lines = own.split("\n")
+    kept = [line for line in lines if not (len(line.split()) <= MAX_EDIT_NOTICE_WORDS and EDIT_WORDS.search(line)
+                                           and DATED.search(line))]
+    return own if len(kept) == len(lines) else "\n".join(kept)
+
+
+# A signature below a rule: a line of at least five `_` (a forum's signature separator) or e-mail's "-- ",
+# then at most `MAX_SIGNATURE_WORDS` words to the end of the post. A row of dashes is as often a writer's
+# own divider, and stays.
+SIGNATURE_RULE = re.compile(r"\s*(?:_{5,}|--)\s*")
+MAX_SIGNATURE_WORDS = 40
+
+
+def without_signature(own: str) -> str:
+    """A unit's text less the signature under its last rule (`SIGNATURE_RULE`), when the rule follows
+    some text and at most `MAX_SIGNATURE_WORDS` words follow it."""
+    lines = own.split("\n")
+    for index in range(len(lines) - 1, 0, -1):
+        if SIGNATURE_RULE.fullmatch(lines[index]):
+            if word_count(" ".join(lines[index + 1:])) <= MAX_SIGNATURE_WORDS:
+                return "\n".join(lines[:index])
+            break
+    return own
 
 
 def furniture_everywhere(found: list[HtmlElement], inside: frozenset[HtmlElement]) -> frozenset[HtmlElement]:

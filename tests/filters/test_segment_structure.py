@@ -106,3 +106,38 @@ def test_scripts_indented_by_spaces_do_not_make_a_noscript_the_pages_content():
     page = body_of(f"{scripts}<div id='main'><p>{words(300, 'shown')}</p></div><noscript><p>{words(40, 'fallback')}"
                    "</p></noscript>")
     assert content_root(page)[0] is page
+
+
+def test_a_microdata_units_declared_text_is_its_text_without_the_controls_around_it():
+    question = ("<div itemscope itemtype='https://schema.org/Question'><h1 itemprop='name'>Title</h1>"
+                "<div itemprop='text'><p>{0}</p></div><div class='tags'>python</div><a>Improve this question</a>"
+                "<div>4 Answers Sorted by: Reset to default</div>{1}</div>")
+    answer = ("<div itemscope itemtype='https://schema.org/Answer' itemprop='suggestedAnswer'>"
+              "<span itemprop='author'>{0}</span><time itemprop='dateCreated' datetime='2020-01-0{1}'>then</time>"
+              "<div itemprop='text'><p>{2}</p></div><a>Add a comment</a></div>")
+    answers = answer.format("bob", 1, words(30, "one")) + answer.format("cy", 2, words(30, "two"))
+    found = page_segments(body_of(question.format(words(30, "asked"), answers)))
+    assert [segment.text for segment in found] == [words(30, "asked"), words(30, "one"), words(30, "two")]
+    meta = ("<div itemscope itemtype='https://schema.org/Comment'><span itemprop='author'>{0}</span>"
+            "<meta itemprop='text' content='{1}\n\n{2}'><p>{1} {2} Reply</p></div>")
+    found = page_segments(body_of(meta.format("ann", words(10, "a"), words(10, "b"))
+                                  + meta.format("bob", words(10, "c"), words(10, "d"))))
+    assert [segment.text for segment in found] == [f"{words(10, 'a')}\n{words(10, 'b')}",
+                                                   f"{words(10, 'c')}\n{words(10, 'd')}"]
+
+
+def test_edit_notices_and_a_signature_under_a_rule_are_left_out_and_a_writers_own_divider_stays():
+    from filters.segment.segments import without_edit_notices, without_signature
+
+    text = f"{words(20, 'said')}\nLast edited by ann on Tue Aug 27, 2019 10:03 pm, edited 1 time in total."
+    assert without_edit_notices(text) == words(20, "said")
+    # a line of the writer's shaped like a notice goes too: a cost the rule accepts
+    assert without_edit_notices("I edited the photo on 12.03.2020 and it looks fine now.\n" + words(5)) == words(5)
+    assert without_edit_notices(f"I edited the photo\n{words(5)}") == f"I edited the photo\n{words(5)}"  # no date
+    signed = f"{words(30, 'text')}\n_________________\nGeorge Newton\nFreeman MK1 22"
+    assert without_signature(signed) == words(30, "text")
+    assert without_signature(f"{words(30, 'text')}\n--\nann") == words(30, "text")
+    divided = f"{words(30, 'text')}\n------\n{words(20, 'more')}"
+    assert without_signature(divided) == divided
+    assert without_signature(f"{words(30, 'text')}\n_____\n{words(60, 'long')}") == \
+        f"{words(30, 'text')}\n_____\n{words(60, 'long')}"  # too long for a signature
