@@ -36,7 +36,8 @@ CHROME = {
     "edit notice": r"\b(?:last )?edited by\b|\bzuletzt (?:bearbeitet|ge[äa]ndert)\b|\bmodifi[ée] par\b",
     "view profile": r"\bview public profile\b|\bfind all posts by\b|\bsend a private message\b",
     "sort header": r"\banswers?\s+sorted by\b|\bsorted by\s*:|\breset to default\b",
-    "signature rule": r"(?:^|\n)\s*(?:_{5,}|-{5,})\s*(?:\n|$)",
+    # a rule and at most four short lines to the end: a signature (a writer's own divider has text after it)
+    "signature rule": r"(?:^|\n)[ \t]*(?:_{5,}|-{5,}|--)[ \t]*\n(?:[^\n]{0,80}\n){0,3}[^\n]{0,80}\Z",
 }
 _PATTERNS = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in CHROME.items()}
 

@@ -225,25 +225,28 @@ def _content_text(meta: HtmlElement) -> tuple[str, int]:
 
 # An edit notice the software prints under a post ("Last edited by ann on Tue Aug 27, 2019 10:03 pm,
 # edited 1 time in total", "Zuletzt bearbeitet von ann, 12.03.2020"): a line of at most this many
-# words that names an edit in the web's words (`EDIT_WORDS`) and shows a date or a time.
+# words that names an edit in the web's words (`EDIT_WORDS`) and shows a date, a time or a year.
 MAX_EDIT_NOTICE_WORDS = 25
 EDIT_WORDS = re.compile(r"\b(?:edited|bearbeitet|ge[äa]ndert|modifi[ée]|editado|modificato|bewerkt|redigerad)\b",
                         re.IGNORECASE)
 
 
+YEAR = re.compile(r"\b(?:19|20)\d\d\b")  # "Last edited by a moderator Oct 6, 2020"
+
+
 def without_edit_notices(own: str) -> str:
-    """A unit's text less its edit notices (`EDIT_WORDS`, `DATED`, at most `MAX_EDIT_NOTICE_WORDS`
-    words), which are the software's, not the writer's."""
+    """A unit's text less its edit notices (`EDIT_WORDS`, `DATED` or `YEAR`, at most
+    `MAX_EDIT_NOTICE_WORDS` words), which are the software's, not the writer's."""
     lines = own.split("\n")
     kept = [line for line in lines if not (len(line.split()) <= MAX_EDIT_NOTICE_WORDS and EDIT_WORDS.search(line)
-                                           and DATED.search(line))]
+                                           and (DATED.search(line) or YEAR.search(line)))]
     return own if len(kept) == len(lines) else "\n".join(kept)
 
 
 # A signature below a rule: a line of at least five `_` (a forum's signature separator) or e-mail's "-- ",
 # then at most `MAX_SIGNATURE_WORDS` words to the end of the post. A row of dashes is as often a writer's
 # own divider, and stays.
-SIGNATURE_RULE = re.compile(r"\s*(?:_{5,}|--)\s*")
+SIGNATURE_RULE = re.compile(r"_{5,}|--")  # a whole line, stripped
 MAX_SIGNATURE_WORDS = 40
 
 
@@ -252,7 +255,7 @@ def without_signature(own: str) -> str:
     some text and at most `MAX_SIGNATURE_WORDS` words follow it."""
     lines = own.split("\n")
     for index in range(len(lines) - 1, 0, -1):
-        if SIGNATURE_RULE.fullmatch(lines[index]):
+        if SIGNATURE_RULE.fullmatch(lines[index].strip()):
             if word_count(" ".join(lines[index + 1:])) <= MAX_SIGNATURE_WORDS:
                 return "\n".join(lines[:index])
             break

@@ -134,6 +134,7 @@ def test_edit_notices_and_a_signature_under_a_rule_are_left_out_and_a_writers_ow
     # a line of the writer's shaped like a notice goes too: a cost the rule accepts
     assert without_edit_notices("I edited the photo on 12.03.2020 and it looks fine now.\n" + words(5)) == words(5)
     assert without_edit_notices(f"I edited the photo\n{words(5)}") == f"I edited the photo\n{words(5)}"  # no date
+    assert without_edit_notices(f"{words(5)}\nLast edited by a moderator Oct 6, 2020") == words(5)
     signed = f"{words(30, 'text')}\n_________________\nGeorge Newton\nFreeman MK1 22"
     assert without_signature(signed) == words(30, "text")
     assert without_signature(f"{words(30, 'text')}\n--\nann") == words(30, "text")
