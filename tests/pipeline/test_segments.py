@@ -268,6 +268,25 @@ def test_on_a_shop_page_only_reviews_are_kept(runs):
     assert not any(flat.select(rule.expr(off, flat.columns))[:, 0].to_list())
 
 
+def flat_typed(pages: pl.DataFrame, lake_type: str, other_type: str, signal: str | None) -> pl.DataFrame:
+    """`flat_segments` of the extracted pages with the lake-sailors page typed `lake_type`, the others
+    `other_type`, and `signal` set true on every segment (None: as extracted)."""
+    typed = pages.with_columns(
+        pl.lit("train").alias("split"),
+        pl.when(pl.col("url").str.contains("lake-sailors")).then(pl.lit(lake_type)).otherwise(pl.lit(other_type))
+        .alias("page_type"))
+    if signal is not None:
+        typed = typed.with_columns(pl.col("segments").list.eval(pl.element().struct.with_fields(
+            pl.element().struct.field("signals").struct.with_fields(pl.lit(True).alias(signal)))))
+    flat = pl.from_arrow(flat_segments(typed, date(2024, 6, 1)))
+    assert isinstance(flat, pl.DataFrame)
+    return flat
+
+
+def fired(flat: pl.DataFrame, code: str, params: Params | None = None) -> list[bool]:
+    return flat.select(RULES_BY_CODE[code].expr(params or Params(), flat.columns))[:, 0].to_list()
+
+
 def test_an_articles_parts_are_dropped_in_select_by_the_pages_final_type(runs):
     """page.body_part: extraction marks a segment that is a part of the extracted text (`body_part`)
     and decides nothing; select sets `body_part_page_type` from the page's final type, and the rule
@@ -277,25 +296,13 @@ def test_an_articles_parts_are_dropped_in_select_by_the_pages_final_type(runs):
         pl.col("segments").list.eval(pl.element().struct.field("signals").struct.field("body_part"))).to_series()
     # the gate turned the threads away: not extracted, so no segment is a part of a text
     assert stored.list.len().sum() == 8 and all(part is None for parts in stored.to_list() for part in parts)
-    marked = pages.with_columns(
-        pl.lit("train").alias("split"),
-        pl.when(pl.col("url").str.contains("lake-sailors")).then(pl.lit("article")).otherwise(pl.lit("forum"))
-        .alias("page_type"),
-        pl.col("segments").list.eval(pl.element().struct.with_fields(
-            pl.element().struct.field("signals").struct.with_fields(pl.lit(True).alias("body_part")))))
-    flat = pl.from_arrow(flat_segments(marked, date(2024, 6, 1)))
-    assert isinstance(flat, pl.DataFrame)
+    flat = flat_typed(pages, "article", "forum", "body_part")
     types = flat.select(pl.col("signals").struct.field("body_part_page_type"))[:, 0].to_list()
     assert types == ["article" if "lake-sailors" in url else "forum" for url in flat["url"]]
-    rule = RULES_BY_CODE["page.body_part"]
-    fired = flat.select(rule.expr(Params(), flat.columns))[:, 0].to_list()
-    assert fired == flat["url"].str.contains("lake-sailors").to_list()  # parts of an article; a forum's posts stay
-    assert not any(flat.select(rule.expr(params_from_dict({"segment": {"body_part_page_types": []}}),
-                                         flat.columns))[:, 0].to_list())
-    unmarked = pl.from_arrow(flat_segments(pages.with_columns(pl.lit("train").alias("split"),
-                                                              pl.lit("article").alias("page_type")), date(2024, 6, 1)))
-    assert isinstance(unmarked, pl.DataFrame)
-    assert not any(unmarked.select(rule.expr(Params(), unmarked.columns))[:, 0].to_list())  # comments stay
+    # parts of an article; a forum's posts stay
+    assert fired(flat, "page.body_part") == flat["url"].str.contains("lake-sailors").to_list()
+    assert not any(fired(flat, "page.body_part", params_from_dict({"segment": {"body_part_page_types": []}})))
+    assert not any(fired(flat_typed(pages, "article", "article", None), "page.body_part"))  # comments stay
 
 
 def test_the_unsigned_parts_of_one_text_are_dropped_in_select_except_on_a_forum(runs):
@@ -303,19 +310,9 @@ def test_the_unsigned_parts_of_one_text_are_dropped_in_select_except_on_a_forum(
     (`unsigned_part`) loses them on the types of segment.unsigned_part_page_types, by default every
     type but forum: a thread whose software prints the poster and date as plain text keeps its posts."""
     pages = pl.read_parquet(runs / "on" / "work" / "extract" / "*.parquet")
-    typed = {"harbour-forum": "forum", "lake-sailors": "listing"}
-    marked = pages.with_columns(
-        pl.lit("train").alias("split"),
-        pl.when(pl.col("url").str.contains("harbour-forum")).then(pl.lit("forum")).otherwise(pl.lit("listing"))
-        .alias("page_type"),
-        pl.col("segments").list.eval(pl.element().struct.with_fields(
-            pl.element().struct.field("signals").struct.with_fields(pl.lit(True).alias("unsigned_part")))))
-    flat = pl.from_arrow(flat_segments(marked, date(2024, 6, 1)))
-    assert isinstance(flat, pl.DataFrame)
+    flat = flat_typed(pages, "listing", "forum", "unsigned_part")
     types = flat.select(pl.col("signals").struct.field("unsigned_part_page_type"))[:, 0].to_list()
-    assert types == [next(kind for site, kind in typed.items() if site in url) for url in flat["url"]]
-    rule = RULES_BY_CODE["page.unsigned_part"]
-    fired = flat.select(rule.expr(Params(), flat.columns))[:, 0].to_list()
-    assert fired == flat["url"].str.contains("lake-sailors").to_list()
+    assert types == ["listing" if "lake-sailors" in url else "forum" for url in flat["url"]]
+    assert fired(flat, "page.unsigned_part") == flat["url"].str.contains("lake-sailors").to_list()
     everywhere = params_from_dict({"segment": {"unsigned_part_page_types": ["forum", "listing"]}})
-    assert all(flat.select(rule.expr(everywhere, flat.columns))[:, 0].to_list())
+    assert all(fired(flat, "page.unsigned_part", everywhere))
