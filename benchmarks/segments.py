@@ -61,12 +61,13 @@ from filters.extract.cleanup import remove_cookie_overlays  # noqa: E402
 from filters.page.domains import registered_domain  # noqa: E402
 from filters.parse.html import parse_html_bytes  # noqa: E402
 from filters.parse.parsed import Page  # noqa: E402
+from filters.rules.reasons import RULES_BY_CODE  # noqa: E402
 from filters.segment import units as segment_units  # noqa: E402
 from filters.segment.segments import Segment, page_segments  # noqa: E402
 from filters.text.tokens import words  # noqa: E402
 from pipeline.io.decode import decode_html  # noqa: E402
 from pipeline.io.readers import FileReport, read_file  # noqa: E402
-from pipeline.params import SegmentParams  # noqa: E402
+from pipeline.params import Params, SegmentParams  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 CORPORA = ("wcxb-dev", "trafilatura-eval")
@@ -83,6 +84,7 @@ _WORD = re.compile(r"\w+")
 # segment holding its body (a split article costs a detector more than a missed post).
 GRID = {"MIN_SHARE": (0.1, 0.15, 0.2, 0.3), "MAX_MEMBER_SHARE": (0.6, 0.7, 0.8, 1.0)}
 BROKEN_ARTICLE_COST = 10
+DEFAULTS = Params()
 
 
 def tokens(text: str, characters: bool = False) -> str:
@@ -212,10 +214,10 @@ def timed_segments(body: HtmlElement | None, text: str | None, page_type: str = 
 
 
 def dropped_in_select(segment: Segment, page_type: str) -> bool:
-    """Whether rule page.body_part or page.unsigned_part drops the segment on a page of `page_type`."""
-    settings = SegmentParams()
-    return bool((segment.body_part and page_type in settings.body_part_page_types)
-                or (segment.unsigned_part and page_type in settings.unsigned_part_page_types))
+    """Whether rule page.body_part or page.unsigned_part, as registered and under the default params,
+    drops the segment on a page of `page_type` (select sets their signals as `flat_segments` does)."""
+    return any(RULES_BY_CODE[f"page.{flag}"].fires(page_type if getattr(segment, flag) else None, DEFAULTS)
+               for flag in ("body_part", "unsigned_part"))
 
 
 # Forum and comment engines by their markup, in the order tried (a page of one engine often names

@@ -244,19 +244,19 @@ def without_edit_notices(own: str) -> str:
 
 
 # A signature below a rule: a line of at least five `_` (a forum's signature separator) or e-mail's "-- ",
-# then at most `MAX_SIGNATURE_WORDS` words to the end of the post. A row of dashes is as often a writer's
+# then at most `MAX_SIGNATURE_BLOCK_WORDS` words to the end of the post. A row of dashes is as often a writer's
 # own divider, and stays.
 SIGNATURE_RULE = re.compile(r"_{5,}|--")  # a whole line, stripped
-MAX_SIGNATURE_WORDS = 40
+MAX_SIGNATURE_BLOCK_WORDS = 40  # not units.MAX_SIGNATURE_WORDS: that bounds a reply's one signature line
 
 
 def without_signature(own: str) -> str:
     """A unit's text less the signature under its last rule (`SIGNATURE_RULE`), when the rule follows
-    some text and at most `MAX_SIGNATURE_WORDS` words follow it."""
+    some text and at most `MAX_SIGNATURE_BLOCK_WORDS` words follow it."""
     lines = own.split("\n")
     for index in range(len(lines) - 1, 0, -1):
         if SIGNATURE_RULE.fullmatch(lines[index].strip()):
-            if word_count(" ".join(lines[index + 1:])) <= MAX_SIGNATURE_WORDS:
+            if word_count(" ".join(lines[index + 1:])) <= MAX_SIGNATURE_BLOCK_WORDS:
                 return "\n".join(lines[:index])
             break
     return own

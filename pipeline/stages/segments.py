@@ -112,16 +112,20 @@ def flat_segments(pages: pl.DataFrame, cutoff: date, shop_page_types: tuple[str,
         pl.col("signals").struct.with_fields(
             pl.when(pl.col("page_type").is_in(list(shop_page_types))).then(pl.col("segment_kind"))
             .otherwise(pl.lit(None, dtype=pl.String)).alias("shop_page_segment_kind"),
-            pl.when(pl.col("signals").struct.field("body_part")).then(pl.col("page_type"))
-            .otherwise(pl.lit(None, dtype=pl.String)).alias("body_part_page_type"),
-            pl.when(pl.col("signals").struct.field("unsigned_part")).then(pl.col("page_type"))
-            .otherwise(pl.lit(None, dtype=pl.String)).alias("unsigned_part_page_type")))
+            _page_type_where("body_part"), _page_type_where("unsigned_part")))
     # A post's own date is declared when its unit is marked up as one (microdata, JSON-LD), else found in its markup.
     own_source = (pl.when(pl.col("segment_source").is_in(["microdata", "jsonld"])).then(pl.lit("published"))
                   .otherwise(pl.lit("inferred")))
     frame = frame.with_columns(era_columns(cutoff, source=pl.when(pl.col("published").is_not_null()).then(own_source),
                                            floor=(pl.col("page_published"), pl.col("page_date_source"))))
     return frame.select(_FILE_SCHEMA.names).to_arrow().cast(_FILE_SCHEMA)
+
+
+def _page_type_where(flag: str) -> pl.Expr:
+    """The signal `FLAG_page_type`: the segment's page type where its stored signal `flag` is true
+    (rules page.body_part and page.unsigned_part), null elsewhere."""
+    return (pl.when(pl.col("signals").struct.field(flag)).then(pl.col("page_type"))
+            .otherwise(pl.lit(None, dtype=pl.String)).alias(f"{flag}_page_type"))
 
 
 _FILE_SCHEMA = pa.schema([*SEGMENT_SCHEMA, pa.field("normalized_url", pa.string()),
