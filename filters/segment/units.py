@@ -93,9 +93,9 @@ USER_LINK = re.compile(r"(?:^|[\s/.])(?:users?|u|members?|memberlist|profiles?|p
                        # or a query parameter naming one (`?user_profile=493`, `&showuser=12`, `?userid=7`)
                        r"|[?&;][a-z_]{0,12}(?:user|member|profile|poster)[a-z_]{0,12}=", re.IGNORECASE)
 WRITER_PROPERTIES = ("author", "creator", "datePublished", "dateCreated")
-_CLASSES = etree.XPath("descendant::*/@class")
-_LINKS = etree.XPath("descendant::a/@href")
-_PROPERTIES = etree.XPath("descendant::*/@itemprop | descendant::a/@rel")
+_CLASSES = etree.XPath("descendant::*/@class", smart_strings=False)  # plain strings: cheaper
+_LINKS = etree.XPath("descendant::a/@href", smart_strings=False)
+_PROPERTIES = etree.XPath("descendant::*/@itemprop | descendant::a/@rel", smart_strings=False)
 DATED = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?!\d)|(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)"
                    # an age, as comment software shows it: "6 years ago", "vor 3 Tagen", "il y a 2 jours" (what
                    # follows may stand without a space: normalize-space joins adjacent text nodes)
@@ -104,7 +104,7 @@ DATED = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?!\d)|(?<!\d)\d{1,4}[./-]\d{1,2}[./
                    r"jahr(?:en)?|secondes?|minutes?|heures?|jours?|semaines?|mois|ans?|segundos?|minutos?|horas?|días?|"
                    r"semanas?|mes(?:es)?|años?)", re.IGNORECASE)
 HEAD_CHARS = 300  # where a post shows its date: its header, before its text
-_HEAD = etree.XPath(f"substring(normalize-space(.), 1, {HEAD_CHARS})")
+_HEAD = etree.XPath(f"substring(normalize-space(.), 1, {HEAD_CHARS})", smart_strings=False)
 # A post's id as forum and comment software writes it (`post_key`): an `id` whose part before its first
 # digit ends with a word naming a post, comment, answer, reply or message, or the one letter phpBB
 # (`p123`), Blogger (`c123`) and Reddit (`t1_…`) use (`post_`, `js-post-`, `div-comment-`, `Comment_`,
@@ -394,12 +394,12 @@ def microdata_units(body: HtmlElement) -> list[Unit]:
             if (kind := microdata_kind(element)) is not None and shows_writer(element)]
 
 
-def sibling_groups(body: HtmlElement, total: int) -> list[Group]:
+def sibling_groups(body: HtmlElement, total: int, headline: HtmlElement | None) -> list[Group]:
     """The groups of same-shape siblings holding blocks that are lists of contributions
-    (`is_list_of_posts`) and hold together at least `MIN_SHARE` of the page's `total` characters.
-    Only elements holding that share can be their parent, so the walk descends into those alone."""
+    (`is_list_of_posts`, `headline`: the page's first `<h1>`) and hold together at least `MIN_SHARE`
+    of the page's `total` characters. Only elements holding that share can be their parent, so the
+    walk descends into those alone."""
     min_size = MIN_SHARE * total
-    headline = body.find(".//h1")
     groups = []
     stack: list[tuple[HtmlElement, int | None]] = [(body, None)]
     while stack:
@@ -407,7 +407,8 @@ def sibling_groups(body: HtmlElement, total: int) -> list[Group]:
         by_shape: dict[Shape, list[tuple[HtmlElement, int]]] = defaultdict(list)
         known = parent_size if parent_size is not None and _wrapper(parent) else None
         for child in parent:
-            if not isinstance(child.tag, str) or child.tag in SKIPPED_TAGS:
+            # a child holding no block is no unit, nor holds one: it is never measured
+            if not isinstance(child.tag, str) or child.tag in SKIPPED_TAGS or not holds_block(child):
                 continue
             held = known if known is not None else size(child)
             if held >= min_size:
@@ -416,12 +417,10 @@ def sibling_groups(body: HtmlElement, total: int) -> list[Group]:
                 by_shape[shape(child)].append((child, held))
         if parent is body:
             continue  # the page's own regions (header, columns, footer), never a list of posts
-        for key, sized in by_shape.items():
-            if len(sized) < MIN_UNITS or key[0] in CELL_TAGS or sum(held for _, held in sized) < min_size:
-                continue
-            members = [(child, held) for child, held in sized if holds_block(child)]
+        for key, members in by_shape.items():
             held_total = sum(held for _, held in members)
-            if len(members) >= MIN_UNITS and held_total >= min_size and is_list_of_posts(members, headline):
+            if len(members) >= MIN_UNITS and key[0] not in CELL_TAGS and held_total >= min_size \
+                    and is_list_of_posts(members, headline):
                 groups.append(Group(parent, key, [child for child, _ in members], held_total))
     return groups
 
@@ -567,11 +566,10 @@ def content_root(body: HtmlElement) -> tuple[HtmlElement, int]:
     """The body, or the `<noscript>` holding more text than the rest of the page shows: the
     server-built fallback of a page that scripts build (Flarum's `flarum-content`), the only place
     its posts are; with its `text_size`, which `units` needs too."""
-    fallback = max(body.iterdescendants("noscript"), key=size, default=None)
     shown = text_size(body)
-    if fallback is None:
-        return body, shown
-    return (fallback, text_size(fallback)) if 2 * size(fallback) > shown else (body, shown)
+    fallback, held = max(((element, size(element)) for element in body.iterdescendants("noscript")),
+                         key=lambda sized: sized[1], default=(None, 0))
+    return (fallback, text_size(fallback)) if fallback is not None and 2 * held > shown else (body, shown)
 
 
 def units(page_body: HtmlElement) -> list[Unit]:
@@ -585,7 +583,7 @@ def units(page_body: HtmlElement) -> list[Unit]:
     by_key, headline = marked_posts(body), body.find(".//h1")
     page = page_holders(body, headline)
     # marked groups first: of two groups of the same posts, the marked one (its members known as posts)
-    group = best_group(post_id_groups(by_key, headline, page) + sibling_groups(body, total))
+    group = best_group(post_id_groups(by_key, headline, page) + sibling_groups(body, total, headline))
     if group is None:
         single = single_post(by_key, page)
         return [] if single is None else [Unit(single, "marked")]
@@ -683,8 +681,9 @@ def single_post(by_key: dict[Shape, list[HtmlElement]], page: frozenset[HtmlElem
     member, a review site's user; an article's author page is `/author/…`, which it is not); `page`:
     the page's `page_holders`."""
     found = [(element, key) for key, elements in by_key.items() for element in elements if element not in page]
+    marked = {element for element, _ in found}
     outermost = [(element, key) for element, key in found
-                 if not any(_inside(element, other) for other, _ in found if other is not element)]
+                 if not any(ancestor in marked for ancestor in element.iterancestors())]
     if len(outermost) != 1:
         return None
     post, key = outermost[0]
