@@ -369,6 +369,7 @@ def main() -> None:
     software_of: dict[str, str] = {}
     json_lds: dict[str, list[dict]] = {}
     long_segments: dict[str, list[tuple[str, str]]] = defaultdict(list)  # (page#index, text) of >= min_tokens
+    left_out: dict[str, Counter] = defaultdict(Counter)  # words kept and left out as the software's, by corpus
     for corpus in (*CORPORA, *THREAD_CORPORA):
         if not (SHARED / f"{corpus}.warc.gz").is_file():
             continue
@@ -408,6 +409,11 @@ def main() -> None:
             characters = page.get("language") in CHARACTER_LANGUAGES
             long_segments[corpus].extend((f"{url}#{index}", segment.text) for index, segment in enumerate(found)
                                          if _length(segment.text, characters) >= SegmentParams().min_tokens)
+            for segment in found:
+                left_out[corpus]["segments"] += 1
+                left_out[corpus]["kept words"] += len(segment.text.split())
+                left_out[corpus]["left out"] += segment.left_out_words or 0
+                left_out[corpus]["counted"] += segment.left_out_words is not None
             for setting, segments in (("text", found), ("None", timed_segments(body, None, "forum", json_lds[url])[0])):
                 if not page["posts"]:
                     if segments:
@@ -435,6 +441,11 @@ def main() -> None:
           "labelled pages, text=extracted (benchmarks/segment_chrome.py's phrases)")
     for corpus, texts in long_segments.items():
         print_chrome(f"  {corpus}", texts, args.examples)
+    print("\nwords the labelled pages' segments keep, and leave out as the software's (left_out_words: the "
+          "writer's and date's parts, fields, edit notices, signatures, controls)")
+    for corpus, counts in left_out.items():
+        print(f"  {corpus:<18}{counts['segments']:>6} segments ({counts['counted']} counted): "
+              f"{counts['kept words']} words kept, {counts['left out']} left out")
     if args.software:
         print("\nsoftware of the labelled pages: " + ", ".join(
             f"{name} {count}" for name, count in Counter(software_of.values()).most_common()))

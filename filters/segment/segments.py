@@ -36,6 +36,7 @@ from filters.segment.units import (
     SKIPPED_TAGS,
     USER_LINK,
     Unit,
+    counted_own_text,
     alternating,
     below_any,
     left_out,
@@ -109,6 +110,10 @@ SIGNALS: tuple[Signal, ...] = (
            "(extract stage; null on pages, and where the page was not extracted)"),
     Signal("unsigned_part_page_type", pa.string(), "a segment's page type when its page shows its units as the parts "
            "of one text (unsigned_part; select stage; null otherwise, and on pages)"),
+    Signal("left_out_words", pa.int32(), "words a segment's unit shows that its text leaves out as the software's: "
+           "its writer's and date's parts, the fields every unit holds, edit notices, signatures and controls; not "
+           "quotes (quoted_words) nor replies nested in it (extract stage; null on pages, on units that declare their "
+           "text as schema.org text, and on JSON-LD segments)"),
     Signal("shop_page_segment_kind", pa.string(), "a segment's kind when the page-type model calls its page one of "
            "segment.shop_page_types (select stage; null otherwise, and on pages)"),
 )
@@ -136,6 +141,9 @@ class Segment:
     quoted_words: int  # words of quoted posts left out of `text`
     source: str  # how the unit was found: "microdata", "marked" (by its post id or class), "repeated" or "jsonld"
     rating: float | None = None  # a review's rating as it shows it, left out of `text`
+    # words the unit shows that `text` leaves out as the software's (its writer's and date's parts, the
+    # fields every unit holds, edit notices, signatures, controls); None where it declares its text
+    left_out_words: int | None = None
     body_part: bool | None = None  # whether the extracted text holds it (`in_body`); None: the page was not extracted
     unsigned_part: bool | None = None  # whether its page's units are the unsigned parts of one text; None: likewise
 
@@ -165,12 +173,16 @@ def page_segments(body: HtmlElement, text: str | None = None,
         if unit.source == "nested" and name is None:  # a reply signed at its end: "ann 於 2014/01/01 20:31 回覆"
             name, date, signed = _signed(unit.element)
             shown = shown | signed
-        own, quoted = declared_text(unit, inside, shown | software) or own_text(unit.element, inside, shown | software)
+        declared_own = declared_text(unit, inside, shown | software)
+        own, quoted, left = (*declared_own, None) if declared_own is not None \
+            else counted_own_text(unit.element, inside, shown | software)
+        shown_words = word_count(own)
         own = without_signature(without_edit_notices(own))
+        left = None if left is None else left + shown_words - word_count(own)
         own, repeated = without_quoted_lines(own, seen)
         if own:
             segments.append(Segment(own, kind or unit_kind(unit, own, inside), name, date, quoted + repeated,
-                                    unit.source, score))
+                                    unit.source, score, left))
     if not found and json_ld:
         segments = [Segment(posting.text, posting.kind, posting.author, posting.published, 0, "jsonld", posting.rating)
                     for posting in jsonld_units(json_ld)]

@@ -700,14 +700,24 @@ def own_text(element: HtmlElement, others: frozenset[HtmlElement] = frozenset(),
              removed: frozenset[HtmlElement] = frozenset()) -> tuple[str, int]:
     """The unit's text with quotes, signatures, controls, scripts, the `others` units inside it and the
     `removed` parts left out, blocks on lines; and the words of the quotes of other posts left out."""
+    text, quoted, _ = counted_own_text(element, others, removed)
+    return text, quoted
+
+
+def counted_own_text(element: HtmlElement, others: frozenset[HtmlElement] = frozenset(),
+                     removed: frozenset[HtmlElement] = frozenset()) -> tuple[str, int, int]:
+    """`own_text`, with the words of the parts left out as the software's (the `removed` parts,
+    signatures and controls; not quotes, nor the `others` units) third."""
     parts: list[str] = []
-    quoted = 0
+    quoted = left = 0
 
     def walk(node: HtmlElement) -> None:
-        nonlocal quoted
+        nonlocal quoted, left
         if node is not element and (node in others or node in removed or left_out(node)):
             if is_quote(node):
                 quoted += word_count(" ".join(node.itertext()))
+            elif node not in others:
+                left += word_count(" ".join(node.itertext()))
             return
         block = node.tag in LINE_TAGS
         if block:
@@ -724,4 +734,4 @@ def own_text(element: HtmlElement, others: frozenset[HtmlElement] = frozenset(),
 
     walk(element)
     lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
-    return "\n".join(line for line in lines if line), quoted
+    return "\n".join(line for line in lines if line), quoted, left

@@ -299,6 +299,7 @@ def segment_row(index: int, segment: Segment, record: Record, budget: list[int])
     signals["review_rating"] = segment.rating
     signals["body_part"] = segment.body_part
     signals["unsigned_part"] = segment.unsigned_part
+    signals["left_out_words"] = segment.left_out_words
     published = parse_date_line(segment.published, record.raw.warc_date, budget, signals.get("text_language")) \
         if segment.published else None
     return {"segment_index": index, "segment_kind": segment.kind, "author": segment.author, "published": published,

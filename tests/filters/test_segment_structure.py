@@ -142,3 +142,20 @@ def test_edit_notices_and_a_signature_under_a_rule_are_left_out_and_a_writers_ow
     assert without_signature(divided) == divided
     assert without_signature(f"{words(30, 'text')}\n_____\n{words(60, 'long')}") == \
         f"{words(30, 'text')}\n_____\n{words(60, 'long')}"  # too long for a signature
+
+
+def test_what_a_unit_leaves_out_as_the_softwares_is_counted_apart_from_its_quotes():
+    def post(number: int, name: str, text: str, extra: str = "") -> str:
+        return (f"<div class='post' id='p{number}'><div class='poster'><a href='/u/{name}'>{name}</a>"
+                f"<span>Posts: {number}</span><span>Location: Leeds</span></div>"
+                f"<time datetime='2019-11-1{number % 10}'>Nov 1{number % 10}</time><div class='body'><p>{text}</p>"
+                f"{extra}</div></div>")
+    notice = "<p>Last edited by ann on Tue Aug 27, 2019 10:03 pm, edited 1 time in total.</p>"
+    quote = f"<blockquote class='quote'><p>{words(12, 'quoted')}</p></blockquote>"
+    page = body_of("<h1>Topic</h1><div class='thread'>" + post(101, "ann", words(30, "first"), notice)
+                   + post(102, "bob", words(30, "second"), quote) + post(103, "cy", words(30, "third")) + "</div>")
+    found = page_segments(page)
+    assert [segment.text for segment in found] == [words(30, "first"), words(30, "second"), words(30, "third")]
+    # each poster column and date: the name, "Posts: N", "Location: Leeds", "Nov 1N" (7 words); ann's notice (16)
+    assert [segment.left_out_words for segment in found] == [7 + 16, 7, 7]
+    assert [segment.quoted_words for segment in found] == [0, 12, 0]
