@@ -313,9 +313,9 @@ def cross_validate(forum: list[tuple[str, HtmlElement, dict]], articles: list[tu
             for url in urls:
                 held = [total + value for total, value in zip(held, scores[best][url], strict=True)]
         pages = len(articles)
+        broken = f"{held[2] / pages:.3f} of {pages}" if pages else "not measured (--skip-articles)"
         print(f"\nleave-one-{grouping}-out ({len(by_group)} groups; {dict(chosen)}): recovered "
-              f"{held[0] / held[1]:.3f} of {held[1]} posts (text=None); article pages holding body text "
-              f"{held[2] / pages:.3f} of {pages}")
+              f"{held[0] / held[1]:.3f} of {held[1]} posts (text=None); article pages holding body text {broken}")
 
 
 def posts_table(title: str, by_group: dict[str, Counter]) -> None:

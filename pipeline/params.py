@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import enum
 import types
 import typing
 import warnings
@@ -47,6 +48,20 @@ class ParamsError(ValueError):
     """Invalid parameters: unknown key, wrong type or unreadable file."""
 
 
+class Stage(enum.Enum):
+    """Where a key takes effect, declared once beside the key (or beside a group, for every key in it)
+    as `Annotated` metadata. A key without one is select's: re-tunable on a work directory.
+    `extract_stage` and select's check (`pipeline/stages/select.py`, `params_in_force`) read it."""
+
+    # Decides what extraction writes: select takes the work directory's value and refuses another.
+    EXTRACT = "extract"
+    # On a group that null switches off: whether it is on decides what extraction writes (its keys
+    # declare their own stage).
+    EXTRACT_SWITCH = "extract switch"
+    # Read by extraction but never changes the rows it writes (how a file is cut into tasks).
+    EXTRACT_TASKS = "extract tasks"
+
+
 @dataclass(frozen=True)
 class ReadParams:
     # Payloads above this are not decoded or parsed (record.too_large). 5 MB: Common Crawl
@@ -74,7 +89,7 @@ class ExtractParams:
     # A gzipped WARC/ARC larger than this is read as byte-range tasks cut at gzip member starts
     # (pipeline/io/byte_ranges.py): several workers on one file, and --resume inside it. Never
     # changes the rows. 2 MiB: ~1 s of work per task, so workers finish together.
-    task_bytes: Positive = 2 * 1024 * 1024
+    task_bytes: Annotated[Positive, Stage.EXTRACT_TASKS] = 2 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -146,7 +161,7 @@ class SegmentParams:
     # Segments (docs/segments.md): a page's posts, answers, comments and items, found after
     # extraction and judged as units of their own. `segment: null` switches segmentation off.
     # Extract: a page gives at most this many segments (the first ones, in page order).
-    max_per_page: Positive = 500
+    max_per_page: Annotated[Positive, Stage.EXTRACT] = 500
     # Select: length.tokens for a segment below this many tokens. 100: detectors need about 100
     # tokens to say anything (docs/segments.md); the article filter's 200 would drop most posts.
     min_tokens: Count | None = 100
@@ -177,10 +192,10 @@ class ExecutorParams:
 
 @dataclass(frozen=True)
 class Params:
-    extract: ExtractParams = field(default_factory=ExtractParams)
+    extract: Annotated[ExtractParams, Stage.EXTRACT] = field(default_factory=ExtractParams)
     select: SelectParams = field(default_factory=SelectParams)
     dataset: DatasetParams = field(default_factory=DatasetParams)
-    segment: SegmentParams | None = field(default_factory=SegmentParams)
+    segment: Annotated[SegmentParams | None, Stage.EXTRACT_SWITCH] = field(default_factory=SegmentParams)
     executor: ExecutorParams = field(default_factory=ExecutorParams)
 
     def get(self, dotted_key: str) -> Any:
@@ -289,6 +304,53 @@ def given_keys(path: Path | None) -> frozenset[str]:
     return frozenset(RENAMED_KEYS.get(key, key) for key in flatten(data or {}))
 
 
+def extract_stage(params: Params) -> dict[str, Any]:
+    """Dotted key -> value of every key that decides what extraction writes (`Stage.EXTRACT`), and
+    `GROUP: None` for a group switched off whose switch is extraction's (`segment: null`): what a work
+    directory records, select compares and the fingerprint hashes."""
+    return {key: value for key, (stage, value) in _staged(Params, params, "", None).items()
+            if stage in (Stage.EXTRACT, Stage.EXTRACT_SWITCH)}
+
+
+def stage_of(key: str) -> Stage | None:
+    """The stage a dotted key declares (its own, else its group's); None: select's."""
+    return _staged(Params, Params(), "", None)[key][0]
+
+
+def _staged(cls: type, value: Any, prefix: str, inherited: Stage | None) -> dict[str, tuple[Stage | None, Any]]:
+    """Every leaf key under `value` (a `cls`) with its declared stage and value; a null group as one
+    key whose stage is its switch's."""
+    found: dict[str, tuple[Stage | None, Any]] = {}
+    hints = typing.get_type_hints(cls, include_extras=True)
+    for field_ in dataclasses.fields(cls):
+        hint, item, key = hints[field_.name], getattr(value, field_.name), f"{prefix}{field_.name}"
+        declared = next((meta for meta in getattr(hint, "__metadata__", ()) if isinstance(meta, Stage)), None)
+        group = next((kind for kind in allowed_types(hint) if dataclasses.is_dataclass(kind)), None)
+        if group is None:
+            found[key] = (declared or inherited, _plain(item))
+        elif item is None:
+            found[key] = (declared or inherited, None)
+        else:
+            inner = inherited if declared is Stage.EXTRACT_SWITCH else declared or inherited
+            found.update(_staged(group, item, f"{key}.", inner))
+    return found
+
+
+def with_values(params: Params, values: dict[str, Any]) -> Params:
+    """`params` with each dotted key of `values` set (`GROUP: None` switches a group off; a key under
+    a group that is off switches it on with its defaults), checked as a params file is."""
+    data = params.to_dict()
+    for key, value in values.items():
+        *path, name = key.split(".")
+        node = data
+        for part in path:
+            if not isinstance(node.get(part), dict):
+                node[part] = {}
+            node = node[part]
+        node[name] = value
+    return params_from_dict(data)
+
+
 def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """A nested mapping as dotted keys to leaf values (a list is a leaf)."""
     flat: dict[str, Any] = {}
@@ -299,12 +361,6 @@ def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
         else:
             flat[name] = value
     return flat
-
-
-def with_extract(params: Params, extract: dict[str, Any]) -> Params:
-    """`params` with its `extract` group replaced by `extract` (a `to_dict()["extract"]` mapping,
-    as a work directory's manifest records it)."""
-    return dataclasses.replace(params, extract=params_from_dict({"extract": extract}).extract)
 
 
 def _read(path: Path | None) -> tuple[Path | None, dict[str, Any] | None]:
@@ -375,8 +431,7 @@ def _leaf_hints(cls: type, prefix: str) -> dict[str, Any]:
     hints = typing.get_type_hints(cls, include_extras=True)
     for field_ in dataclasses.fields(cls):
         hint = hints[field_.name]
-        group = next((arg for arg in (hint, *typing.get_args(hint))
-                      if isinstance(arg, type) and dataclasses.is_dataclass(arg)), None)
+        group = next((kind for kind in allowed_types(hint) if dataclasses.is_dataclass(kind)), None)
         if group is not None:
             found.update(_leaf_hints(group, f"{prefix}{field_.name}."))
         else:

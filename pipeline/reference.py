@@ -19,7 +19,7 @@ from typing import Any
 from filters.core.declarations import Bounds
 from filters.rules.reasons import RULES, Rule, declared_in
 from filters.rules.signals import SIGNALS
-from pipeline.params import Params, allowed_types, declared_bounds, flatten, leaf_hints, load_params
+from pipeline.params import Params, allowed_types, declared_bounds, flatten, leaf_hints, load_params, stage_of
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = (ROOT / "docs" / "filters.md", ROOT / "docs" / "dataset.md")
@@ -78,7 +78,7 @@ def keys_table(params_text: str) -> str:
     hints = leaf_hints()
     for key, value in flatten(Params().to_dict()).items():
         hint = hints[key]
-        stage = "extract" if key.startswith("extract.") or key == "segment.max_per_page" else "select"
+        stage = "select" if stage_of(key) is None else "extract"
         meaning = comments.get(key) or (f"`{rules[key].code}`: {rules[key].meaning}" if key in rules else "")
         meaning = meaning or comments.get(key.rsplit(".", 1)[0], "")
         lines.append(f"| `{key}` | `{json.dumps(value)}` | {allowed(hint)} | {stage} | {meaning.replace('|', '/')} |")

@@ -30,7 +30,18 @@ import pyarrow.parquet as pq
 
 from filters.rules import reasons
 from filters.rules.signals import signals_struct_type
-from pipeline.params import Params, ParamsError, era_cutoff, flatten, with_extract
+from pipeline import __version__
+from pipeline.params import (
+    Params,
+    ParamsError,
+    Stage,
+    era_cutoff,
+    extract_stage,
+    flatten,
+    leaf_hints,
+    stage_of,
+    with_values,
+)
 from pipeline.report.dataset_card import CARD, dataset_card
 from pipeline.run.executors import Executor, LocalExecutor
 from pipeline.run.timings import merge_timings, since
@@ -41,7 +52,7 @@ from pipeline.stages.dedup.partitions import write_whole
 from pipeline.stages.segments import SEGMENTS_DIR, SegmentCounts, SegmentRows, decide_segments
 from pipeline.store.schema import OUTPUT_SCHEMA
 from pipeline.store.storage import local_copies, location
-from pipeline.store.workdir import EXTRACT_DIR, MANIFEST, ROW_NEUTRAL_EXTRACT_KEYS, fingerprint, outputs_for
+from pipeline.store.workdir import EXTRACT_DIR, FORMAT_VERSION, MANIFEST, fingerprint, outputs_for
 from pipeline.store.writers import publish_directories, remove_stale_temps
 
 STATS = "stats.json"
@@ -98,11 +109,9 @@ def _select(workdirs: list[str], out: str, params: Params, extract_timings: dict
     loaded = [(_load_workdir(workdir), workdir) for workdir in workdirs]
     params = params_in_force([(found, workdir) for (found, _), workdir in loaded], params, asked)
     for (found, _), workdir in loaded:
-        if found.get("fingerprint") != fingerprint(params, found.get("extract_all", False)):
-            # Not fatal: the stored rows are consistent with themselves. Say it in stats.
-            found.setdefault("warnings", []).append(
-                f"{workdir} was extracted by another corpus-filter version or row format, or with another "
-                "segment.max_per_page")
+        # Not fatal: the stored rows are consistent with themselves. Say it in stats.
+        if (why := _written_by_other(found, workdir, params)) is not None:
+            found.setdefault("warnings", []).append(why)
     entries = sorted(((summary, workdir) for (_, summaries), workdir in loaded for summary in summaries),
                      key=lambda entry: (entry[0]["path"], entry[1]))
     manifest = merge_manifests([found for (found, _), _ in loaded])
@@ -125,9 +134,6 @@ def merge_manifests(manifests: list[dict[str, Any]]) -> dict[str, Any]:
                                  for path, why in found.get("skipped_reasons", {}).items()}
     merged["fingerprint"] = manifests[0].get("fingerprint")
     merged["extract_all"] = any(found.get("extract_all", False) for found in manifests)
-    merged["warnings"].append(f"{len(manifests)} work directories selected together")
-    if len({found.get("fingerprint") for found in manifests}) > 1:
-        merged["warnings"].append("the work directories were extracted with different extract params")
     return merged
 
 
@@ -335,40 +341,92 @@ RETUNE_HINT = ("To tune the page-type model's threshold without extracting again
 
 def params_in_force(manifests: list[tuple[dict[str, Any], str]], params: Params,
                     asked: frozenset[str] | None) -> Params:
-    """The params select decides by and records: `params`, with the extract group the work
-    directories were extracted with (their manifests' `params`), since that is what their rows hold.
+    """The params select decides by and records: `params`, with the extract-stage values (declared
+    so in `pipeline/params.py`, `Stage`) the work directories were extracted with, since that is what
+    their rows hold: the extract group and `segment.max_per_page`, and whether segments were found.
 
-    An extract key the user asked for (in `asked`, as `extract.KEY`; None: every key) whose value
-    differs from a work directory's is refused with a `SelectError` naming each key and both values:
-    select cannot apply it. Keys the user left alone are taken from the work directory."""
-    recorded = [(found["params"], workdir) for found, workdir in manifests if isinstance(found.get("params"), dict)]
+    An extract-stage key the user asked for (in `asked`, or under or above a key in it; None: every
+    key) whose value differs from the work directory's is refused with a `SelectError` naming each key
+    and both values: select cannot apply it. So are work directories extracted with different values.
+    Keys the user left alone are taken from the work directory."""
+    recorded = [(stored, workdir) for found, workdir in manifests if (stored := _recorded(found)) is not None]
     if not recorded:
         return params  # a work directory from before manifests recorded their params
-    given = flatten(params.to_dict()["extract"])
-    refused = []
-    for extracted, workdir in recorded:
-        stored = flatten(extracted)
-        for key in sorted((given.keys() | stored.keys()) - ROW_NEUTRAL_EXTRACT_KEYS):
-            if given.get(key, _ABSENT) != stored.get(key, _ABSENT) and (asked is None or f"extract.{key}" in asked):
-                refused.append(f"extract.{key} (extracted with {_shown(stored.get(key, _ABSENT))}, asked "
-                               f"{_shown(given.get(key, _ABSENT))}, in {workdir})")
+    stored, workdir = recorded[0]
+    for other, other_dir in recorded[1:]:
+        if differing := _differences(stored, other):
+            raise SelectError("the work directories were extracted with different extract-stage params: " + "; ".join(
+                f"{key} ({_shown(stored, key)} in {workdir}, {_shown(other, key)} in {other_dir})" for key in differing)
+                + ". Select them apart, or re-run `pipeline extract` on one with the other's params")
+    given = extract_stage(params)
+    refused = [f"{key} (extracted with {_shown(stored, key)}, asked {_shown(given, key)}, in {workdir})"
+               for key in _differences(stored, given) if _asked(key, asked)]
     if refused:
         raise SelectError("select cannot apply extract-stage params, which decide what extraction wrote: "
                           + "; ".join(refused) + ". Re-run `pipeline extract` (or `pipeline run`) with them, or "
                           "leave them out of the params file: select then takes the work directory's. " + RETUNE_HINT)
-    extracted, workdir = recorded[0]
     try:
-        return with_extract(params, {**extracted, **{key: given[key] for key in ROW_NEUTRAL_EXTRACT_KEYS}})
+        return with_values(params, stored)
     except ParamsError as exc:
         raise SelectError(f"{workdir} was extracted by another version of corpus-filter ({exc}); re-run "
                           "`pipeline extract` on its inputs") from exc
 
 
+def _recorded(manifest: dict[str, Any]) -> dict[str, Any] | None:
+    """The extract-stage values a work directory's manifest records (`extract_stage`); from a manifest
+    of before that, its extract group (its segment keys unknown); None from an older one still."""
+    if isinstance(manifest.get("extract_stage"), dict):
+        return manifest["extract_stage"]
+    if isinstance(manifest.get("params"), dict):
+        known = leaf_hints()
+        return {key: value for key, value in flatten(manifest["params"], "extract.").items()
+                if key not in known or stage_of(key) is Stage.EXTRACT}
+    return None
+
+
+def _differences(one: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """The dotted keys whose values differ, a switched-off group (`segment: None`) as one key."""
+    off = {key for key, value in {**one, **other}.items() if value is None and _is_group(key)}
+    return sorted(key for key in one.keys() | other.keys()
+                  if one.get(key, _ABSENT) != other.get(key, _ABSENT)
+                  and not any(key.startswith(f"{group}.") for group in off))
+
+
+def _is_group(key: str) -> bool:
+    return key not in leaf_hints()
+
+
+def _asked(key: str, asked: frozenset[str] | None) -> bool:
+    """Whether the user's params file sets `key`, a key under it, or a group above it."""
+    return asked is None or any(key == given or given.startswith(f"{key}.") or key.startswith(f"{given}.")
+                                for given in asked)
+
+
 _ABSENT = object()
 
 
-def _shown(value: Any) -> str:
-    return "nothing (another version)" if value is _ABSENT else json.dumps(value)
+def _shown(values: dict[str, Any], key: str) -> str:
+    if key in values:
+        return json.dumps(values[key])
+    if any(other.startswith(f"{key}.") for other in values):
+        return "it on"
+    return "nothing (another version)"
+
+
+def _written_by_other(found: dict[str, Any], workdir: str, params: Params) -> str | None:
+    """Why a work directory's fingerprint is not this run's, said as one of its three causes: another row
+    format, another corpus-filter version, other extract-stage params; None if it is this run's."""
+    if found.get("fingerprint") == fingerprint(params, found.get("extract_all", False)):
+        return None
+    if "format" not in found:
+        return (f"{workdir} was extracted by an older corpus-filter (its manifest names neither its version nor "
+                "its row format); its rows are read as they are")
+    if found["format"] != FORMAT_VERSION:
+        return (f"{workdir} holds rows of format {found['format']}, where this corpus-filter writes format "
+                f"{FORMAT_VERSION}; its rows are read as they are")
+    if found.get("version") != __version__:
+        return f"{workdir} was extracted by corpus-filter {found.get('version')}, and this is {__version__}"
+    return f"{workdir} was extracted with other extract-stage params than the ones recorded here"
 
 
 def metrics_of(stats: dict[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import __version__
-from pipeline.params import Params
+from pipeline.params import Params, extract_stage
 from pipeline.store.storage import ObjectPath, input_digest, input_identity, location, parquet_file, remove_tree
 from pipeline.store.writers import atomic_write_text, remove_stale_temps
 
@@ -34,8 +34,6 @@ PARTS_DIR = "parts"
 MANIFEST = "manifest.json"
 # Bump when rows written by the extract stage change meaning; invalidates --resume outputs.
 FORMAT_VERSION = 14
-# Extract keys that never change the rows a work directory holds (how a file is cut into tasks).
-ROW_NEUTRAL_EXTRACT_KEYS = frozenset({"task_bytes"})
 
 
 def file_key(path: str) -> str:
@@ -47,16 +45,11 @@ def file_key(path: str) -> str:
 
 @functools.lru_cache(maxsize=16)  # once per params, not once per input file (Params is frozen)
 def fingerprint(params: Params, extract_all: bool) -> str:
-    """What makes an extract output reusable: code format, library version, extract params.
-
-    `extract.task_bytes` is left out: how a file is cut into tasks never changes its rows;
-    `segment` is in (whether segments are found, and how many a page keeps).
-    """
-    extract = {k: v for k, v in params.to_dict()["extract"].items() if k not in ROW_NEUTRAL_EXTRACT_KEYS}
-    # segmentation's extract-time keys (segment.min_tokens is select's)
-    segment = None if params.segment is None else {"max_per_page": params.segment.max_per_page}
+    """What makes an extract output reusable: code format, library version, and the params declared
+    extract-stage (`pipeline.params.extract_stage`: the extract group less how a file is cut into
+    tasks, whether segments are found and how many a page keeps)."""
     payload = json.dumps({"format": FORMAT_VERSION, "version": __version__, "extract_all": extract_all,
-                          "params": extract, "segment": segment}, sort_keys=True)
+                          "params": extract_stage(params)}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
@@ -132,9 +125,11 @@ def write_manifest(workdir: str, inputs: list[str], skipped: dict[str, str], par
                    extract_all: bool) -> None:
     """The work directory is complete. `input_files`: each input's size and SHA-256, for the
     dataset card (reading every input once more: about a second per GB). `skipped`: the paths not
-    read, `skipped_reasons` why."""
+    read, `skipped_reasons` why. `extract_stage`: the extract-stage params (dotted keys), which select
+    applies; `version` and `format`: the code that wrote the rows."""
     manifest = {"inputs": inputs, "skipped": list(skipped), "skipped_reasons": skipped, "extract_all": extract_all,
-                "fingerprint": fingerprint(params, extract_all), "params": params.to_dict()["extract"],
+                "fingerprint": fingerprint(params, extract_all), "extract_stage": extract_stage(params),
+                "version": __version__, "format": FORMAT_VERSION,
                 "input_files": [input_digest(path) for path in inputs]}
     location(workdir).mkdir(parents=True, exist_ok=True)
     atomic_write_text(location(workdir) / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")

@@ -54,6 +54,62 @@ def test_extract_keys_left_out_are_the_work_directory_s_and_recorded_as_in_force
     assert "| `extract.gate.min_page_article_probability` | `0.05` |" in card
 
 
+@pytest.mark.parametrize(("asked", "named"), [
+    ({"segment": {"max_per_page": 10}}, "segment.max_per_page (extracted with 500, asked 10, in "),
+    ({"segment": None}, "segment (extracted with it on, asked null, in "),
+])
+def test_a_segment_key_of_the_extract_stage_is_refused_with_both_values(extracted, tmp_path, capsys, asked, named):
+    capsys.readouterr()
+    assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out",
+               "--params", _params(tmp_path / "p.yaml", asked)) == 2
+    assert named in capsys.readouterr().err
+    assert not (tmp_path / "out" / "stats.json").exists()
+
+
+def test_segments_switched_off_at_extraction_are_off_in_what_select_records(tmp_path):
+    write_warc(tmp_path / "in.warc.gz", [("https://a.example/story", article_html("A story of the valley"), {})])
+    off = _params(tmp_path / "off.yaml", {"segment": None})
+    assert cli("extract", tmp_path / "in.warc.gz", "--out", tmp_path / "work", "--params", off) == 0
+    select_only = _params(tmp_path / "select.yaml", {"select": {"length": {"min_tokens": 10}}})
+    assert cli("select", tmp_path / "work", "--out", tmp_path / "out", "--params", select_only) == 0
+    stats = json.loads((tmp_path / "out" / "stats.json").read_text())
+    assert stats["params"]["segment"] is None and not stats["warnings"]
+    assert "segment.min_tokens" not in (tmp_path / "out" / "README.md").read_text()
+    # asking for a segment key is asking for segments, which extraction did not find
+    asks_segments = _params(tmp_path / "on.yaml", {"segment": {"min_tokens": 50}})
+    assert cli("select", tmp_path / "work", "--out", tmp_path / "again", "--params", asks_segments) == 2
+
+
+def test_a_work_directory_of_another_version_or_row_format_is_named_as_such(extracted, tmp_path):
+    work = tmp_path / "work"
+    shutil.copytree(extracted / "out" / "work", work)
+    manifest = json.loads((work / "manifest.json").read_text())
+
+    def warnings_with(**changed: object) -> list[str]:
+        (work / "manifest.json").write_text(json.dumps({**manifest, **changed}))
+        out = tmp_path / "out"
+        assert cli("select", work, "--out", out, "--no-report", "--params", _params(tmp_path / "p.yaml", {})) == 0
+        return json.loads((out / "stats.json").read_text())["warnings"]
+
+    assert warnings_with() == []
+    [version] = warnings_with(version="0.0.1", fingerprint="0")
+    assert "extracted by corpus-filter 0.0.1, and this is " in version
+    [row_format] = warnings_with(format=1, fingerprint="0")
+    assert "holds rows of format 1, where this corpus-filter writes format " in row_format
+
+
+def test_work_directories_of_different_extract_stage_values_are_refused_together(extracted, tmp_path, capsys):
+    other = _params(tmp_path / "other.yaml", {"segment": {"max_per_page": 3}})
+    write_warc(tmp_path / "b.warc.gz", [("https://b.example/story", article_html("Another story"), {})])
+    assert cli("extract", tmp_path / "b.warc.gz", "--out", tmp_path / "work-b", "--params", other) == 0
+    capsys.readouterr()
+    assert cli("select", extracted / "out" / "work", tmp_path / "work-b", "--out", tmp_path / "out",
+               "--params", _params(tmp_path / "p.yaml", {})) == 2
+    error = capsys.readouterr().err
+    assert "extract.gate.min_page_article_probability (0.05 in " in error
+    assert "segment.max_per_page (500 in " in error and "3 in " in error
+
+
 def test_the_same_params_select_again_byte_identical(extracted, tmp_path):
     same = extracted / "extract.yaml"
     assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out", "--params", same) == 0
@@ -90,7 +146,8 @@ def test_a_probability_of_1_5_is_refused_in_one_line_before_anything_is_written(
 def test_a_run_that_accepts_nothing_has_a_card_that_says_so_and_loads_its_rejected_records(
         extracted, tmp_path, monkeypatch):
     out = tmp_path / "out"
-    nothing = _params(tmp_path / "p.yaml", {"select": {"length": {"min_tokens": 100000}}, "segment": None})
+    nothing = _params(tmp_path / "p.yaml", {"select": {"length": {"min_tokens": 100000}},
+                                            "segment": {"min_tokens": 100000}})
     assert cli("select", extracted / "out" / "work", "--out", out, "--params", nothing, "--no-report") == 0
     card = (out / "README.md").read_text()
     header = yaml.safe_load(card.split("---\n")[1])
