@@ -36,6 +36,14 @@ def no_report(monkeypatch):
     monkeypatch.setattr("pipeline.cli._report", skip_report)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that reads the shared corpora is of the full tier (`corpus`): `make test-fast` runs
+    `-m "not corpus"`, so its time does not depend on whether ../shared is present."""
+    for item in items:
+        if "shared_corpora" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.corpus)
+
+
 @pytest.fixture
 def shared_corpora() -> Path:
     path = SHARED / "corpora"

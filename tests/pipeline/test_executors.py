@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import functools
 import importlib
 import os
 import subprocess
@@ -319,9 +320,19 @@ def sleep_then_pid(seconds: float) -> int:
     return os.getpid()
 
 
+def pid_once_marked(marks: str, seconds: float) -> int:
+    """The tail task: runs until a mark appears in `marks` (a worker of the next pool imported its
+    preload) or `seconds` pass, however slow the machine; then its worker's pid."""
+    deadline = time.monotonic() + seconds
+    while not os.listdir(marks) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return os.getpid()
+
+
 def test_a_maps_tail_starts_a_worker_of_the_renewed_pool(tmp_path, monkeypatch):
     """`renew_when_idle`: while the last task still runs, a worker of the next pool starts on the
-    idle core and imports its preload; `renew` then hands it the first task."""
+    idle core and imports its preload; `renew` then hands it the first task. The tail lasts until
+    that import is seen (at most 60 s), so a loaded machine cannot fail the test."""
     marks = tmp_path / "marks"
     marks.mkdir()
     (tmp_path / "marks_its_import.py").write_text(
@@ -330,7 +341,7 @@ def test_a_maps_tail_starts_a_worker_of_the_renewed_pool(tmp_path, monkeypatch):
     monkeypatch.setenv("IMPORT_MARKS", str(marks))
     with LocalExecutor(2) as executor:
         executor.renew_when_idle(("marks_its_import",))
-        old = set(executor.map(sleep_then_pid, [0.0, 4.0]))  # one worker idles 4 s: the tail
+        old = set(executor.map(functools.partial(pid_once_marked, str(marks)), [0.0, 60.0]))  # the tail
         early = {int(path.name) for path in marks.iterdir()}
         assert len(early) == 1 and not early & old  # one new worker, started and imported in the tail
         executor.renew(("marks_its_import",))
