@@ -32,6 +32,7 @@ from pipeline.io.records import (
     ARC_LINE,
     GZIP_MAGIC,
     READ_BLOCK,
+    WARC_LINE,
     FileReport,
     NonChunkedGzip,
     RawRecord,
@@ -141,10 +142,13 @@ def detect_format(path: str, head: bytes) -> str | None:
             return "arc"
         if _HTML_START.match(sample.lstrip(b"\xef\xbb\xbf")):
             return "html"
+    # By name only where the bytes show an archive whose start is damaged: a gzip stream, or a record
+    # header further on. A text file named .warc.gz is no archive: unreadable, not a corrupt region.
     name = path.lower().removesuffix(".gz")
-    if name.endswith(".warc"):
+    damaged = GZIP_MAGIC.startswith(head[:2])  # a gzip stream, or what is left of one cut after a byte
+    if name.endswith(".warc") and (damaged or WARC_LINE.search(head)):
         return "warc"
-    if name.endswith(".arc"):
+    if name.endswith(".arc") and (damaged or ARC_LINE.search(head)):
         return "arc"
     if name.endswith((".html", ".htm")):
         return "html"
@@ -164,6 +168,7 @@ def read_file(path: str, max_payload_bytes: int | None, report: FileReport) -> I
     if not head:
         report.format = detect_format(path, head)
         if report.format == "html":
+            report.errors.append("empty file: no content")
             report.record_types["file"] += 1
             yield RawRecord(path, -1, "file", payload=b"", payload_bytes=0)
         else:

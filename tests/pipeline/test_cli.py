@@ -78,8 +78,12 @@ def test_broken_inputs_are_accounted_for(broken_inputs, tmp_path):
 
     assert reasons_of("flipped.warc.gz") == [[], ["input.corrupt"], []]
     assert reasons_of("truncated.warc.gz") == [[], [], ["input.corrupt"]]
-    assert reasons_of("garbage.warc.gz") == [["input.corrupt"]]
+    assert reasons_of("garbage.warc.gz") == [["input.unreadable"]]  # no gzip stream, no record header: not a WARC
     assert reasons_of("zero.html") == [["record.empty"]]
+    # every input not read whole warns, an empty HTML file included (docs/cli.md, "Warnings")
+    assert {Path(line.split(": ", 1)[0]).name for line in stats["warnings"]} >= {
+        "flipped.warc.gz", "truncated.warc.gz", "garbage.warc.gz", "zero.warc", "zero.html"}
+    assert not any("unknown-encoding.html" in line or "statuses.warc.gz" in line for line in stats["warnings"])
     assert reasons_of("unknown-encoding.html") == [[]]
     assert reasons_of("statuses.warc.gz") == [
         ["record.http_status"], ["record.not_html", "url.extension"], ["record.empty"], ["record.undecodable"], []]

@@ -81,12 +81,27 @@ def test_a_non_numeric_content_length_is_a_corrupt_row_with_its_url(tmp_path):
     assert report.record_types["corrupt"] == 1
 
 
-def test_garbage_file_with_warc_name_is_one_corrupt_row(tmp_path):
+def test_a_text_file_with_a_warc_name_is_unreadable_not_a_corrupt_archive(tmp_path):
+    """docs/reliability.md: a file that is neither WARC, ARC nor HTML is one `input.unreadable` row;
+    its name alone does not make it an archive with a corrupt region."""
     path = tmp_path / "junk.warc.gz"
     path.write_bytes(b"this is not gzip at all" * 10)
-    records, _ = read_all(path)
-    assert [(r.record_type, r.source_offset, r.corrupt_region_bytes) for r in records] == [
-        ("corrupt", 0, 230)]
+    records, report = read_all(path)
+    assert [r.record_type for r in records] == ["unreadable"] and report.format is None
+    assert report.errors == ["not a WARC, ARC or HTML file"]
+
+
+def test_an_archive_whose_first_bytes_are_damaged_is_read_by_its_name(tmp_path):
+    """Where the bytes show an archive (a record header further on, or a gzip stream), the name
+    decides the format: the damaged start is one corrupt region and the records after it are read."""
+    clean = tmp_path / "clean.warc"
+    write_warc(clean, [("https://a.example/story", article_html("A story"), {})], gzip=False)
+    damaged = tmp_path / "damaged.warc"
+    damaged.write_bytes(b"lost bytes of a record cut off\r\n" + clean.read_bytes())
+    records, report = read_all(damaged)
+    assert report.format == "warc"
+    assert [r.record_type for r in records][0] == "corrupt"
+    assert [r.url for r in records if r.record_type == "response"] == ["https://a.example/story"]
 
 
 def test_unknown_file_is_unreadable(tmp_path):
@@ -173,7 +188,9 @@ def test_detect_format_by_content_then_name():
     assert detect_format("x.gz", gzip.compress(b"WARC/1.1\r\n", mtime=0)) == "warc"
     assert detect_format("x.bin", b"filedesc://x.arc 0.0.0.0 20000101000000 text/plain 10\n") == "arc"
     assert detect_format("x", b"<!DOCTYPE html><html>") == "html"
-    assert detect_format("x.warc", b"junk") == "warc"
+    assert detect_format("x.warc", b"junk") is None  # nothing of an archive in its bytes
+    assert detect_format("x.warc", b"junk\r\nWARC/1.0\r\n") == "warc"  # a damaged start, then a header
+    assert detect_format("x.warc.gz", b"\x1f\x8b\x08junk") == "warc"  # a damaged gzip stream
     assert detect_format("x.txt", b"junk") is None
 
 
