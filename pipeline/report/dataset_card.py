@@ -66,7 +66,7 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         f"{code_version()} from {len(stats['files'])} input file(s): {stats['accepted']} accepted "
         f"of {stats['records_in']} records. Rejected records, each with every reason, are in "
         f"`rejected/`; the report with figures and example pages per reason is `report/index.html`."
-        + ("" if stats["accepted"] else EMPTY_TEXT),
+        + ("" if stats["accepted"] else _empty_text(stats, header)),
         "## The text\n\n" + _text_text(params),
         "## Splits\n\n" + _splits_text(dataset),
         "## Pages per split, era and language\n\n" + _cells_table(dataset),
@@ -146,8 +146,9 @@ def _header(stats: dict[str, Any], params: Params) -> dict[str, Any]:
             configs.append({"config_name": "segments",
                             "data_files": _data_files("segments/accepted", params, segments)})
     if stats["rejected"]:
+        # its split is named for what it holds: loading a run that accepted nothing gives no `train`
         configs.append({"config_name": "rejected",
-                        "data_files": [{"split": "train", "path": "rejected/part-*.parquet"}]})
+                        "data_files": [{"split": "rejected", "path": "rejected/part-*.parquet"}]})
     return {
         "license": "other",
         "license_name": "to-be-decided",
@@ -161,10 +162,22 @@ def _header(stats: dict[str, Any], params: Params) -> dict[str, Any]:
     }
 
 
-EMPTY_TEXT = ("\n\n**No page was accepted**, so this dataset is empty. `datasets.load_dataset` cannot load a "
-              "split of no rows, so the card declares no `default` config and `load_dataset` on this directory "
-              "asks for a config: `load_dataset(DIR, \"rejected\")` loads every record with its reasons (see "
-              "Funnel below for what rejected them).")
+def _empty_text(stats: dict[str, Any], header: dict[str, Any]) -> str:
+    """What a run that accepted no page holds, and the `load_dataset` calls that load it (only the
+    configs the header declares: `datasets` refuses a split of no rows)."""
+    declared = [config["config_name"] for config in header["configs"]]
+    if not declared:
+        return (f"\n\n**No record was read** from the {len(stats['files'])} input file(s), so this dataset has no "
+                "rows and the card declares no config: `datasets.load_dataset` has nothing to load here. "
+                "`stats.json` lists each input file with what its reading reported (`files`, `warnings`).")
+    calls = [f'`load_dataset(DIR, "{name}")` loads {_CONFIG_WORDS[name]}' for name in declared]
+    return ("\n\n**No page was accepted**, so this dataset has no `default` config (`datasets` refuses a split "
+            "of no rows) and no `train`, `validation` or `test` split: " + "; ".join(calls) + " (see Funnel "
+            "below for what rejected them).")
+
+
+_CONFIG_WORDS = {"segments": "the accepted segments by their page's split",
+                 "rejected": "every record with its reasons, as the split `rejected`"}
 
 
 def _data_files(directory: str, params: Params, rows: dict[str, int]) -> list[dict[str, str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -157,4 +158,32 @@ def test_a_run_that_accepts_nothing_has_a_card_that_says_so_and_loads_its_reject
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     rejected = datasets.load_dataset(str(out), "rejected", cache_dir=str(tmp_path / "cache"))
-    assert rejected["train"].num_rows == json.loads((out / "stats.json").read_text())["records_in"]
+    assert rejected["rejected"].num_rows == json.loads((out / "stats.json").read_text())["records_in"]
+
+
+def _suggested_calls(card: str) -> list[tuple[str, ...]]:
+    """The `load_dataset(DIR, ...)` calls the card's text suggests, as their arguments after DIR."""
+    return [tuple(re.findall(r'"([^"]*)"', arguments)) for arguments in re.findall(r"`load_dataset\(DIR([^)]*)\)`", card)]
+
+
+@pytest.mark.parametrize(("payload", "calls"), [(b"hello, this is a text file\n", [("rejected",)]), (b"", [])])
+def test_a_run_that_accepts_nothing_puts_no_row_in_a_training_split_and_its_suggested_calls_work(
+        tmp_path, monkeypatch, payload, calls):
+    """A text file named .warc.gz (one `input.unreadable` row) and a zero-byte WARC (no row): no split
+    named train holds a rejected row, and every `load_dataset` call the card suggests works."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "x.warc.gz").write_bytes(payload)
+    out = tmp_path / "out"
+    assert cli("run", tmp_path / "in" / "x.warc.gz", "--out", out) == 0
+    card = (out / "README.md").read_text()
+    assert _suggested_calls(card) == calls
+    datasets = pytest.importorskip("datasets", reason="the Hugging Face check needs the datasets library")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    for arguments in calls:
+        loaded = datasets.load_dataset(str(out), *arguments, cache_dir=str(tmp_path / "cache"))
+        assert list(loaded) == ["rejected"] and loaded["rejected"]["reasons"] == [["input.unreadable"]]
+    if calls:  # the directory itself loads the one config there is, with no training split
+        assert list(datasets.load_dataset(str(out), cache_dir=str(tmp_path / "cache2"))) == ["rejected"]
+    else:
+        assert "**No record was read**" in card
