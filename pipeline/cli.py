@@ -262,8 +262,10 @@ def _select(args: argparse.Namespace) -> int:
     _writable(args.out, lambda: claim_output(args.out))
     index = None
     with output_directory(args.out, STATS) as out_dir, _executor(args, params, ()) as executor:
+        started = time.perf_counter()
         stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume,
                        asked=given_keys(args.params))
+        _stage_end("select", started, _decided(stats))
         # Every output in DIR describes this selection: the report is drawn again, or removed.
         if args.no_report:
             shutil.rmtree(out_dir / "report", ignore_errors=True)
@@ -290,8 +292,26 @@ def _extract_command(args: argparse.Namespace) -> int:
     params, inputs, skipped = _prepare_extract(args)
     with _executor(args, params) as executor:
         summaries = _extract(args, params, args.out, inputs, skipped, executor)[1]
-    _print_warnings(input_warnings(summaries))
+    warnings = input_warnings(summaries)
+    _print_warnings(warnings)
+    records = sum(summary.get("rows", 0) for summary in summaries)
+    print(f"records: {records}  files: {len(inputs)}  skipped files: {len(skipped)}  warnings: {len(warnings)}")
+    print(f"work directory: {args.out}  (next: pipeline select {args.out} --out DIR)")
     return _failed_tasks_exit([f for summary in summaries for f in summary.get("failed_tasks", [])])
+
+
+def _stage_end(stage: str, started: float, what: str = "") -> None:
+    """A batch job's line at the end of each stage (docs/cli.md, "Progress"): on a terminal the
+    summary says it, and `--quiet` says nothing."""
+    if PROGRESS.quiet or sys.stderr.isatty():
+        return
+    elapsed = int(round(time.perf_counter() - started))
+    sys.stderr.write(f"pipeline: {stage} finished in {elapsed // 3600}:{elapsed // 60 % 60:02d}:{elapsed % 60:02d}"
+                     + (f": {what}" if what else "") + "\n")
+
+
+def _decided(stats: dict[str, Any]) -> str:
+    return f"{stats['records_in']:,} records, {stats['accepted']:,} accepted"
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -328,8 +348,10 @@ def _run(args: argparse.Namespace) -> int:
                 drawing.import_now(REPORT_PRELOAD)  # nothing when it preloaded them
                 if apart:  # this process, idle while select's tasks run apart, draws too (`_report`)
                     import_in_background(REPORT_PRELOAD)
+            started = time.perf_counter()
             stats = select(workdir, str(out_dir), params, extract_timings=timings,
                            executor=drawing if apart else executor, resume=args.resume)
+            _stage_end("select", started, _decided(stats))
             index = _report(out_dir, None, drawing, here_too=apart)
         _print_summary(stats, args.out)
         print(f"report: {join(args.out, *index.relative_to(out_dir).parts)}")
@@ -444,10 +466,12 @@ def _report(run_dir: Path, out: Path | None, executor: Executor | None = None, h
     from pipeline.report.index import write_report
 
     out_dir = out or run_dir / "report"
+    started = time.perf_counter()
     try:
         write_report(run_dir, out_dir, executor, here_too=here_too)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
+    _stage_end("report", started)
     return out_dir / "index.html"
 
 
@@ -491,6 +515,8 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
         resumed.append(f"{run.resumed_ranges} of {run.ranges} byte ranges")
     if resumed:
         sys.stderr.write(f"pipeline: resumed {' and '.join(resumed)} from earlier output\n")
+    records = sum(summary.get("rows", 0) for summary in run.summaries)
+    _stage_end("extract", started, f"{records:,} records from {len(inputs):,} files")
     return {"extract.wall": since(started)}, run.summaries
 
 

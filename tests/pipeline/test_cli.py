@@ -239,7 +239,17 @@ def test_console_script_runs_as_a_process(tmp_path):
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert "accepted: 1" in result.stdout
-    assert result.stderr == ""  # no progress bar noise when stderr is not a terminal
+    # no progress bar noise when stderr is not a terminal: one line at the end of each stage
+    assert [line.split(" finished in ")[0] for line in result.stderr.splitlines()] == [
+        "pipeline: extract", "pipeline: select", "pipeline: report"], result.stderr
+    assert "1 records from 1 files" in result.stderr and "1 records, 1 accepted" in result.stderr
+    for command in (["extract", str(tmp_path / "in"), "--out", str(tmp_path / "w")],
+                    ["select", str(tmp_path / "w"), "--out", str(tmp_path / "s"), "--no-report"]):
+        alone = subprocess.run([sys.executable, "-m", "pipeline.cli", *command, "--params", str(SEED_PARAMS)],
+                               capture_output=True, text=True, timeout=120)
+        assert alone.returncode == 0, alone.stderr
+        assert alone.stderr.startswith(f"pipeline: {command[0]} finished in "), alone.stderr
+        assert alone.stdout.startswith("records: 1 "), alone.stdout  # extract prints its summary too
 
 
 @pytest.mark.parametrize("workers", [1, 2])
