@@ -170,6 +170,22 @@ class Rule:
         value = pl.col(self.signal) if self.signal in set(columns) else pl.col("signals").struct.field(self.signal)
         return (value.is_not_null() & _COMPARISONS[self.op](value, self.threshold(params))).fill_null(False)
 
+    def in_force(self, params: Any) -> str:
+        """The comparison with the values `params` give it, e.g. `token_count < 400`; `off` where they
+        switch the rule off."""
+        if not self.enabled(params):
+            return "off"
+        threshold = self.threshold(params)
+        if self.op in FLAG_OPS:
+            return f"{self.signal} {'is true' if self.op == 'is_true' else 'is false'}"
+        if self.op == "outside":
+            low, high = threshold
+            return f"{self.signal} outside [{'-inf' if low is None else low}, {'inf' if high is None else high}]"
+        if self.op in LIST_OPS:
+            return f"{self.signal} {'not in' if self.op == 'not_in' else 'in'} {', '.join(map(str, threshold))}"
+        return f"{self.signal} {self.op} {threshold:g}" if isinstance(threshold, float) else \
+            f"{self.signal} {self.op} {threshold!r}"
+
     def describe(self) -> str:
         """Human-readable comparison, e.g. `payload_bytes > extract.read.max_payload_bytes`."""
         if self.op in FLAG_OPS:

@@ -163,7 +163,8 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("c4_kept_word_count", pa.int32(), "words of the lines C4 NoPunc keeps"),
 )
 RULES: tuple[Rule, ...] = (
-    Rule("c4.nopunc_lines", "too many lines without terminal punctuation (C4 document rule; off by default)",
+    Rule("c4.nopunc_lines",
+         "too many lines without terminal punctuation (C4 document rule; select.c4.max_nopunc_line_fraction)",
          "c4_removed_line_fraction", ">=", "select", params_key="select.c4.max_nopunc_line_fraction"),
     Rule("c4.removed_words", "C4 NoPunc line removal would take most of the text's words (lines without terminal "
          "punctuation: menus, lists, hashtag or caption lines)",

@@ -339,7 +339,8 @@ RULES: tuple[Rule, ...] = (
          "select.gopher.max_symbol_word_ratio"),
         ("alpha_words", "too few words with an alphabetic character", "gopher_alpha_word_fraction", "<",
          "select.gopher.min_alpha_word_fraction"),
-        ("stop_words", f"fewer than {GopherParams.min_stop_words} of the English required words (English text only)",
+        ("stop_words", "fewer of the English required words than the minimum (select.gopher.min_stop_words; English "
+         "text only)",
          "gopher_stop_word_count",
          "<", "select.gopher.min_stop_words"),
         ("bullet_lines", "too many lines starting with a bullet", "gopher_bullet_line_fraction", ">",

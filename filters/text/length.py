@@ -29,6 +29,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("token_count", pa.int32(), "tokens of the text: words, and each CJK character (length.tokens)"),
 )
 RULES: tuple[Rule, ...] = (
-    Rule("length.tokens", f"fewer tokens than the minimum (the article filter: {LengthParams.min_tokens}); a token "
-         "is a word, or one CJK character", "token_count", "<", "select", params_key="select.length.min_tokens"),
+    Rule("length.tokens", "fewer tokens than the minimum (select.length.min_tokens; segment.min_tokens for a "
+         "segment); a token is a word, or one CJK character", "token_count", "<", "select",
+         params_key="select.length.min_tokens"),
 )

@@ -54,13 +54,15 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("quality_metadata_complete", pa.bool_(), "title and (author or date) present"),
 )
 RULES: tuple[Rule, ...] = (
-    Rule("quality.link_density", f"links/text ratio at or above the quality metrics limit "
-         f"({QualityParams.max_link_density:g})",
+    Rule("quality.link_density",
+         "links/text ratio at or above the quality metrics limit (select.quality.max_link_density)",
          "quality_link_density", ">=", "select", params_key="select.quality.max_link_density"),
-    Rule("quality.paragraphs", "fewer paragraphs than the minimum (the quality metrics: > 2 required; off by default)",
+    Rule("quality.paragraphs", "fewer paragraphs than the quality metrics' minimum (select.quality.min_paragraphs)",
          "quality_paragraph_count", "<", "select", params_key="select.quality.min_paragraphs"),
-    Rule("quality.text_density", "text/HTML ratio at or below the quality metrics limit (0.25; off by default)",
+    Rule("quality.text_density",
+         "text/HTML ratio at or below the quality metrics limit (select.quality.min_text_html_ratio)",
          "quality_text_html_ratio", "<=", "select", params_key="select.quality.min_text_html_ratio"),
-    Rule("quality.metadata", "no title, or neither author nor date (the quality metrics; off by default)",
+    Rule("quality.metadata",
+         "no title, or neither author nor date (the quality metrics; when select.quality.require_metadata)",
          "quality_metadata_complete", "is_false", "select", enabled_key="select.quality.require_metadata"),
 )

@@ -30,29 +30,67 @@ SIZE_CATEGORIES: tuple[tuple[int, str], ...] = (
     (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M"), (1_000_000_000, "100M<n<1B"),
 )
 
-KNOWN_LIMITS = (
-    "**Era labels are as good as the dates.** A declared publication date is sometimes the date of the "
-    "last update; a page that declares none is dated by htmldate (`era_date_source: inferred`), which "
-    "can take another date on the page (a comment's, a member's join date on a forum). `updated` is kept "
-    "apart: a `pre_cutoff` page may have been edited after the cut-off (counted under Era). A capture "
-    "after the cut-off never makes a page `post_cutoff`: undated pages captured after it are `unknown`.",
-    "**Splits by site, not by content.** No registered domain (or host, with `split_by: host`) is "
-    "in two splits, but the same text syndicated on two sites can be. Exact and near-duplicate "
-    "removal run over the whole run, across sites, and catch most of it; CDC duplication is "
-    "measured per host only.",
-    "**Article detection is heuristic.** The article score, the shop-page rule and the block, C4 "
-    "and Gopher rules were measured on real pages (see docs/filters.md in corpus-filter), but some link lists, "
-    "shop pages and forum threads still pass, and some short articles are rejected.",
-    "**Language** is the language identification of the extracted text (py3langid), unreliable on "
-    "short or mixed-language texts.",
-    "**Extraction** keeps the main text of a page; captions, comments and tables may be missing or "
-    "partly included.",
+def known_limits(params: Params) -> list[str]:
+    """The card's "Known limits", each naming only the methods and rules that ran under `params`."""
+    from filters.rules.reasons import RULES
+
+    ran = {rule.code for rule in RULES if rule.enabled(params)}
+    return [_era_limit(params), _split_limit(params, ran), _detection_limit(ran),
+            "**Language** is the language identification of the extracted text (py3langid), unreliable on "
+            "short or mixed-language texts.",
+            "**Extraction** keeps the main text of a page; captions, comments and tables may be missing or "
+            "partly included."] + ([SEGMENTS_LIMIT] if params.segment is not None else [])
+
+
+def _era_limit(params: Params) -> str:
+    undated = ("a page that declares none is dated by htmldate (`era_date_source: inferred`), which can take "
+               "another date on the page (a comment's, a member's join date on a forum)"
+               if params.extract.metadata.infer_dates else
+               "a page that declares none has no date, so its era is `unknown` (`extract.metadata.infer_dates: "
+               "false`: no date is inferred from the page)")
+    return ("**Era labels are as good as the dates.** A declared publication date is sometimes the date of the "
+            f"last update; {undated}. `updated` is kept apart: a `pre_cutoff` page may have been edited after the "
+            "cut-off (counted under Era). A capture after the cut-off never makes a page `post_cutoff`: undated "
+            "pages captured after it are `unknown`.")
+
+
+def _split_limit(params: Params, ran: set[str]) -> str:
+    removal = [name for code, name in (("dup.exact", "exact"), ("dup.near", "near-duplicate")) if code in ran]
+    across = (f"{' and '.join(removal).capitalize()} removal run over the whole run, across sites, and catch most "
+              "of it" if removal else "No exact or near-duplicate removal ran to catch it")
+    cdc = "; CDC duplication is measured per host only." if "dup.cdc" in ran else "."
+    if params.dataset.split_by is None:
+        return (f"**No held-out splits** (`dataset.split_by: null`): every page is in `train`. Republished copies "
+                f"of a story: {across[0].lower()}{across[1:]}{cdc}")
+    unit = {"registered_domain": "registered domain", "host": "host"}.get(params.dataset.split_by,
+                                                                         params.dataset.split_by)
+    return (f"**Splits by site, not by content.** No {unit} (`dataset.split_by: {params.dataset.split_by}`) is in "
+            f"two splits, but the same text syndicated on two sites can be. {across}{cdc}")
+
+
+# The rules of article detection, named as the card names them, by the rule codes' groups.
+DETECTION_NAMES = (("article.page_model", "the page-type model before extraction"),
+                   ("page.not_article", "the page-type model in select"), ("article.score", "the article score"),
+                   ("page.product", "the shop-page rule"), ("block.", "the block rules"), ("c4.", "C4's rules"),
+                   ("gopher.", "Gopher's rules"), ("quality.", "the quality metrics"))
+
+
+def _detection_limit(ran: set[str]) -> str:
+    names = [name for prefix, name in DETECTION_NAMES if any(code.startswith(prefix) for code in ran)]
+    if not names:
+        return "**No article rule ran**: every page with text was kept, whatever its type."
+    listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    return (f"**Article detection is heuristic.** {listed[0].upper()}{listed[1:]} were measured on real pages "
+            "(see docs/filters.md in corpus-filter), but some link lists, shop pages and forum threads still pass, "
+            "and some short articles are rejected.")
+
+
+SEGMENTS_LIMIT = (
     "**Segments** (the `segments` config) are found from each page's structure (schema.org microdata, the "
     "ids forum and comment software gives its posts, repeated siblings) or, where the markup gives none, "
     "its JSON-LD, without site rules: posts whose markup neither marks them nor repeats one shape may be "
     "merged or missed, a post's text may keep a line of its header or lose a quoted passage the page did "
-    "not mark as a quote, and a review's date is often shown in a way not read (an age, unmarked text).",
-)
+    "not mark as a quote, and a review's date is often shown in a way not read (an age, unmarked text).")
 
 
 def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params) -> str:
@@ -78,7 +116,7 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         "## Thresholds\n\n" + _params_text(params),
         "## Input files\n\n" + _inputs_table(manifest),
         "## How it was made\n\n" + _how_text(stats, params),
-        "## Known limits\n\n" + "\n".join(f"- {limit}" for limit in KNOWN_LIMITS),
+        "## Known limits\n\n" + "\n".join(f"- {limit}" for limit in known_limits(params)),
     ]
     return "\n\n".join(parts) + "\n"
 

@@ -53,7 +53,7 @@ def render_index(stats: dict[str, Any], reasons: pl.DataFrame, minimums: pl.Data
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Filter report</title>',
         f"<style>{STYLE}</style>\n</head>\n<body>\n<h1>Filter report</h1>",
         "<h2>Summary</h2>", summary_table(stats), *warnings_html(stats.get("warnings") or []),
-        "<h2>Rejections per reason</h2>", reasons_html(reasons),
+        "<h2>Rejections per reason</h2>", reasons_html(reasons, _params_of(stats)),
         "<h2>Accepted pages per host</h2>", hosts_html(minimums),
         *(splits_html(splits) if splits is not None else ()),
         *(examples_html(examples) if examples is not None else ()),
@@ -94,24 +94,36 @@ def warnings_html(warnings: Sequence[str]) -> list[str]:
     return ["<h2>Warnings</h2>", f'<ul class="warnings">\n{items}</ul>']
 
 
-def reasons_html(table: pl.DataFrame) -> str:
+def _params_of(stats: dict[str, Any]) -> Any:
+    """The params the run recorded (stats.json), to show each rule as it ran; None if unreadable
+    (a stats.json of another version)."""
+    from pipeline.params import ParamsError, params_from_dict
+
+    try:
+        return params_from_dict(stats.get("params"))
+    except ParamsError:
+        return None
+
+
+def reasons_html(table: pl.DataFrame, params: Any = None) -> str:
     if table.height == 0:
         return "<p>No page was rejected.</p>"
-    head = "<tr><th>reason</th><th>meaning</th><th>first reason</th><th>all reasons</th></tr>\n"
-    body = "".join(reason_row(code, first, total) for code, first, total in table.iter_rows())
+    head = "<tr><th>reason</th><th>meaning</th><th>as it ran</th><th>first reason</th><th>all reasons</th></tr>\n"
+    body = "".join(reason_row(code, first, total, params) for code, first, total in table.iter_rows())
     return f"<table>\n{head}{body}</table>"
 
 
-def reason_row(code: str, first: int, total: int) -> str:
+def reason_row(code: str, first: int, total: int, params: Any = None) -> str:
     # imported here: index.html is written by the driver, which holds the rules already; the
     # workers that draw the figures import this module without them
     from filters.rules.reasons import RULES_BY_CODE
 
     rule = RULES_BY_CODE.get(code)
     meaning = rule.meaning if rule is not None else ""
+    ran = rule.in_force(params) if rule is not None and params is not None else ""
     return (f'<tr data-reason="{html.escape(code)}"><td><code>{html.escape(code)}</code></td>'
-            f"<td>{html.escape(meaning)}</td>{number_cell(first, 'first_reason')}{number_cell(total, 'by_reason')}"
-            "</tr>\n")
+            f"<td>{html.escape(meaning)}</td><td><code>{html.escape(ran)}</code></td>"
+            f"{number_cell(first, 'first_reason')}{number_cell(total, 'by_reason')}</tr>\n")
 
 
 def hosts_html(minimums: pl.DataFrame) -> str:

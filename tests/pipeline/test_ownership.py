@@ -27,7 +27,9 @@ def tree(directory: Path) -> dict[str, bytes]:
 
 
 def refused(capsys: pytest.CaptureFixture[str], *args: object) -> str:
-    """Run the CLI, expect a usage error, return its one line."""
+    """Run the CLI, expect a usage error, return its one line (what an earlier command printed is
+    left out)."""
+    capsys.readouterr()
     assert cli(*args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("pipeline: error: --out ") and "Traceback" not in err, err
