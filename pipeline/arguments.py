@@ -75,7 +75,9 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], Any]] | N
     explain = commands.add_parser("explain", help="one page: every signal, reason and extractor trace")
     explain.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR",
                          help="an HTML file, or WARC/ARC files or directories to search with --url")
-    explain.add_argument("--url", help="the record's target URI (required when the inputs hold several records)")
+    explain.add_argument("--url", help="the record's exact target URI (required when the inputs hold several records)")
+    explain.add_argument("--offset", type=int, help="the record's offset in its file, where several records have "
+                                                    "the URL (explain names them)")
     explain.add_argument("--params", type=Path, metavar="FILE", help=PARAMS_HELP)
     explain.add_argument("--json", action="store_true", help="print the row as JSON")
 

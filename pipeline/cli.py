@@ -521,16 +521,25 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from pipeline.explain import NotFound, explain_row, find_record, print_explanation
+    from pipeline.explain import (
+        NotFound,
+        explain_row,
+        find_record,
+        judged_by_engine,
+        print_explanation,
+        with_engine_verdict,
+    )
 
     params = load_params(args.params)
     try:
-        raw = find_record(args.inputs, args.url, params)
+        raw = find_record(args.inputs, args.url, params, args.offset)
+        row, timings = explain_row(raw, params)
+        # the verdict is the run's over these inputs: the same rules, de-duplication and segments
+        row = with_engine_verdict(row, *judged_by_engine(args.inputs, params))
     except FileNotFoundError as exc:
         raise UsageError(f"input not found: {exc}") from None
     except NotFound as exc:
         raise UsageError(str(exc)) from None
-    row, timings = explain_row(raw, params)
     print_explanation(row, timings, sys.stdout, as_json=args.json, params=params)
     return 0
 

@@ -1,18 +1,27 @@
-"""`pipeline explain`: run every stage on one page and print all its signals and reasons.
+"""`pipeline explain`: one record's every signal and reason, as a run over the given inputs decides it.
 
-The tool a user reaches for when a page was rejected and they want to know why. The page is
-read from an HTML file, or found by `--url` in WARC/ARC files or directories. Select-stage
-rules are applied too, to the page and to each of its segments; duplication is not (it depends
-on the other pages of a run).
+The tool a user reaches for when a page was rejected and they want to know why. The record is read
+from an HTML file, or chosen in WARC/ARC files or directories by its exact URL (and `--offset`
+where the URL occurs more than once, each other record named). Explain is a use of the engine:
+the inputs are extracted and selected as `pipeline run` does (`judged_by_engine`, into a scratch
+directory), so its verdict, reasons, de-duplication and segments are the run's; the rows a
+duplicate collides with are named by the keys they share. The details (signals, page-type model
+contributions, extraction trace) come from the record's own extraction (`explain_row`), which is
+the same computation.
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
 import textwrap
 from collections.abc import Iterator
 from itertools import islice
+from pathlib import Path
 from typing import Any, TextIO
+
+import numpy as np
+import polars as pl
 
 from filters.page_model.decision import columns_of, is_parsed
 from filters.page_model.features import LANGUAGE_FEATURES, PAGE_TYPES, page_features
@@ -30,26 +39,48 @@ class NotFound(Exception):
     """No record matches (a usage error for the CLI)."""
 
 
-def find_record(inputs: list[str], url: str | None, params: Params) -> RawRecord:
-    """The first record whose target URI is `url` (a trailing slash aside); without `url`, the one
-    record of the inputs (one HTML file, a WARC of one page). Inputs of several records without
-    `url` are refused (`NotFound`), naming the first URLs to choose from."""
+def find_record(inputs: list[str], url: str | None, params: Params, offset: int | None = None) -> RawRecord:
+    """The record whose target URI is exactly `url` (at `offset` where several are); without `url`,
+    the one record of the inputs (one HTML file, a WARC of one page). Inputs of several records
+    without `url`, a URL held by several records without `offset`, and a URL that matches only with
+    another trailing slash are refused (`NotFound`), naming the records to choose from."""
     files, _ = discover_inputs(inputs)
     where = ", ".join(inputs)
+    max_bytes = params.extract.read.max_payload_bytes
     if url is None:
-        found = list(islice((raw for path in files for raw in _records(path, params.extract.read.max_payload_bytes)),
-                            URLS_LISTED + 1))
+        found = list(islice((raw for path in files for raw in _records(path, max_bytes)), URLS_LISTED + 1))
         if len(found) == 1:
             return found[0]
         if not found:
             raise NotFound(f"no record in {where}")
         listed = ", ".join(raw.url or f"(no URL, offset {raw.source_offset})" for raw in found[:URLS_LISTED])
         raise NotFound(f"{where} holds several records: name one with --url (the first: {listed})")
+    exact, near = [], []
     for path in files:
-        for raw in _records(path, params.extract.read.max_payload_bytes):
-            if (raw.url or "").rstrip("/") == url.rstrip("/"):
-                return raw
+        for raw in _records(path, max_bytes):
+            if raw.url == url:
+                exact.append(raw)
+            elif (raw.url or "").rstrip("/") == url.rstrip("/"):
+                near.append(raw)
+    if offset is not None:
+        chosen = [raw for raw in exact if raw.source_offset == offset]
+        if chosen:
+            return chosen[0]
+        raise NotFound(f"no record with URL {url} at offset {offset} in {where}"
+                       + (f"; it is at {_places(exact)}" if exact else ""))
+    if len(exact) == 1:
+        return exact[0]
+    if len(exact) > 1:
+        raise NotFound(f"{len(exact)} records have the URL {url}: {_places(exact)}; choose one with --offset")
+    if near:
+        raise NotFound(f"no record with URL {url} in {where}; records of another trailing slash: "
+                       + "; ".join(f"{raw.url} ({_places([raw])})" for raw in near[:URLS_LISTED]))
     raise NotFound(f"no record with URL {url} in {where}")
+
+
+def _places(records: list[RawRecord]) -> str:
+    return ", ".join(f"{raw.source_file} offset {raw.source_offset}" for raw in records[:URLS_LISTED]) + (
+        f" and {len(records) - URLS_LISTED} more" if len(records) > URLS_LISTED else "")
 
 
 URLS_LISTED = 3  # URLs named when --url is missing
@@ -91,6 +122,105 @@ def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tup
             segment["reasons"] = reasons.decide(reasons.rules_for("select"), reasons.values_of(segment), judged)
             segment["kept"] = not segment["reasons"]
     return row, timings
+
+
+def judged_by_engine(inputs: list[str], params: Params) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Every page row and segment row a run over `inputs` with `params` writes: extract and select
+    into a scratch directory, in this process, as `pipeline run --workers 1` does (no report)."""
+    from pipeline.run.executors import LocalExecutor
+    from pipeline.stages.extract import ExtractTask
+    from pipeline.stages.extract_tasks import run_extract
+    from pipeline.stages.select import select
+    from pipeline.store.workdir import prepare_workdir, write_manifest
+
+    files, skipped = discover_inputs(inputs)
+    with tempfile.TemporaryDirectory(prefix="pipeline-explain-") as scratch, LocalExecutor(1) as executor:
+        work, out = Path(scratch, "work"), Path(scratch, "out")
+        prepare_workdir(str(work))
+        run_extract(files, ExtractTask(path="", workdir=str(work), params=params), executor)
+        write_manifest(str(work), files, skipped, params, False)
+        select(str(work), str(out), params, executor=executor)
+        pages = pl.read_parquet(sorted([*out.glob("accepted/*.parquet"), *out.glob("rejected/*.parquet")]))
+        shards = sorted(out.glob("segments/*/*.parquet"))
+        segments = pl.read_parquet(shards) if shards else pl.DataFrame()
+    return pages, segments
+
+
+def with_engine_verdict(row: dict[str, Any], pages: pl.DataFrame, segments: pl.DataFrame) -> dict[str, Any]:
+    """`row` (`explain_row`'s) with the run's verdict: its reasons, split and era, the rows each of its
+    duplicate reasons collides with (`collisions`), and each segment's verdict as select gave it."""
+    place = (pl.col("source_file") == row["source_file"]) & (pl.col("source_offset") == row["source_offset"])
+    found = pages.filter(place).to_dicts()
+    if not found:  # not written: cannot happen for a record the run read
+        raise NotFound(f"the run over the inputs wrote no row for {row['source_file']} offset {row['source_offset']}")
+    judged = found[0]
+    for name in ("id", "reasons", "kept", "split", "era", "era_date", "era_date_source"):
+        row[name] = judged[name]
+    row["signals"] = {**row["signals"], **{key: value for key, value in judged["signals"].items()
+                                           if key in DUPLICATE_SIGNALS}}
+    row["collisions"] = collisions(judged, pages)
+    if row.get("segments") and segments.height:
+        own = segments.filter(pl.col("page_id") == judged["id"]).select("segment_index", "reasons", "kept")
+        verdicts = {segment["segment_index"]: segment for segment in own.to_dicts()}
+        for segment in row["segments"]:
+            verdict = verdicts.get(segment["segment_index"])
+            if verdict is not None:
+                segment["reasons"], segment["kept"] = verdict["reasons"], verdict["kept"]
+    return row
+
+
+# What de-duplication writes into a row's signals (filters/corpus/dedup.py), shown with the verdict.
+DUPLICATE_SIGNALS = ("cdc_duplicated_fraction", "exact_duplicate", "url_duplicate", "record_duplicate",
+                     "near_duplicate", "near_duplicate_containment", "cross_split_train_id")
+COLLISIONS_LISTED = 5
+
+
+def collisions(judged: dict[str, Any], pages: pl.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """For each de-duplication reason of `judged`, the other rows of the run that share its key: the
+    normalised or canonical URL (`dup.url`), the content hash (`dup.exact`), the WARC-Record-ID
+    (`dup.record`), the most MinHash values (`dup.near`), the host (`dup.cdc`: its chunks were seen on
+    the host's earlier pages), the train page (`dataset.cross_split`)."""
+    others = pages.filter(pl.col("id") != judged["id"])
+    signal = pl.col("signals").struct.field
+    keys: dict[str, pl.Expr] = {
+        "dup.url": (pl.col("normalized_url") == (judged["normalized_url"] or ""))
+        | (pl.col("canonical_url") == (judged["canonical_url"] or "")),
+        "dup.exact": signal("content_hash") == (judged["signals"].get("content_hash") or ""),
+        "dup.record": pl.col("warc_record_id") == (judged["warc_record_id"] or ""),
+        "dup.cdc": (pl.col("host") == (judged["host"] or "")) & pl.col("kept"),
+        "dataset.cross_split": pl.col("id") == (judged["signals"].get("cross_split_train_id") or ""),
+    }
+    found: dict[str, list[dict[str, Any]]] = {}
+    for code in judged["reasons"]:
+        if code == "dup.near":
+            found[code] = _nearest(judged, others)
+        elif code in keys:
+            found[code] = [_named(row) for row in others.filter(keys[code].fill_null(False))
+                           .head(COLLISIONS_LISTED).to_dicts()]
+    return found
+
+
+def _nearest(judged: dict[str, Any], others: pl.DataFrame) -> list[dict[str, Any]]:
+    """The rows whose MinHash signatures (little-endian uint32 values) agree most with `judged`'s:
+    the share of equal values, an estimate of the Jaccard similarity of their word 5-grams."""
+    mine = judged["signals"].get("minhash")
+    if not mine:
+        return []
+    ours = np.frombuffer(mine, dtype="<u4")
+    scored = []
+    for row in others.to_dicts():
+        theirs = row["signals"].get("minhash")
+        if theirs and len(theirs) == len(mine):
+            shared = float(np.mean(np.frombuffer(theirs, dtype="<u4") == ours))
+            if shared > 0:
+                scored.append((shared, row))
+    scored.sort(key=lambda item: (-item[0], item[1]["source_file"], item[1]["source_offset"]))
+    return [{**_named(row), "minhash_agreement": round(shared, 3)} for shared, row in scored[:COLLISIONS_LISTED]]
+
+
+def _named(row: dict[str, Any]) -> dict[str, Any]:
+    return {"url": row["url"], "source_file": row["source_file"], "source_offset": row["source_offset"],
+            "kept": row["kept"]}
 
 
 def language_features(row: dict[str, Any]) -> dict[str, Any]:
@@ -151,7 +281,7 @@ def _print_segments(row: dict[str, Any], line: Any) -> None:
     if segments is None:
         return
     kept = sum(1 for segment in segments if segment.get("kept"))
-    line(f"\nsegments:     {len(segments)} ({kept} kept; duplicates not checked here)\n")
+    line(f"\nsegments:     {len(segments)} ({kept} kept, as select judged them in the run)\n")
     for segment in segments:
         who = " ".join(str(value) for value in (segment["author"], segment["published"]) if value is not None)
         verdict = "KEPT" if segment.get("kept") else "REJECTED " + ", ".join(segment.get("reasons", []))
@@ -192,6 +322,10 @@ def print_explanation(row: dict[str, Any], timings: Timings, out: TextIO, as_jso
         rule = reasons.RULES_BY_CODE.get(code)
         detail = f"{rule.meaning} [{rule.describe()}{_values(rule, row, params)}]" if rule else row.get("error") or ""
         line(f"  - {code}: {detail}\n")
+        for other in (row.get("collisions") or {}).get(code, []):
+            agreement = f", {other['minhash_agreement']:.0%} of the MinHash" if "minhash_agreement" in other else ""
+            line(f"      with {other['url']} ({other['source_file']} offset {other['source_offset']}, "
+                 f"{'kept' if other['kept'] else 'rejected'}{agreement})\n")
     line("\nmetadata:\n")
     for key in ("title", "author", "published", "updated", "site_name", "language", "canonical_url",
                 "normalized_url", "description", "tags"):

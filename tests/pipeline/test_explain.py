@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import ROOT, SEED_PARAMS, article_html, cli
+from conftest import ROOT, SEED_PARAMS, article_html, cli, write_warc
 
 SAMPLE = ROOT / "data" / "sample"
 
@@ -112,30 +112,52 @@ def test_a_reason_shows_the_value_and_the_threshold_it_was_judged_by(capsys):
     assert "token_count < select.length.min_tokens:" in line and "against 200]" in line
 
 
-def test_explain_agrees_with_select_on_every_page_of_the_sample(tmp_path):
-    """The page type, the article and kept-type probabilities and the non-duplicate reasons that
-    explain gives each page are select's (one page-model API: `type_columns`, `is_parsed`)."""
-    import polars as pl
+def test_explain_agrees_with_the_run_on_every_page_and_segment_of_the_sample(tmp_path):
+    """Every page's type, probabilities, reasons (de-duplication and the dataset's included), split and
+    era, and every segment's verdict, as explain gives them, are the run's
+    (`benchmarks/explain_agreement.py`)."""
+    import importlib.util
 
-    from pipeline.explain import explain_row
-    from pipeline.io.readers import FileReport, read_file
     from pipeline.params import Params
 
+    spec = importlib.util.spec_from_file_location("explain_agreement", ROOT / "benchmarks" / "explain_agreement.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     assert cli("run", SAMPLE / "sample.warc.gz", "--out", tmp_path / "out") == 0
-    shards = pl.read_parquet([*(tmp_path / "out" / "accepted").glob("*.parquet"),
-                              *(tmp_path / "out" / "rejected").glob("*.parquet")])
-    by_id = {row["id"]: row for row in shards.iter_rows(named=True)}
-    params = Params()
-    compared = 0
-    path = str(SAMPLE / "sample.warc.gz")
-    for raw in read_file(path, params.extract.read.max_payload_bytes, FileReport(path)):
-        row, _ = explain_row(raw, params)
-        stored = by_id.get(row["id"])
-        if stored is None:
-            continue
-        assert (row["page_type"], row["article_probability"]) == (stored["page_type"], stored["article_probability"])
-        assert row["signals"].get("kept_type_probability") == stored["signals"]["kept_type_probability"]
-        own = [code for code in stored["reasons"] if not code.startswith(("dup.", "dataset."))]
-        assert [code for code in row["reasons"] if not code.startswith(("dup.", "dataset."))] == own, row["url"]
-        compared += 1
-    assert compared >= 40
+    compared, agreed, segments_compared, segments_agreed, differing = module.agreement(
+        str(SAMPLE / "sample.warc.gz"), tmp_path / "out", Params())
+    assert compared >= 40 and agreed == compared, differing
+    assert segments_compared >= 1 and segments_agreed == segments_compared, differing
+    import polars as pl
+
+    reasons = pl.read_parquet(tmp_path / "out" / "rejected")["reasons"].to_list()
+    assert sum(any(code.startswith("dup.") for code in row) for row in reasons) >= 3  # duplicates were compared
+
+
+def test_explain_names_the_record_a_duplicate_collides_with(capsys):
+    url = "https://www.heritage-digest.example/features/2023/12/04/the-lamplighters-of-old-harbour-town"
+    capsys.readouterr()
+    assert cli("explain", SAMPLE / "sample.warc.gz", "--url", url) == 0
+    out = capsys.readouterr().out
+    assert "verdict:      REJECTED" in out and "  - dup.exact:" in out
+    kept = "with https://history.lanternpress.example/articles/2019/11/30/the-lamplighters-of-old-harbour-town"
+    assert kept in out.split("  - dup.exact:", 1)[1].split("  - ", 1)[0]
+
+
+def test_the_record_is_chosen_by_its_exact_url_and_by_offset_where_the_url_repeats(tmp_path, capsys):
+    page = article_html("A story told twice")
+    write_warc(tmp_path / "in.warc.gz", [("https://a.example/story", page, {}),
+                                         ("https://a.example/story/", article_html("Another story"), {}),
+                                         ("https://a.example/story", page, {})])
+    capsys.readouterr()
+    assert cli("explain", tmp_path / "in.warc.gz", "--url", "https://a.example/story") == 2
+    error = capsys.readouterr().err
+    assert "2 records have the URL https://a.example/story" in error and "--offset" in error
+    offsets = [int(found) for found in re.findall(r"offset (\d+)", error)]
+    assert len(offsets) == 2
+    assert cli("explain", tmp_path / "in.warc.gz", "--url", "https://a.example/story", "--offset", offsets[1]) == 0
+    out = capsys.readouterr().out
+    assert f"in.warc.gz:{offsets[1]}" in out and "dup.exact" in out  # the second copy, a duplicate of the first
+    assert cli("explain", tmp_path / "in.warc.gz", "--url", "https://a.example/story/") == 0
+    assert "Another story" in capsys.readouterr().out  # the slash is part of the URL asked for

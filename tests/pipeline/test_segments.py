@@ -176,7 +176,7 @@ def test_explain_lists_the_pages_segments_with_their_reasons(runs):
     printed = io.StringIO()
     print_explanation(row, timings, printed)
     text = printed.getvalue()
-    assert "segments:     4 (3 kept; duplicates not checked here)" in text
+    assert "segments:     4 (3 kept, as select judged them in the run)" in text
     assert "#2 post" in text and "REJECTED length.tokens" in text
 
 

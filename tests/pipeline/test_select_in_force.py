@@ -163,7 +163,8 @@ def test_a_run_that_accepts_nothing_has_a_card_that_says_so_and_loads_its_reject
 
 def _suggested_calls(card: str) -> list[tuple[str, ...]]:
     """The `load_dataset(DIR, ...)` calls the card's text suggests, as their arguments after DIR."""
-    return [tuple(re.findall(r'"([^"]*)"', arguments)) for arguments in re.findall(r"`load_dataset\(DIR([^)]*)\)`", card)]
+    calls = re.findall(r"`load_dataset\(DIR([^)]*)\)`", card)
+    return [tuple(re.findall(r'"([^"]*)"', arguments)) for arguments in calls]
 
 
 @pytest.mark.parametrize(("payload", "calls"), [(b"hello, this is a text file\n", [("rejected",)]), (b"", [])])
