@@ -108,7 +108,7 @@ def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params
         "## The text\n\n" + _text_text(params),
         "## Splits\n\n" + _splits_text(dataset),
         "## Pages per split, era and language\n\n" + _cells_table(dataset),
-        "## Era\n\n" + _era_text(dataset),
+        "## Era\n\n" + _era_text(dataset, params),
         "## Funnel\n\nRecords remaining after each group of rules, in pipeline order.\n\n" + _funnel_table(stats),
         "## Keep rates per detected language\n\n" + _language_table(stats),
         "## Segments\n\n" + _segments_text(stats.get("segments"), params),
@@ -127,12 +127,21 @@ def _text_text(params: Params) -> str:
     dedup = (f"kept once: a page that shares with an earlier kept page at least {near.min_containment:g} of the "
              f"shorter text's word 5-grams is rejected (`dup.near`)" if near.method == "minhash" else
              "found by simhash" if near.method == "simhash" else "not looked for (`select.dedup.near.method: null`)")
+    from filters.rules.reasons import RULES
+
+    ran = {rule.code for rule in RULES if rule.enabled(params)}
+    judged = [name for name, codes in (
+        ("length", ("length.tokens",)), ("language", ("lang.not_allowed",)),
+        ("Gopher's quality and repetition rules", tuple(code for code in ran if code.startswith("gopher."))),
+        ("C4's rules", ("c4.nopunc_lines", "c4.removed_words")), ("the content hash", ("dup.exact",)),
+        (f"the {'simhash' if near.method == 'simhash' else 'MinHash'} signature", ("dup.near",))) if ran & set(codes)]
+    rules = ("every rule that ran judged exactly this text: " + ", ".join(judged[:-1]) + (" and " if len(judged) > 1
+             else "") + judged[-1]) if judged else "no rule judged it"
     return ("`text` is the page's main text as the extraction returned it (trafilatura or readability-lxml, the "
             "JSON-LD `articleBody`, or a DOM fallback; paragraphs separated by a blank line), with its headings, "
-            "list items, table cells and captions. Nothing is removed from it afterwards, and every rule judged "
-            "exactly this text: length, language, Gopher's quality and repetition rules, the content hash and "
-            "the MinHash signature. C4's NoPunc line removal is measured (`signals.c4_*`: the share of lines and "
-            f"words that do not end a sentence) but not applied. Republished copies of a story were {dedup}.")
+            f"list items, table cells and captions. Nothing is removed from it afterwards, and {rules}. C4's "
+            "NoPunc line removal is measured (`signals.c4_*`: the share of lines and words that do not end a "
+            f"sentence) but not applied. Republished copies of a story were {dedup}.")
 
 
 def _model_text(params: Params) -> str:
@@ -313,17 +322,20 @@ ERA_MEANINGS = (
 )
 SOURCE_MEANINGS = (
     ("published", "declared in the page's metadata (JSON-LD, Open Graph, `<meta>`, microdata)"),
-    ("inferred", "found in the page's markup, text or URL by a reader (a `<time datetime>`, htmldate)"),
+    ("inferred", "found in the page's markup, text or URL by a reader ({readers})"),
     ("captured", "the WARC-Date: the page existed then"),
 )
 
 
-def _era_text(dataset: dict[str, Any]) -> str:
-    """What each era and date source means, and the accepted pages of each per split (from stats)."""
+def _era_text(dataset: dict[str, Any], params: Params) -> str:
+    """What each era and date source means (the readers that ran), and the accepted pages of each per
+    split (from stats)."""
     splits = dataset["splits"]
     names = list(splits)
     meanings = "\n".join(f"- `{era}`: {meaning}" for era, meaning in ERA_MEANINGS)
-    sources = "\n".join(f"- `{source}`: {meaning}" for source, meaning in SOURCE_MEANINGS)
+    readers = ("a `<time datetime>`, htmldate" if params.extract.metadata.infer_dates else
+               "a `<time datetime>`; htmldate did not run: `extract.metadata.infer_dates: false`")
+    sources = "\n".join(f"- `{source}`: {meaning.format(readers=readers)}" for source, meaning in SOURCE_MEANINGS)
     keys = sorted({key for split in splits.values() for key in split.get("era_date_source", {})},
                   key=lambda key: (ERAS.index(key.split("/")[0]) if key.split("/")[0] in ERAS else len(ERAS), key))
     rows = ["| era | era_date_source | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]

@@ -79,3 +79,19 @@ def test_the_report_and_the_card_show_the_thresholds_that_ran(run):
     assert "200" not in report.split('data-reason="length.tokens"', 1)[1].split("</tr>", 1)[0]
     card = (run / "README.md").read_text()
     assert "| `select.length.min_tokens` | `400` |" in card
+
+
+def _section(card: str, title: str) -> str:
+    return card.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_text_and_era_sections_name_only_the_rules_and_readers_that_ran(run):
+    default = _card(run, Params())
+    text = _section(default, "The text")
+    assert "the MinHash signature" in text and "the content hash" in text
+    assert "language" not in text.split("judged exactly this text:", 1)[1].split(".", 1)[0]  # lang.not_allowed off
+    assert "htmldate" in _section(default, "Era")
+    no_near = _card(run, params_from_dict({"select": {"dedup": {"near": {"method": None}}}}))
+    assert "MinHash signature" not in _section(no_near, "The text")
+    seed_era = _section(_card(run, load_params(SEED_PARAMS)), "Era")
+    assert "htmldate did not run" in seed_era
