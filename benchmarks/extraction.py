@@ -24,6 +24,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +41,7 @@ from filters.page.content_type import is_html_media_type, resolve_media_type  # 
 from filters.parse.html import parse_html_bytes  # noqa: E402
 from filters.parse.parsed import Page  # noqa: E402
 from filters.text.blocks import blocks_from_element  # noqa: E402
+from filters.text.tokens import words  # noqa: E402
 from pipeline.io.decode import decode_html  # noqa: E402
 from pipeline.io.readers import FileReport, read_file  # noqa: E402
 from pipeline.params import Params  # noqa: E402
@@ -114,6 +116,17 @@ def all_policies(decoded, url: str) -> dict[str, str | None]:  # type: ignore[no
     return texts
 
 
+def word_f1(text: str | None, reference: str) -> float:
+    """Word-F1 of `text` against `reference` (multisets of lower-cased words; 0 for no text), as
+    benchmarks/written_text.py scores the written text against wcxb-dev's `main_content`."""
+    got, want = Counter(w.lower() for w in words(text or "")), Counter(w.lower() for w in words(reference))
+    overlap = sum((got & want).values())
+    if not overlap:
+        return 0.0
+    precision, recall = overlap / sum(got.values()), overlap / sum(want.values())
+    return 2 * precision * recall / (precision + recall)
+
+
 def timed(fn, *args) -> tuple[float, object]:  # type: ignore[no-untyped-def]
     started = time.perf_counter()
     result = fn(*args)
@@ -132,6 +145,7 @@ def main() -> None:
     pages = load(args.corpus, args.limit)
     systems = ["readability", "trafilatura", "trafilatura_precision", *(f"cascade:{p}" for p in POLICIES)]
     scores: dict[str, list[tuple[float | None, float | None]]] = {s: [] for s in systems}
+    f1s: dict[str, list[float]] = {s: [] for s in systems}  # word F1 against a label's main_content (wcxb-dev)
     seconds = {"readability": 0.0, "trafilatura": 0.0, "cascade": 0.0}
     for url, decoded, expected in pages:
         html = decoded.text  # what a user hands to readability and trafilatura
@@ -141,20 +155,24 @@ def main() -> None:
         seconds["readability"] += t_r
         seconds["trafilatura"] += t_t
         seconds["cascade"] += t_c
-        scores["readability"].append(snippet_scores(r_text, expected))
-        scores["trafilatura"].append(snippet_scores(t_text, expected))
-        scores["trafilatura_precision"].append(snippet_scores(trafilatura_alone(html, url, True), expected))
-        for policy, text in all_policies(decoded, url).items():
-            scores[f"cascade:{policy}"].append(snippet_scores(text, expected))
+        texts = {"readability": r_text, "trafilatura": t_text,
+                 "trafilatura_precision": trafilatura_alone(html, url, True),
+                 **{f"cascade:{policy}": text for policy, text in all_policies(decoded, url).items()}}
+        reference = expected.get("main_content") if isinstance(expected, dict) else None
+        for system, text in texts.items():
+            scores[system].append(snippet_scores(text, expected))
+            if reference and reference.strip():
+                f1s[system].append(word_f1(text, reference))
     print(f"pages: {len(pages)} ({args.corpus}), default policy: {args.policy}")
-    print(f"{'system':32} {'with found':>10} {'without absent':>15} {'harmonic':>9}")
+    print(f"{'system':32} {'with found':>10} {'without absent':>15} {'harmonic':>9} {'word F1':>8}")
     for system in systems:
         with_scores = [w for w, _ in scores[system] if w is not None]
         without_scores = [o for _, o in scores[system] if o is not None]
         w = sum(with_scores) / len(with_scores)
         o = sum(without_scores) / len(without_scores)
         h = 2 * w * o / (w + o) if w + o else 0.0
-        print(f"{system:32} {w:10.4f} {o:15.4f} {h:9.4f}")
+        f1 = f"{sum(f1s[system]) / len(f1s[system]):8.4f}" if f1s[system] else f"{'-':>8}"
+        print(f"{system:32} {w:10.4f} {o:15.4f} {h:9.4f} {f1}")
     base = seconds["readability"] + seconds["trafilatura"]
     n = len(pages)
     print(f"time per page: readability {seconds['readability'] / n * 1000:.1f} ms, trafilatura "

@@ -82,6 +82,9 @@ class ExtractParams:
     minhash: MinhashParams = field(default_factory=MinhashParams)
     c4: C4ReadingParams = field(default_factory=C4ReadingParams)
     metadata: MetadataParams = field(default_factory=MetadataParams)
+    # The simhash64 signal (filters/corpus/dedup.py), which only `select.dedup.near.method: simhash`
+    # compares: computed at extraction only when true (0.4 ms a page), and that method requires it.
+    simhash: bool = False
     # Wall-clock budget for one record (decode, parse, score, extract): error.timeout past it.
     page_time_budget_seconds: Annotated[float, Bounds(0.0, low_open=True)] | None = 10.0
     # Rows buffered before a row group is written; bounds the extract stage's memory per file.
@@ -264,6 +267,9 @@ def params_from_dict(data: dict[str, Any] | None) -> Params:
     if near.method == "minhash" and near.min_shared_bands > near.bands:
         raise ParamsError(f"'select.dedup.near.min_shared_bands' must be 1..bands ({near.bands}), "
                           f"got {near.min_shared_bands}")
+    if near.method == "simhash" and not params.extract.simhash:
+        raise ParamsError("'select.dedup.near.method: simhash' compares the simhash64 signal, which extraction "
+                          "computes only with 'extract.simhash: true': set both (and extract again)")
     if params.dataset.cross_split_min_containment is not None and near.method == "simhash":
         raise ParamsError("'dataset.cross_split_min_containment' compares MinHash signatures: set "
                           "'select.dedup.near.method' to minhash or null, or the threshold to null")

@@ -374,7 +374,32 @@ def agreement_policy(candidates: Candidates) -> tuple[str, str]:
                          f"dropped {dropped} short trafilatura blocks readability does not have")
 
 
+def cascade_policy(candidates: Candidates) -> tuple[str, str]:
+    """A cascade: each extractor runs only where the one before failed its checks.
+
+    trafilatura first (with `fast=False` it compares its own fallbacks, a readability port and
+    jusText, on every call). readability-lxml only where trafilatura failed: fewer than 30 words, or a
+    long text in one block, its structureless last resort (`paragraphs_instead`: readability's
+    paragraphs replace it where it agrees on the amount of text). Then the publisher's JSON-LD
+    `articleBody` (>= 50 words), then the DOM heuristic.
+    """
+    paragraphs = paragraphs_instead(candidates)
+    if paragraphs is not None:
+        return "readability", paragraphs
+    t, t_min = candidates.words("trafilatura"), TRAFILATURA_MIN_WORDS
+    if t >= t_min:
+        return "trafilatura", f"trafilatura {t} >= {t_min}"
+    r, r_min = candidates.words("readability"), READABILITY_MIN_WORDS
+    if r >= r_min:
+        return "readability", f"trafilatura {t} < {t_min}, readability {r} >= {r_min}"
+    j = candidates.words("jsonld")
+    if j >= JSONLD_MIN_WORDS:
+        return "jsonld", f"trafilatura {t} < {t_min}, readability {r} < {r_min}, JSON-LD articleBody {j}"
+    return "dom", f"trafilatura {t} < {t_min}, readability {r} < {r_min}, JSON-LD {j}: DOM heuristic"
+
+
 POLICIES: dict[str, Policy] = {
+    "cascade": cascade_policy,
     "agreement": agreement_policy,
     "seed": seed_policy,
     "jsonld_first": jsonld_first_policy,

@@ -8,7 +8,7 @@ downloaded; called as its README shows (`LanguageIdentifier.from_model_file`, `c
 Input: a text, of which the first `MAX_CHARS` characters are classified. Output: the model's label, ISO 639-1
 where the language has one (`en`, `de`, `ja`), else ISO 639-3 (`yue`, `arz`), and its confidence, py3langid's
 normalised probability (`norm_probs=True`), 0..1. The label `zxx` ("no linguistic content") and text without a
-letter give no language (None). Why the first 3,000 characters: docs/decisions.md.
+letter give no language (None). Why the first 1,000 characters: docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from py3langid.langid import MODEL_FILE, LanguageIdentifier
 from filters.core.declarations import Rule, Signal
 from filters.core.loads import one_time_load
 
-MAX_CHARS = 3_000
+MAX_CHARS = 1_000
 NO_LINGUISTIC_CONTENT = "zxx"
 _LETTER = re.compile(r"[^\W\d_]")
 

@@ -368,8 +368,11 @@ def params_in_force(manifests: list[tuple[dict[str, Any], str]], params: Params,
     try:
         return with_values(params, stored)
     except ParamsError as exc:
-        raise SelectError(f"{workdir} was extracted by another version of corpus-filter ({exc}); re-run "
-                          "`pipeline extract` on its inputs") from exc
+        if set(stored) - set(leaf_hints()) - {key for key, value in stored.items() if value is None}:
+            raise SelectError(f"{workdir} was extracted by another version of corpus-filter ({exc}); re-run "
+                              "`pipeline extract` on its inputs") from exc
+        raise SelectError(f"the params asked of select do not go with {workdir}'s extract-stage params ({exc})") \
+            from exc
 
 
 def _recorded(manifest: dict[str, Any]) -> dict[str, Any] | None:

@@ -257,11 +257,13 @@ def step_dedup_keys(record: Record) -> None:
 
 
 def dedup_keys(text: str, params: Params) -> dict[str, Any]:
-    """content_hash, simhash64, and the MinHash signature with its shingle count when on."""
+    """content_hash, simhash64 when `extract.simhash` (the near method's, else null), and the MinHash
+    signature with its shingle count when on."""
     words_of_text = shingle_words(text)  # one tokenisation for both sketches
+    some_word = bool(text) and not text.isspace()  # `text.split()` without the list
     keys: dict[str, Any] = {"content_hash": content_hash(text),
                             "simhash64": to_int64(simhash64(text, words_of_text=words_of_text))
-                            if text and not text.isspace() else None}  # some word: `text.split()` without the list
+                            if params.extract.simhash and some_word else None}
     settings = params.extract.minhash
     if settings.permutations is not None:
         signature, shingles = sketch(text, settings.permutations, settings.shingle_words, words_of_text)

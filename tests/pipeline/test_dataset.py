@@ -396,7 +396,9 @@ def test_a_story_syndicated_on_three_sites_is_never_in_two_splits(tmp_path, meth
                  {"warc_date": "2024-03-05T08:00:00Z"}) for n in range(2)]
     write_warc(tmp_path / "s.warc.gz", records)
     off = {"cross_split_min_containment": None} if method == "simhash" else {}
-    (tmp_path / "p.yaml").write_text(json.dumps({"select": {"dedup": {"near": {"method": method}}}, "dataset": off}))
+    extract = {"simhash": True} if method == "simhash" else {}
+    (tmp_path / "p.yaml").write_text(json.dumps({"select": {"dedup": {"near": {"method": method}}}, "dataset": off,
+                                                 "extract": extract}))
     assert cli("run", tmp_path / "s.warc.gz", "--out", tmp_path / "out", "--params", tmp_path / "p.yaml") == 0
     rows = pl.concat([pl.read_parquet(tmp_path / "out" / part) for part in ("accepted", "rejected")])
     story = rows.filter(pl.col("url").str.ends_with("/valley-flood"))
@@ -457,7 +459,8 @@ def test_the_card_s_method_is_what_the_params_in_force_ran():
     changed = _how_text(stats, params_from_dict({
         "select": {"dedup": {"near": {"method": "simhash"}, "exact": False}},
         "dataset": {"host_cap": 40, "cross_split_min_containment": None},
-        "extract": {"cascade": {"selection": "seed"}, "gate": {"use_page_model": False, "article_score_min": 35}}}))
+        "extract": {"cascade": {"selection": "seed"}, "gate": {"use_page_model": False, "article_score_min": 35},
+                    "simhash": True}}))
     assert "simhash within 3 bits" in changed and "MinHash" not in changed and "same text" not in changed
     assert "at most 40 pages per site" in changed and "best of two" in changed
     assert "article score (below 35)" in changed and "page-type model (article" not in changed

@@ -20,7 +20,8 @@ from pipeline.stages.dedup import Passes
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 # simhash compares no signatures: the cross-split rule, which does, is off with it
-SIMHASH = {"select": {"dedup": {"near": {"method": "simhash"}}}, "dataset": {"cross_split_min_containment": None}}
+SIMHASH = {"select": {"dedup": {"near": {"method": "simhash"}}}, "dataset": {"cross_split_min_containment": None},
+           "extract": {"simhash": True}}
 
 
 def candidates(rows: list[dict]) -> pl.DataFrame:
@@ -166,16 +167,17 @@ def test_the_same_duplicates_for_any_partition_count_and_executor(tmp_path, meth
     files, texts = mixed_files()
     settings = {"near": {"method": method}}
     dataset = SIMHASH["dataset"] if method == "simhash" else {}
-    one, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 1}}, "dataset": dataset},
-                    name="one", ids_per_file=False)
+    extract = SIMHASH["extract"] if method == "simhash" else {}
+    one, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 1}}, "dataset": dataset,
+                                             "extract": extract}, name="one", ids_per_file=False)
     assert sum(frame["near_duplicate"].sum() for frame in one) > 5  # the passes have something to find
     assert all(frame["exact_duplicate"].any() and frame["url_duplicate"].any() for frame in one)
     assert sum(frame["record_duplicate"].sum() for frame in one) > 5
-    many, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 16}}, "dataset": dataset},
-                     name="many", ids_per_file=False)
+    many, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 16}}, "dataset": dataset,
+                                              "extract": extract}, name="many", ids_per_file=False)
     with LocalExecutor(2, apart=True) as executor:
         pooled, _ = decide(tmp_path, files, texts, {"select": {"dedup": {**settings, "partitions": 5}},
-                                                    "dataset": dataset},
+                                                    "dataset": dataset, "extract": extract},
                            executor=executor, name="pooled", ids_per_file=False)
     for a, b, c in zip(one, many, pooled, strict=True):
         assert a.equals(b) and a.equals(c)
@@ -191,7 +193,8 @@ def test_buckets_paired_a_few_rows_at_a_time_give_the_same_duplicates(tmp_path, 
     files, texts = mixed_files()
     near_params = {"method": method, "min_shared_bands": 3} if method == "minhash" else {"method": method}
     params = {"select": {"dedup": {"near": near_params, "partitions": 2}},
-              "dataset": SIMHASH["dataset"] if method == "simhash" else {}}
+              "dataset": SIMHASH["dataset"] if method == "simhash" else {},
+              "extract": SIMHASH["extract"] if method == "simhash" else {}}
     whole, _ = decide(tmp_path, files, texts, params, name="whole", ids_per_file=False)
     chunks = list(near.bucket_chunks(pl.DataFrame({"bucket": [1, 1, 1, 2, 3, 3]}, schema={"bucket": pl.UInt64}), 2))
     assert [chunk["bucket"].to_list() for chunk in chunks] == [[1, 1, 1], [2, 3, 3]]  # a bucket is never cut

@@ -188,3 +188,16 @@ def test_a_run_that_accepts_nothing_puts_no_row_in_a_training_split_and_its_sugg
         assert list(datasets.load_dataset(str(out), cache_dir=str(tmp_path / "cache2"))) == ["rejected"]
     else:
         assert "**No record was read**" in card
+
+
+def test_the_simhash_method_on_a_work_directory_extracted_without_the_simhash_is_refused(extracted, tmp_path, capsys):
+    asked = _params(tmp_path / "p.yaml", {"select": {"dedup": {"near": {"method": "simhash"}}},
+                                          "dataset": {"cross_split_min_containment": None}})
+    capsys.readouterr()
+    assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out", "--params", asked) == 2
+    assert "'extract.simhash: true': set both" in capsys.readouterr().err
+    both = _params(tmp_path / "both.yaml", {"select": {"dedup": {"near": {"method": "simhash"}}},
+                                            "dataset": {"cross_split_min_containment": None},
+                                            "extract": {"simhash": True}})
+    assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out", "--params", both) == 2
+    assert "extract.simhash (extracted with false, asked true" in capsys.readouterr().err

@@ -19,17 +19,18 @@ from filters.text.language_id import language_signals
 from filters.text.tokens import token_count
 
 
-def signals_of(text: str) -> dict:
+def signals_of(text: str, simhash: bool) -> dict:
     """Each text filter's signals of `text` itself, from the filters' own functions (not from the
-    extract step that is under test); C4's are those of its line removal."""
+    extract step that is under test); C4's are those of its line removal. The simhash only when
+    extraction computes it (`extract.simhash`)."""
     return {"token_count": token_count(text), "content_hash": content_hash(text),
-            "simhash64": to_int64(simhash64(text)), **language_signals(text), **nopunc_clean(text)[1],
-            **gopher_signals(text)}
+            "simhash64": to_int64(simhash64(text)) if simhash else None, **language_signals(text),
+            **nopunc_clean(text)[1], **gopher_signals(text)}
 
 
-def extracted_rows(inputs, work) -> pl.DataFrame:
+def extracted_rows(inputs, work, *options: object) -> pl.DataFrame:
     """The rows `pipeline extract --extract-all` writes for `inputs`, those with a text."""
-    assert cli("extract", inputs, "--out", work, "--extract-all") == 0
+    assert cli("extract", inputs, "--out", work, "--extract-all", *options) == 0
     frame = pl.read_parquet(sorted((work / "extract").glob("*.parquet")))
     return frame.filter(pl.col("text").is_not_null() & (pl.col("text") != ""))
 
@@ -41,10 +42,10 @@ def same(stored, computed) -> bool:
     return stored == computed
 
 
-def assert_signals_are_the_written_texts(rows: pl.DataFrame) -> int:
+def assert_signals_are_the_written_texts(rows: pl.DataFrame, simhash: bool = False) -> int:
     """Recompute each row's text signals and signature from its `text`; returns the rows checked."""
     for text, signals in zip(rows["text"], rows["signals"], strict=True):
-        computed = signals_of(text)
+        computed = signals_of(text, simhash)
         if signals["text_language"] != "en":
             computed["gopher_stop_word_count"] = None  # an English rule: null for other languages
         differing = {name: (signals[name], value) for name, value in computed.items() if not same(signals[name], value)}
@@ -56,6 +57,9 @@ def assert_signals_are_the_written_texts(rows: pl.DataFrame) -> int:
 
 def test_the_sample_is_judged_on_the_text_it_writes(tmp_path):
     assert assert_signals_are_the_written_texts(extracted_rows(ROOT / "data" / "sample", tmp_path / "work")) >= 10
+    (tmp_path / "simhash.yaml").write_text("extract:\n  simhash: true\n")  # the simhash, where it is computed
+    rows = extracted_rows(ROOT / "data" / "sample", tmp_path / "simhash", "--params", tmp_path / "simhash.yaml")
+    assert assert_signals_are_the_written_texts(rows, simhash=True) >= 10
 
 
 def test_real_pages_are_judged_on_the_text_they_write(shared_corpora, tmp_path):
