@@ -457,7 +457,8 @@ def _ld_language(value: Any) -> str | None:
 @dataclass(frozen=True)
 class MetadataParams:
     # Where no metadata tier declares a publication date, htmldate infers one (`published_source`
-    # htmldate, `era_date_source` inferred). false in presets/seed.yaml: the seed's order alone.
+    # htmldate, `era_date_source` inferred), after the gate and only where the date is written: an
+    # extracted row, or a gated one with segments. false in presets/seed.yaml: the seed's order alone.
     infer_dates: bool = True
 
 
@@ -465,7 +466,8 @@ class MetadataParams:
 SIGNALS: tuple[Signal, ...] = (
     Signal("reading_time_minutes", pa.int32(), "max(1, ceil(words / 200)) of the extracted text"),
     Signal("published_source", pa.string(), "where `published` came from: declared by json-ld, og, meta or "
-           "itemprop; inferred by time (a <time datetime>) or htmldate (null: no date)"),
+           "itemprop; inferred by time (a <time datetime>) or htmldate (null: no date; not_inferred: none declared, "
+           "and htmldate not asked: a row the gate turned away, without segments)"),
     Signal("author_source", pa.string(), "where `author` came from: json-ld, og, twitter, meta, itemprop or byline "
            "(null: no author)"),
 )

@@ -25,7 +25,7 @@ from filters.corpus.dedup import content_hash, simhash64, to_int64
 from filters.corpus.minhash import sketch
 from filters.extract.cascade import CascadeResult, run_cascade
 from filters.extract.cleanup import remove_cookie_overlays
-from filters.metadata.dates import parse_date_line
+from filters.metadata.dates import infer_date, parse_date_line
 from filters.metadata.fields import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
 from filters.page.article_score import article_score
 from filters.page.content_type import is_html_media_type, resolve_media_type
@@ -65,6 +65,7 @@ class Record:
     page: Page | None = None
     metadata: Metadata | None = None
     extraction: CascadeResult | None = None
+    date_inferred: bool = False  # htmldate was asked (`step_inferred_date`)
 
     @property
     def signals(self) -> dict[str, Any]:
@@ -180,7 +181,8 @@ def step_parse(record: Record) -> bool:
 
 def step_metadata(record: Record) -> None:
     assert record.page is not None
-    record.metadata = extract_metadata(record.page, record.raw.warc_date, record.params.extract.metadata.infer_dates)
+    # htmldate's inferred date waits for the gate (`step_inferred_date`): nothing before it reads one
+    record.metadata = extract_metadata(record.page, record.raw.warc_date, infer_dates=False)
     add_metadata(record.row, record.metadata)
     record.signals.update(published_source=record.metadata.sources.get("published"),
                           author_source=record.metadata.sources.get("author"))
@@ -214,6 +216,35 @@ def step_structure(record: Record) -> None:
 def step_page_model(record: Record) -> None:
     gate = record.params.extract.gate
     record.signals["page_article_probability"] = page_article_probability(record.row, gate.model)
+
+
+def step_inferred_date(record: Record) -> None:
+    """htmldate's date of a page that declares none (`extract.metadata.infer_dates`), only for a row
+    whose date can be written: one that is extracted, or one the gate turned away whose segments
+    take their era from it. The gate and the page-type model never read an inferred date
+    (`has_published`, `has_published_date` count declared ones), so asking after the gate changes
+    no page's fate. A row the gate turned away without segments skips it: `published_source`
+    `not_inferred`."""
+    assert record.page is not None
+    record.date_inferred = True
+    gated = record.signals.get("extraction_gated") and not record.extract_all
+    if gated and not record.row.get("segments"):
+        record.signals["published_source"] = NOT_INFERRED
+        return
+    found = infer_date(record.page.tree, record.page.url, record.raw.warc_date)
+    if found is not None:
+        record.row["published"] = found
+        record.signals["published_source"] = HTMLDATE_SOURCE
+
+
+# `published_source` of a row that declares no date and that htmldate was not asked about (the gate
+# turned it away and it has no segments: its date is written nowhere that a label reads).
+NOT_INFERRED = "not_inferred"
+
+
+def _date_to_infer(record: Record) -> bool:
+    return (record.params.extract.metadata.infer_dates and not record.date_inferred and record.page is not None
+            and record.row["published"] is None)
 
 
 def step_gate(record: Record) -> bool:
@@ -327,10 +358,12 @@ STEPS: tuple[Step, ...] = (
     Step(step_structure),
     Step(step_page_model, when=lambda r: r.params.extract.gate.use_page_model),
     Step(step_gate, required=True),
+    Step(step_inferred_date, when=_date_to_infer),  # an extracted row: before extraction changes the tree
     Step(step_extract),
     Step(step_text_filters, when=_has_text),
     Step(step_dedup_keys, when=_has_text),
     Step(step_segments, when=lambda r: r.params.segment is not None and r.page is not None, after_complete=True),
+    Step(step_inferred_date, when=_date_to_infer, after_complete=True),  # a gated row: its segments decide
 )
 
 

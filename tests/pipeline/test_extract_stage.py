@@ -252,3 +252,24 @@ def test_a_timeout_lost_in_a_finalizer_ends_the_record_at_the_next_step(monkeypa
     with pytest.raises(PageTimeout), time_budget(0.1):
         run_steps(record, (Step(first), Step(second)))
     assert ran == ["first"]  # stopped after the step the alarm was lost in, before the next one
+
+
+def test_htmldate_is_asked_after_the_gate_and_only_where_the_date_is_written(monkeypatch):
+    """A page that declares no date: extracted, it is dated by htmldate (its URL holds the day); turned
+    away by the gate without segments, htmldate is not asked and `published_source` says so; turned
+    away with segments (whose era reads the page's date), it is asked (#69)."""
+    url = "https://news.example.org/news/2021/03/14/cycling-lanes"
+    extracted = row_of(record(url, ARTICLE), Params())
+    assert extracted["published"] == datetime(2021, 3, 14, tzinfo=UTC)
+    assert extracted["signals"]["published_source"] == "htmldate"
+    monkeypatch.setattr(steps, "extraction_gated", lambda row, params: True)
+    no_segments = params_from_dict({"segment": None})
+    gated = row_of(record(url, ARTICLE), no_segments)
+    assert gated["published"] is None and gated["signals"]["published_source"] == "not_inferred"
+    assert row_of(record(url, ARTICLE), no_segments, extract_all=True)["published"] == datetime(2021, 3, 14, tzinfo=UTC)
+    thread = b"<html><head><title>Lanes</title></head><body>" + b"".join(
+        b'<div class="post" id="post-%d"><span class="author">Ann %d</span><p>' % (n, n)
+        + b"A long reply about the cycling lanes and the commute that it made shorter for everyone. " * 6
+        + b"</p></div>" for n in range(1, 5)) + b"</body></html>"
+    with_segments = row_of(record(url, thread), Params())
+    assert with_segments["segments"] and with_segments["published"] == datetime(2021, 3, 14, tzinfo=UTC)
