@@ -10,8 +10,9 @@ link/code share is lower), `readability` (readability-lxml on a copy of the tree
 
 Input: a parsed page. Output (`run_cascade`): the winner's text and blocks (mojibake repaired, boilerplate
 removed), its word count (`filters.text.tokens.word_count`) and the `cascade_*` trace. Policies (`POLICIES`,
-`extract.cascade.selection`): `agreement` (the default; why: docs/decisions.md), `seed` (the original
-best-of-two rule to the letter), `trafilatura_first`, `readability_first` and `jsonld_first`.
+`extract.cascade.selection`): `cascade` (the default: each extractor only where the one before failed its
+checks; why: docs/decisions.md), `agreement` (readability's second opinion on trafilatura's short blocks),
+`seed` (the original best-of-two rule to the letter), `trafilatura_first`, `readability_first` and `jsonld_first`.
 """
 
 from __future__ import annotations
@@ -408,7 +409,7 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-def run_cascade(page: Page, policy: str = "agreement", precision_threshold: float = PRECISION_LINK_CODE_FRACTION,
+def run_cascade(page: Page, policy: str = "cascade", precision_threshold: float = PRECISION_LINK_CODE_FRACTION,
                 on_time: Callable[[str, float], None] | None = None,
                 library_max_nodes: int | None = LIBRARY_MAX_NODES,
                 agreement_min_short_blocks: int = AGREEMENT_MIN_SHORT_BLOCKS,
@@ -469,8 +470,8 @@ RULES: tuple[Rule, ...] = (
 @dataclass(frozen=True)
 class CascadeParams:
     # Which rule picks the winner among the candidates (filters/extract/cascade.py POLICIES); chosen
-    # by measurement on trafilatura's evaluation pages (docs/decisions.md).
-    selection: Annotated[str, one_of(POLICIES)] = "agreement"
+    # by measurement on both labelled corpora (docs/decisions.md, "The extraction cascade as a cascade").
+    selection: Annotated[str, one_of(POLICIES)] = "cascade"
     # The precision retry (docs/filters.md, "Extraction"): re-run trafilatura with
     # favor_precision when more than this share of its text is in links or code.
     precision_link_code_fraction: Share = PRECISION_LINK_CODE_FRACTION

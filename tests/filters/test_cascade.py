@@ -175,10 +175,14 @@ def test_real_article_through_the_cascade():
     assert "Home" not in result.text.split("\n\n")[0]
     trace = result.trace
     assert trace["cascade_trafilatura_words"] > 0
-    assert "cascade_readability_words" not in trace  # fewer than ten short blocks: not asked
-    assert trace["cascade_policy"] == "agreement" and "readability not asked" in trace["cascade_reason"]
+    assert "cascade_readability_words" not in trace  # trafilatura passed its checks: not asked
+    assert trace["cascade_policy"] == "cascade" and trace["cascade_reason"].startswith("trafilatura ")
     assert "cascade_dom_words" not in trace  # never needed, never run
-    asked = run_cascade(page(ARTICLE_PAGE), agreement_min_short_blocks=1, agreement_min_short_block_chars=0)
+    agreement = run_cascade(page(ARTICLE_PAGE), "agreement")
+    assert "cascade_readability_words" not in agreement.trace  # fewer than ten short blocks: not asked
+    assert "readability not asked" in agreement.trace["cascade_reason"]
+    asked = run_cascade(page(ARTICLE_PAGE), "agreement", agreement_min_short_blocks=1,
+                        agreement_min_short_block_chars=0)
     assert asked.trace["cascade_readability_words"] > 0
     seed = run_cascade(page(ARTICLE_PAGE), policy="seed")
     assert seed.trace["cascade_policy"] == "seed" and seed.extractor in ("readability", "trafilatura")
@@ -239,7 +243,8 @@ def test_failing_extractor_falls_through_and_is_recorded(monkeypatch):
 
     monkeypatch.setattr(Candidates, "_readability", broken)
     # readability asked
-    result = run_cascade(page(ARTICLE_PAGE), agreement_min_short_blocks=1, agreement_min_short_block_chars=0)
+    result = run_cascade(page(ARTICLE_PAGE), "agreement", agreement_min_short_blocks=1,
+                         agreement_min_short_block_chars=0)
     assert result.extractor in ("trafilatura", "trafilatura_precision")
     assert "readability exploded" in result.trace["cascade_errors"]
     assert result.trace["cascade_readability_words"] == 0
@@ -316,3 +321,22 @@ def test_a_one_block_text_stays_when_readability_does_not_agree(readability):
 def test_a_short_one_block_text_does_not_ask_readability():
     short = words(cascade.STRUCTURELESS_MIN_WORDS - 1)
     assert cascade.agreement_policy(NoReadability([short], LONG, min_short_blocks=10))[0] == "trafilatura"
+
+
+def test_the_cascade_asks_readability_only_where_trafilatura_fails_its_checks():
+    """The default policy (#69): trafilatura's text however many short blocks it has, readability
+    never asked then; asked where trafilatura has too few words or one long block without paragraphs."""
+    short_blocks = [*SHARE, "Share on Twitter", *LONG]  # what the agreement policy asked readability about
+    assert cascade.cascade_policy(NoReadability(short_blocks, LONG))[0] == "trafilatura"
+    assert cascade.cascade_policy(BlockCandidates([words(20)], LONG))[0] == "readability"  # trafilatura failed
+    one_block = [" ".join(LONG)]  # trafilatura's structureless last resort: paragraphs from readability
+    assert cascade.cascade_policy(BlockCandidates(one_block, LONG))[0] == "readability"
+    with pytest.raises(AssertionError, match="ran readability"):
+        cascade.cascade_policy(NoReadability([words(20)], LONG))
+
+
+def test_the_cascade_falls_to_the_json_ld_body_then_the_dom():
+    assert cascade.cascade_policy(FakeCandidates({"trafilatura": 10, "readability": 20, "jsonld": 80}))[0] == "jsonld"
+    assert cascade.cascade_policy(FakeCandidates({"trafilatura": 10, "readability": 20, "jsonld": 10}))[0] == "dom"
+    assert cascade.cascade_policy(FakeCandidates({"trafilatura": 40, "readability": 20, "jsonld": 80}))[0] \
+        == "trafilatura"

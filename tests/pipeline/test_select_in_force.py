@@ -40,7 +40,7 @@ def test_an_extract_key_other_than_the_work_directory_s_is_refused_by_name(extra
     assert cli("select", extracted / "out" / "work", "--out", tmp_path / "out", "--params", asked) == 2
     error = capsys.readouterr().err
     assert "extract.gate.min_page_article_probability (extracted with 0.05, asked 0.01" in error
-    assert 'extract.cascade.selection (extracted with "agreement", asked "seed"' in error
+    assert 'extract.cascade.selection (extracted with "cascade", asked "seed"' in error
     assert "pipeline extract" in error and "select.page.min_kept_type_probability" in error
     assert not (tmp_path / "out" / "stats.json").exists()
 
