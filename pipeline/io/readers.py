@@ -142,13 +142,14 @@ def detect_format(path: str, head: bytes) -> str | None:
             return "arc"
         if _HTML_START.match(sample.lstrip(b"\xef\xbb\xbf")):
             return "html"
-    # By name only where the bytes show an archive whose start is damaged: a gzip stream, or a record
-    # header further on. A text file named .warc.gz is no archive: unreadable, not a corrupt region.
+    # By name only where the bytes show an archive whose start is damaged: a gzip stream or member, or
+    # a record header further on. A text file named .warc.gz is no archive: unreadable, not a corrupt region.
     name = path.lower().removesuffix(".gz")
-    damaged = GZIP_MAGIC.startswith(head[:2])  # a gzip stream, or what is left of one cut after a byte
-    if name.endswith(".warc") and (damaged or WARC_LINE.search(head)):
-        return "warc"
-    if name.endswith(".arc") and (damaged or ARC_LINE.search(head)):
+    # a gzip stream (or what is left of one cut after a byte), or a damaged first member before others
+    damaged = GZIP_MAGIC.startswith(head[:2]) or GZIP_MAGIC + b"\x08" in head
+    if name.endswith(".warc") and (damaged or WARC_LINE.search(head) or b"WARC/".startswith(head)):
+        return "warc"  # (the last: a file cut inside its first header line)
+    if name.endswith(".arc") and (damaged or ARC_LINE.search(head) or b"filedesc://".startswith(head)):
         return "arc"
     if name.endswith((".html", ".htm")):
         return "html"

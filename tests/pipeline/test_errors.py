@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,8 +35,12 @@ def run_process(*args: object, cwd: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+STAGE_END = re.compile(r"pipeline: \w+ finished in \d+:\d\d:\d\d")
+
+
 def one_line(err: str) -> str:
-    lines = err.strip().splitlines()
+    """The one line a failure prints (the end lines of the stages that finished before it aside)."""
+    lines = [line for line in err.strip().splitlines() if not STAGE_END.match(line)]
     assert len(lines) == 1 and "Traceback" not in err, err
     return lines[0]
 

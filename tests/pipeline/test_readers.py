@@ -191,6 +191,8 @@ def test_detect_format_by_content_then_name():
     assert detect_format("x.warc", b"junk") is None  # nothing of an archive in its bytes
     assert detect_format("x.warc", b"junk\r\nWARC/1.0\r\n") == "warc"  # a damaged start, then a header
     assert detect_format("x.warc.gz", b"\x1f\x8b\x08junk") == "warc"  # a damaged gzip stream
+    assert detect_format("x.warc.gz", b"\x00\x8b\x08junk\x1f\x8b\x08more") == "warc"  # a flipped first byte
+    assert detect_format("x.warc", b"WAR") == "warc"  # cut inside its first line
     assert detect_format("x.txt", b"junk") is None
 
 
