@@ -24,7 +24,6 @@ import argparse
 import json
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import lxml.html  # noqa: E402
 import trafilatura  # noqa: E402
+from common import word_f1  # noqa: E402
 from readability import Document as ReadabilityDocument  # noqa: E402
 
 from filters.extract.boilerplate import remove_boilerplate  # noqa: E402
@@ -41,7 +41,6 @@ from filters.page.content_type import is_html_media_type, resolve_media_type  # 
 from filters.parse.html import parse_html_bytes  # noqa: E402
 from filters.parse.parsed import Page  # noqa: E402
 from filters.text.blocks import blocks_from_element  # noqa: E402
-from filters.text.tokens import words  # noqa: E402
 from pipeline.io.decode import decode_html  # noqa: E402
 from pipeline.io.readers import FileReport, read_file  # noqa: E402
 from pipeline.params import Params  # noqa: E402
@@ -114,17 +113,6 @@ def all_policies(decoded, url: str) -> dict[str, str | None]:  # type: ignore[no
         blocks, _ = remove_boilerplate(chosen.blocks)
         texts[policy] = "\n\n".join(b.text for b in blocks) or None
     return texts
-
-
-def word_f1(text: str | None, reference: str) -> float:
-    """Word-F1 of `text` against `reference` (multisets of lower-cased words; 0 for no text), as
-    benchmarks/written_text.py scores the written text against wcxb-dev's `main_content`."""
-    got, want = Counter(w.lower() for w in words(text or "")), Counter(w.lower() for w in words(reference))
-    overlap = sum((got & want).values())
-    if not overlap:
-        return 0.0
-    precision, recall = overlap / sum(got.values()), overlap / sum(want.values())
-    return 2 * precision * recall / (precision + recall)
 
 
 def timed(fn, *args) -> tuple[float, object]:  # type: ignore[no-untyped-def]

@@ -30,7 +30,7 @@ import json
 import shutil
 import statistics
 import sys
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
 import polars as pl
@@ -39,22 +39,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 CORPORA = ROOT.parent / "shared" / "corpora"
 
+from common import word_f1  # noqa: E402
+
 from filters.corpus.minhash import sketch  # noqa: E402
 from filters.text.c4 import nopunc_clean  # noqa: E402
 from filters.text.measure import text_signals  # noqa: E402
-from filters.text.tokens import word_count, words  # noqa: E402
+from filters.text.tokens import word_count  # noqa: E402
 
 C4_SIGNALS = ("c4_line_count", "c4_removed_line_fraction", "c4_removed_word_fraction", "c4_kept_word_count")
-
-
-def word_f1(text: str | None, reference: str) -> float:
-    """Word-F1 of `text` against `reference` (multisets of lower-cased words); 0 for no text."""
-    got, want = Counter(w.lower() for w in words(text or "")), Counter(w.lower() for w in words(reference))
-    overlap = sum((got & want).values())
-    if not overlap:
-        return 0.0
-    precision, recall = overlap / sum(got.values()), overlap / sum(want.values())
-    return 2 * precision * recall / (precision + recall)
 
 
 def extracted(work: Path) -> pl.DataFrame:
