@@ -80,6 +80,9 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], Any]] | N
                                                     "the URL (explain names them)")
     explain.add_argument("--params", type=Path, metavar="FILE", help=PARAMS_HELP)
     explain.add_argument("--json", action="store_true", help="print the row as JSON")
+    explain.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                         help="processes for the run over the inputs that judges the record (default 1: an HTML "
+                              "file or a small WARC; give more for a large crawl)")
 
     train = commands.add_parser("train", help="fit the page-type model on labelled pages (writes MODEL and its card)")
     train.add_argument("labels", nargs="+", metavar="LABELS",

@@ -535,7 +535,7 @@ def _explain(args: argparse.Namespace) -> int:
         raw = find_record(args.inputs, args.url, params, args.offset)
         row, timings = explain_row(raw, params)
         # the verdict is the run's over these inputs: the same rules, de-duplication and segments
-        row = with_engine_verdict(row, *judged_by_engine(args.inputs, params))
+        row = with_engine_verdict(row, *judged_by_engine(args.inputs, params, args.workers))
     except FileNotFoundError as exc:
         raise UsageError(f"input not found: {exc}") from None
     except NotFound as exc:

@@ -124,9 +124,9 @@ def explain_row(raw: RawRecord, params: Params, extract_all: bool = True) -> tup
     return row, timings
 
 
-def judged_by_engine(inputs: list[str], params: Params) -> tuple[pl.DataFrame, pl.DataFrame]:
+def judged_by_engine(inputs: list[str], params: Params, workers: int = 1) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Every page row and segment row a run over `inputs` with `params` writes: extract and select
-    into a scratch directory, in this process, as `pipeline run --workers 1` does (no report)."""
+    into a scratch directory as `pipeline run --workers N` does (no report; the same rows whatever N)."""
     from pipeline.run.executors import LocalExecutor
     from pipeline.stages.extract import ExtractTask
     from pipeline.stages.extract_tasks import run_extract
@@ -134,7 +134,7 @@ def judged_by_engine(inputs: list[str], params: Params) -> tuple[pl.DataFrame, p
     from pipeline.store.workdir import prepare_workdir, write_manifest
 
     files, skipped = discover_inputs(inputs)
-    with tempfile.TemporaryDirectory(prefix="pipeline-explain-") as scratch, LocalExecutor(1) as executor:
+    with tempfile.TemporaryDirectory(prefix="pipeline-explain-") as scratch, LocalExecutor(workers) as executor:
         work, out = Path(scratch, "work"), Path(scratch, "out")
         prepare_workdir(str(work))
         run_extract(files, ExtractTask(path="", workdir=str(work), params=params), executor)

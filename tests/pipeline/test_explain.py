@@ -143,6 +143,8 @@ def test_explain_names_the_record_a_duplicate_collides_with(capsys):
     assert "verdict:      REJECTED" in out and "  - dup.exact:" in out
     kept = "with https://history.lanternpress.example/articles/2019/11/30/the-lamplighters-of-old-harbour-town"
     assert kept in out.split("  - dup.exact:", 1)[1].split("  - ", 1)[0]
+    assert cli("explain", SAMPLE / "sample.warc.gz", "--url", url, "--workers", "2") == 0  # the run over 2 workers
+    assert capsys.readouterr().out.split("\nmetadata:")[0] == out.split("\nmetadata:")[0]
 
 
 def test_the_record_is_chosen_by_its_exact_url_and_by_offset_where_the_url_repeats(tmp_path, capsys):
