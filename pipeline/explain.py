@@ -154,10 +154,10 @@ def with_engine_verdict(row: dict[str, Any], pages: pl.DataFrame, segments: pl.D
     if not found:  # not written: cannot happen for a record the run read
         raise NotFound(f"the run over the inputs wrote no row for {row['source_file']} offset {row['source_offset']}")
     judged = found[0]
-    for name in ("id", "reasons", "kept", "split", "era", "era_date", "era_date_source"):
-        row[name] = judged[name]
+    for name in ("id", "reasons", "kept", "split", "era", "era_date", "era_date_source", "published"):
+        row[name] = judged[name]  # (`published`: a row the gate turned away is not dated by htmldate)
     row["signals"] = {**row["signals"], **{key: value for key, value in judged["signals"].items()
-                                           if key in DUPLICATE_SIGNALS}}
+                                           if key in (*DUPLICATE_SIGNALS, "published_source")}}
     row["collisions"] = collisions(judged, pages)
     if row.get("segments") and segments.height:
         own = segments.filter(pl.col("page_id") == judged["id"]).select("segment_index", "reasons", "kept")
