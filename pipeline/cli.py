@@ -32,7 +32,14 @@ from pipeline.arguments import RESUMABLE, USAGE_ERROR, build_parser
 from pipeline.io.readers import discover_inputs
 from pipeline.params import Params, ParamsError, RenamedKeyWarning, given_keys, load_params
 from pipeline.report.figures import REPORT_PRELOAD
-from pipeline.run.executors import PROGRESS, Executor, LocalExecutor, import_in_background, use_system_allocator
+from pipeline.run.executors import (
+    PROGRESS,
+    Executor,
+    LocalExecutor,
+    duration_text,
+    import_in_background,
+    use_system_allocator,
+)
 from pipeline.run.timings import since
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
@@ -305,8 +312,7 @@ def _stage_end(stage: str, started: float, what: str = "") -> None:
     summary says it, and `--quiet` says nothing."""
     if PROGRESS.quiet or sys.stderr.isatty():
         return
-    elapsed = int(round(time.perf_counter() - started))
-    sys.stderr.write(f"pipeline: {stage} finished in {elapsed // 3600}:{elapsed // 60 % 60:02d}:{elapsed % 60:02d}"
+    sys.stderr.write(f"pipeline: {stage} finished in {duration_text(time.perf_counter() - started)}"
                      + (f": {what}" if what else "") + "\n")
 
 

@@ -20,9 +20,9 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TextIO
 
-import numpy as np
 import polars as pl
 
+from filters.corpus.minhash import jaccard
 from filters.page_model.decision import columns_of, is_parsed
 from filters.page_model.features import LANGUAGE_FEATURES, PAGE_TYPES, page_features
 from filters.rules import reasons
@@ -201,17 +201,16 @@ def collisions(judged: dict[str, Any], pages: pl.DataFrame) -> dict[str, list[di
 
 
 def _nearest(judged: dict[str, Any], others: pl.DataFrame) -> list[dict[str, Any]]:
-    """The rows whose MinHash signatures (little-endian uint32 values) agree most with `judged`'s:
-    the share of equal values, an estimate of the Jaccard similarity of their word 5-grams."""
+    """The rows whose MinHash signatures agree most with `judged`'s (`filters.corpus.minhash.jaccard`:
+    the share of equal values, an estimate of the Jaccard similarity of their word 5-grams)."""
     mine = judged["signals"].get("minhash")
     if not mine:
         return []
-    ours = np.frombuffer(mine, dtype="<u4")
     scored = []
     for row in others.to_dicts():
         theirs = row["signals"].get("minhash")
         if theirs and len(theirs) == len(mine):
-            shared = float(np.mean(np.frombuffer(theirs, dtype="<u4") == ours))
+            shared = jaccard(mine, theirs)
             if shared > 0:
                 scored.append((shared, row))
     scored.sort(key=lambda item: (-item[0], item[1]["source_file"], item[1]["source_offset"]))

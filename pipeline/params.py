@@ -14,9 +14,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+import functools
 import types
 import typing
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -320,7 +322,12 @@ def extract_stage(params: Params) -> dict[str, Any]:
 
 def stage_of(key: str) -> Stage | None:
     """The stage a dotted key declares (its own, else its group's); None: select's."""
-    return _staged(Params, Params(), "", None)[key][0]
+    return _declared_stages()[key]
+
+
+@functools.lru_cache(maxsize=1)  # the declarations never change while the process runs
+def _declared_stages() -> dict[str, Stage | None]:
+    return {key: stage for key, (stage, _) in _staged(Params, Params(), "", None).items()}
 
 
 def _staged(cls: type, value: Any, prefix: str, inherited: Stage | None) -> dict[str, tuple[Stage | None, Any]]:
@@ -427,9 +434,10 @@ def _check_bounds(hint: Any, value: Any, key: str) -> None:
                 raise ParamsError(f"'{key}' {fault}, got {item!r}")
 
 
-def leaf_hints() -> dict[str, Any]:
+@functools.lru_cache(maxsize=1)  # read by select's checks once per key, and by the reference pages
+def leaf_hints() -> Mapping[str, Any]:
     """Dotted key -> the type (with its declared bounds) of every parameter that is not a group."""
-    return _leaf_hints(Params, "")
+    return types.MappingProxyType(_leaf_hints(Params, ""))
 
 
 def _leaf_hints(cls: type, prefix: str) -> dict[str, Any]:

@@ -30,11 +30,21 @@ SIZE_CATEGORIES: tuple[tuple[int, str], ...] = (
     (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M"), (1_000_000_000, "100M<n<1B"),
 )
 
-def known_limits(params: Params) -> list[str]:
-    """The card's "Known limits", each naming only the methods and rules that ran under `params`."""
+def rules_that_ran(params: Params) -> set[str]:
+    """The codes of the rules `params` switch on: what the card's sentences may name."""
     from filters.rules.reasons import RULES
 
-    ran = {rule.code for rule in RULES if rule.enabled(params)}
+    return {rule.code for rule in RULES if rule.enabled(params)}
+
+
+def _listed(names: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+
+
+def known_limits(params: Params) -> list[str]:
+    """The card's "Known limits", each naming only the methods and rules that ran under `params`."""
+    ran = rules_that_ran(params)
     return [_era_limit(params), _split_limit(params, ran), _detection_limit(ran),
             "**Language** is the language identification of the extracted text (py3langid), unreliable on "
             "short or mixed-language texts.",
@@ -79,7 +89,7 @@ def _detection_limit(ran: set[str]) -> str:
     names = [name for prefix, name in DETECTION_NAMES if any(code.startswith(prefix) for code in ran)]
     if not names:
         return "**No article rule ran**: every page with text was kept, whatever its type."
-    listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    listed = _listed(names)
     return (f"**Article detection is heuristic.** {listed[0].upper()}{listed[1:]} were measured on real pages "
             "(see docs/filters.md in corpus-filter), but some link lists, shop pages and forum threads still pass, "
             "and some short articles are rejected.")
@@ -127,16 +137,13 @@ def _text_text(params: Params) -> str:
     dedup = (f"kept once: a page that shares with an earlier kept page at least {near.min_containment:g} of the "
              f"shorter text's word 5-grams is rejected (`dup.near`)" if near.method == "minhash" else
              "found by simhash" if near.method == "simhash" else "not looked for (`select.dedup.near.method: null`)")
-    from filters.rules.reasons import RULES
-
-    ran = {rule.code for rule in RULES if rule.enabled(params)}
+    ran = rules_that_ran(params)
     judged = [name for name, codes in (
         ("length", ("length.tokens",)), ("language", ("lang.not_allowed",)),
         ("Gopher's quality and repetition rules", tuple(code for code in ran if code.startswith("gopher."))),
         ("C4's rules", ("c4.nopunc_lines", "c4.removed_words")), ("the content hash", ("dup.exact",)),
         (f"the {'simhash' if near.method == 'simhash' else 'MinHash'} signature", ("dup.near",))) if ran & set(codes)]
-    rules = ("every rule that ran judged exactly this text: " + ", ".join(judged[:-1]) + (" and " if len(judged) > 1
-             else "") + judged[-1]) if judged else "no rule judged it"
+    rules = f"every rule that ran judged exactly this text: {_listed(judged)}" if judged else "no rule judged it"
     return ("`text` is the page's main text as the extraction returned it (trafilatura or readability-lxml, the "
             "JSON-LD `articleBody`, or a DOM fallback; paragraphs separated by a blank line), with its headings, "
             f"list items, table cells and captions. Nothing is removed from it afterwards, and {rules}. C4's "

@@ -345,13 +345,14 @@ class TaskProgress:
                   else f"{self._progress} of {self._total}")
         records = f", {self._records:,} records ({self._records / elapsed:,.0f}/s)" if self._records else ""
         rate = f", {self._progress / 1e6 / elapsed:,.2f} MB/s" if self._weights is not None else ""
-        eta = f", about {_duration(left)} left" if left is not None and share < 1 else ""
+        eta = f", about {duration_text(left)} left" if left is not None and share < 1 else ""
         sys.stderr.write(f"pipeline: {self._label}: {share:.0%} ({amount}; {self._finished} of {self._count} "
-                         f"tasks{records}{rate}), {_duration(elapsed)} so far{eta}\n")
+                         f"tasks{records}{rate}), {duration_text(elapsed)} so far{eta}\n")
         sys.stderr.flush()
 
 
-def _duration(seconds: float) -> str:
+def duration_text(seconds: float) -> str:
+    """`seconds` as H:MM:SS (progress lines, and each stage's end line in `pipeline.cli`)."""
     minutes, second = divmod(int(round(seconds)), 60)
     hours, minute = divmod(minutes, 60)
     return f"{hours}:{minute:02d}:{second:02d}"
