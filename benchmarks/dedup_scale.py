@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.params import params_from_dict  # noqa: E402
 from pipeline.run.executors import LocalExecutor  # noqa: E402
+from pipeline.stages.dataset import split_expr  # noqa: E402
 from pipeline.stages.dedup import Passes  # noqa: E402
 
 BASE_US = 1_700_000_000 * 1_000_000
@@ -121,6 +122,8 @@ def main() -> int:
         compact, ids, texts = synthetic_file(index, sum(counts[:index]), rows, args.seed)
         texts.write_parquet(files[index], row_group_size=1000)  # as the extract stage writes them
         generate += time.perf_counter() - tick
+        # the split, as the rules phase adds it
+        compact = compact.with_columns(split_expr(params, pl.col("content_hash")).alias("split"))
         passes.add(index, compact, ids)
         del compact, ids, texts
     written = time.perf_counter() - started - generate

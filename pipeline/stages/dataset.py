@@ -36,8 +36,13 @@ def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:
     modified = pl.col("updated") if params.dataset.era_unmodified_since_cutoff else None
     columns = era_columns(era_cutoff(params), page_written(), floor=(pl.col("published"), date_source()),
                           modified=modified)
-    return frame.with_columns(split_expr(params, pl.col("signals").struct.field("content_hash")).alias("split"),
-                              *columns)
+    return frame.with_columns(page_split(params).alias("split"), *columns)
+
+
+def page_split(params: Params) -> pl.Expr:
+    """A page's split (`split_expr` of its content hash signal): the write pass writes it and the
+    near passes' sketches carry it (`pipeline.stages.decide.UnitKind.split`)."""
+    return split_expr(params, pl.col("signals").struct.field("content_hash"))
 
 
 def split_expr(params: Params, content_hash: pl.Expr) -> pl.Expr:

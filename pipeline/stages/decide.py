@@ -34,7 +34,7 @@ from pipeline.params import Params
 from pipeline.run.executors import Executor
 from pipeline.run.timings import since
 from pipeline.stages import balance, dedup
-from pipeline.stages.dataset import SplitWriters
+from pipeline.stages.dataset import SplitWriters, page_split
 from pipeline.stages.dedup import Passes, compact_columns, id_columns
 
 Unit = tuple[str, ...]  # the extract (or segment) files read as one, their rows numbered through
@@ -86,6 +86,9 @@ class UnitKind:
     before: Callable[[int, pl.LazyFrame], pl.LazyFrame] = lambda _index, frame: frame
     # a slice after de-duplication: the dataset columns for pages (segments have their page's)
     after: Callable[[pl.LazyFrame], pl.LazyFrame] = _unchanged
+    # the split a row is written to, as the de-duplication passes read it (`dataset.cross_split`):
+    # a page's from its site or content (`page_split`, the write pass's); a segment's is its page's
+    split: Callable[[Params], pl.Expr] = page_split
 
 
 @dataclass
@@ -106,8 +109,8 @@ class Engine:
     def rules(self) -> None:
         """Pass one: the rules, and the candidates' keys into the partitions."""
         for index, unit in enumerate(self.units):
-            compact = compact_columns(self._judged(index, _scan(unit)), index).collect()
-            self.passes.add(index, compact, id_columns(unit))
+            compact = compact_columns(self._judged(index, _scan(unit)), index, self.kind.split(self.kind.params))
+            self.passes.add(index, compact.collect(), id_columns(unit))
 
     def dedup(self, executor: Executor | None, sources: list[Unit] | None) -> list[str]:
         """The de-duplication and balance passes; returns what stats.json should say about them."""

@@ -205,7 +205,8 @@ def decide_segments(rows: SegmentRows, root: Path, staging: Path, params: Params
     (accepted/ by split, rejected/); the de-duplication partitions in `root`."""
     files = rows.close()
     judged = segment_params(params)
-    kind = UnitKind("segments", SEGMENT_SCHEMA, judged, SLICE_ROWS)
+    # a segment is written in its page's split (`flat_segments`), and cross-split compares that one
+    kind = UnitKind("segments", SEGMENT_SCHEMA, judged, SLICE_ROWS, split=lambda _params: pl.col("split"))
     identity = {"files": [{"path": str(path), "bytes": path.stat().st_size} for path in files],
                 "select": judged.to_dict()["select"], "dataset": judged.to_dict()["dataset"]}
     counts = SegmentCounts(pages_failed=rows.failed_pages)

@@ -16,6 +16,7 @@ from filters.corpus.dedup import simhash64, to_int64
 from filters.corpus.minhash import signature
 from pipeline.params import Params, params_from_dict
 from pipeline.run.executors import LocalExecutor
+from pipeline.stages.dataset import split_expr
 from pipeline.stages.dedup import Passes
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -33,6 +34,11 @@ def candidates(rows: list[dict]) -> pl.DataFrame:
                                                  "minhash": pl.Binary, "simhash64": pl.Int64})
 
 
+def with_split(frame: pl.DataFrame, params: Params) -> pl.DataFrame:
+    """Candidates with the split each is written to, as the engine's rules phase adds it for pages."""
+    return frame.with_columns(split_expr(params, pl.col("content_hash")).alias("split"))
+
+
 def decide(tmp_path, files: list[pl.DataFrame], texts: list[list[str]] | None = None, params: dict | None = None,
            executor=None, name: str = "parts", ids_per_file: bool = True) -> tuple[list[pl.DataFrame], int]:
     """The duplication signals of each file's candidates, and how many partition tasks ran.
@@ -43,10 +49,12 @@ def decide(tmp_path, files: list[pl.DataFrame], texts: list[list[str]] | None = 
         words = texts[index] if texts else [f"text {i}" for i in range(frame.height)]
         pl.DataFrame({"text": words}).write_parquet(path)
         paths.append(str(path))
-    passes = Passes(str(tmp_path / name), params_from_dict(params or {}), {"files": paths})
+    settings = params_from_dict(params or {})
+    passes = Passes(str(tmp_path / name), settings, {"files": paths})
     for index, frame in enumerate(files):
         if ids_per_file:
             frame = frame.with_columns(pl.format("f{}-{}", pl.lit(index), "id").alias("id"))
+        frame = with_split(frame, settings)
         ids = frame.select("row", "id", "warc_date", pl.lit("response").alias("record_type"),
                            pl.lit(f"file{index}").alias("source_file"),
                            pl.col("row").cast(pl.Int64).alias("source_offset"))
@@ -400,6 +408,7 @@ def test_candidates_without_a_signature_are_named_in_the_warnings(tmp_path):
     ids = frame.select("row", "id", "warc_date", pl.lit("response").alias("record_type"),
                        pl.lit("f").alias("source_file"), pl.col("row").cast(pl.Int64).alias("source_offset"))
     passes = Passes(str(tmp_path / "w"), params_from_dict({}), {"files": []})
+    frame = with_split(frame, Params())
     passes.add(0, frame, ids)
     assert passes.warnings() and passes.warnings()[0].startswith("1 candidates with a text have no MinHash")
     simhash = Passes(str(tmp_path / "s"), params_from_dict(SIMHASH),

@@ -316,3 +316,34 @@ def test_the_unsigned_parts_of_one_text_are_dropped_in_select_except_on_a_forum(
     assert fired(flat, "page.unsigned_part") == flat["url"].str.contains("lake-sailors").to_list()
     everywhere = params_from_dict({"segment": {"unsigned_part_page_types": ["forum", "listing"]}})
     assert all(fired(flat, "page.unsigned_part", everywhere))
+
+
+# Ten threads as HTML files without a web address (no host: a page's split is by its content). Each
+# holds a variant of one long post: the same three paragraphs and two of its own, so that any two
+# variants share about 0.6 of their word 5-grams: under dup.near's 0.7, over dataset.cross_split's 0.5.
+SHARED_POST = post_body("a guide to reefing that the whole club copies", 3)
+
+
+def test_cross_split_compares_a_segment_by_its_pages_split_where_pages_have_no_host(tmp_path):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for number in range(10):
+        variant = SHARED_POST + post_body(f"what club member {number} adds to it", 2)
+        posts = [("ann", variant), ("bob", post_body(f"an unrelated reply {number}", 2)),
+                 ("cy", post_body(f"another unrelated reply {number}", 2))]
+        (pages / f"thread-{number}.html").write_bytes(thread(f"Reefing, thread {number}", posts))
+    # the page type of a thread read without its address, and the host's repeated chunks (dup.cdc: every
+    # page without a host is of one), are not what this test is about
+    (tmp_path / "all.yaml").write_text("segment:\n  body_part_page_types: []\n  unsigned_part_page_types: []\n"
+                                       "select:\n  dedup:\n    cdc:\n      max_duplicated_fraction: 0.9\n")
+    assert cli("run", pages, "--out", tmp_path / "out", "--params", tmp_path / "all.yaml") == 0
+    segments = segments_of(tmp_path / "out")
+    variants = segments.filter(pl.col("author") == "ann")
+    assert variants.height == 10 and variants["host"].is_null().all()
+    kept_train = variants.filter(pl.col("split") == "train", ~pl.col("reasons").list.contains("dataset.cross_split"))
+    others = variants.filter(pl.col("split") != "train")
+    assert kept_train.height and others.height  # both sides are there: the rule has something to compare
+    # every variant written outside train is contained in a kept train variant, and only those lose
+    assert others["reasons"].list.contains("dataset.cross_split").all()
+    assert set(others["signals"].struct.field("cross_split_train_id")) <= set(kept_train["id"])
+    assert not variants.filter(pl.col("split") == "train")["reasons"].list.contains("dataset.cross_split").any()

@@ -20,9 +20,10 @@ def canonical_key(canonical_url: str | None) -> str | None:
     return normalize_url(canonical_url) if canonical_url else None
 
 
-def compact_columns(frame: pl.LazyFrame, file_index: int) -> pl.LazyFrame:
-    """The few columns the global passes need (keys, hashes, order; never the text), for
-    candidates only: rows another rule rejected take no part in de-duplication."""
+def compact_columns(frame: pl.LazyFrame, file_index: int, split: pl.Expr) -> pl.LazyFrame:
+    """The few columns the global passes need (keys, hashes, order, the `split` the row is written
+    to: its kind's `UnitKind.split`; never the text), for candidates only: rows another rule rejected
+    take no part in de-duplication."""
     signals = pl.col("signals")
     columns = {field.name for field in frame.collect_schema()["signals"].fields}  # type: ignore[attr-defined]
     return frame.filter(pl.col("reasons").list.len() == 0).select(
@@ -34,6 +35,7 @@ def compact_columns(frame: pl.LazyFrame, file_index: int) -> pl.LazyFrame:
         signals.struct.field("simhash64").alias("simhash64"),
         signals.struct.field("minhash").alias("minhash"),
         _field(signals, "minhash_shingles", columns),
+        split.alias("split"),
     )
 
 

@@ -33,7 +33,6 @@ from filters.corpus.near import (
     with_sketch,
 )
 from pipeline.params import Params
-from pipeline.stages.dataset import split_expr
 from pipeline.stages.dedup.cross_split import cross_split_threshold
 from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, PassDirectory, node, read_candidates, texts_of
 from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
@@ -159,14 +158,14 @@ def bucket_rows(batch: KeyBatch) -> pl.DataFrame | None:
 
 def sketch_rows(batch: KeyBatch) -> pl.DataFrame | None:
     """The sketches of one unit's candidates with a signature (`SKETCHES`): what verifying a pair
-    reads of each page, with the split it will be written to (`pipeline.stages.dataset.split_expr`,
-    the expression the write pass splits by)."""
+    reads of each page, with the split it is written to (the candidates' `split`: its kind's
+    `UnitKind.split`, the value the write pass writes)."""
     if batch.compact.is_empty() or batch.pairing.method != "minhash":
         return None
     have = batch.compact.filter(pl.col("minhash").is_not_null())
     shingles = pl.col("minhash_shingles") if "minhash_shingles" in have.columns else pl.lit(None)
     return have.select(node(batch.file_index), "minhash", shingles.cast(pl.Int64).alias("shingles"),
-                       split_expr(batch.params, pl.col("content_hash")).alias("split"), "id")
+                       "split", "id")
 
 
 BUCKETS = Pass(NEAR_PASS, near_bucket_task, Feed(bucket_rows, "bucket", ("bucket", "date", "node", "value")),
