@@ -31,15 +31,9 @@ from typing import Any, NoReturn, TextIO
 from pipeline.arguments import RESUMABLE, USAGE_ERROR, build_parser
 from pipeline.io.readers import discover_inputs
 from pipeline.params import Params, ParamsError, RenamedKeyWarning, given_keys, load_params
-from pipeline.report.figures import REPORT_PRELOAD
-from pipeline.run.executors import (
-    PROGRESS,
-    Executor,
-    LocalExecutor,
-    duration_text,
-    import_in_background,
-    use_system_allocator,
-)
+from pipeline.process_policy import EXTRACT_PRELOAD, ProcessPolicy
+from pipeline.run.executors import PROGRESS, Executor, duration_text, use_system_allocator
+from pipeline.run.ray_executor import RayUnavailable
 from pipeline.run.timings import since
 from pipeline.stages.extract import ExtractTask
 from pipeline.stages.extract_tasks import run_extract
@@ -57,7 +51,6 @@ from pipeline.store.storage import (
     ObjectPath,
     StorageUnavailable,
     describe_error,
-    input_size,
     is_url,
     join,
     location,
@@ -67,13 +60,6 @@ from pipeline.store.storage import (
 from pipeline.store.workdir import prepare_workdir, write_manifest
 from pipeline.store.writers import output_directory, publish_tree
 
-# What an extract worker imports as it starts, while the driver plans: the stage and the
-# extractors it calls (imported where they are called, so that select loads neither).
-EXTRACT_PRELOAD = ("pipeline.stages.extract", "trafilatura", "readability")
-# What select's tasks on the workers need: the page-type predictions and the partition passes.
-SELECT_PRELOAD = ("pipeline.stages.page_types", "pipeline.stages.balance", "pipeline.stages.dedup")
-# ... and of the workers that run select's tasks and then draw the report's figures
-SELECT_WORKERS_PRELOAD = (*SELECT_PRELOAD, *REPORT_PRELOAD)
 
 class UsageError(Exception):
     """Bad invocation: reported in one line, exit status 2."""
@@ -107,7 +93,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     try:
         with _sigterm_raises():
             return int(args.func(args))
-    except (UsageError, ParamsError, SelectError, StorageUnavailable, OutputRefused) as exc:
+    except (UsageError, ParamsError, SelectError, StorageUnavailable, OutputRefused, RayUnavailable) as exc:
         sys.stderr.write(f"pipeline: error: {_one_line(exc)}\n")
         return USAGE_ERROR
     except KeyboardInterrupt:
@@ -268,7 +254,8 @@ def _select(args: argparse.Namespace) -> int:
     refuse_select_overlap(args.out, args.workdir)
     _writable(args.out, lambda: claim_output(args.out))
     index = None
-    with output_directory(args.out, STATS) as out_dir, _executor(args, params, ()) as executor:
+    policy = ProcessPolicy.of(args, params)
+    with output_directory(args.out, STATS) as out_dir, policy.executor_for(preload=()) as executor:
         started = time.perf_counter()
         stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume,
                        asked=given_keys(args.params))
@@ -277,7 +264,7 @@ def _select(args: argparse.Namespace) -> int:
         if args.no_report:
             shutil.rmtree(out_dir / "report", ignore_errors=True)
         else:
-            with _report_executor(args, executor) as drawing:
+            with policy.report_executor(executor) as drawing:
                 index = _report(out_dir, None, drawing, here_too=args.workers == 1)
     _print_summary(stats, args.out)
     if index is not None:
@@ -297,8 +284,9 @@ def _prepare_extract(args: argparse.Namespace) -> tuple[Params, list[str], dict[
 
 def _extract_command(args: argparse.Namespace) -> int:
     params, inputs, skipped = _prepare_extract(args)
-    with _executor(args, params) as executor:
-        summaries = _extract(args, params, args.out, inputs, skipped, executor)[1]
+    policy = ProcessPolicy.of(args, params)
+    with policy.executor_for() as executor:
+        summaries = _extract(args, params, args.out, inputs, skipped, executor, policy)[1]
     warnings = input_warnings(summaries)
     _print_warnings(warnings)
     records = sum(summary.get("rows", 0) for summary in summaries)
@@ -322,95 +310,22 @@ def _decided(stats: dict[str, Any]) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     params, inputs, skipped = _prepare_extract(args)
-    single = _one_task(inputs, params)
-    # The workers extract, then new ones (local) run select's tasks and draw the report's figures. A
-    # run of one extract task reads it in this process: its workers only run select's tasks and
-    # draw, and import both meanwhile (docs/benchmarks.md, "Fixed cost"; select's de-duplication
-    # tasks waited 0.27 s for their imports in the one-page run). At one worker a large run
-    # extracts in a process apart (`_extracts_apart`), and the report's process runs select's
-    # tasks before it draws.
-    preload = SELECT_WORKERS_PRELOAD if single else EXTRACT_PRELOAD
-    apart = _extracts_apart(args, inputs, single)
-    with _executor(args, params, preload, apart) as executor, \
-            _report_executor(args, executor, early=single, select_too=apart) as drawing:
-        workdir = join(args.out, "work")
-        # local workers renewed between the extraction and select
-        renewed = executor if isinstance(executor, LocalExecutor) and executor is drawing and not single else None
-        if renewed is not None:  # the extraction's tail starts a worker of select's (`renew_when_idle`)
-            renewed.renew_when_idle(SELECT_WORKERS_PRELOAD)
-        timings, _ = _extract(args, params, workdir, inputs, skipped, executor)
-        if apart and isinstance(executor, LocalExecutor):
-            executor.close()  # the extraction's process and its heap
+    policy = ProcessPolicy.for_run(args, params, inputs)  # which process does what, and why
+    workdir = join(args.out, "work")
+    with policy.run_executors() as (executor, drawing):
+        timings, _ = _extract(args, params, workdir, inputs, skipped, executor, policy)
+        policy.after_extraction(executor)
         # A URL --out: select and the report write locally, published together at the block's end.
         with output_directory(args.out, STATS) as out_dir:
-            if renewed is not None:
-                # New workers for select and the report: the extraction's heap is not added to
-                # their peaks; they import select's tasks and matplotlib while select starts.
-                renewed.renew(SELECT_WORKERS_PRELOAD)
-            elif isinstance(drawing, LocalExecutor):
-                # the report's own process at one worker imports matplotlib while select runs (and
-                # after an extraction apart, runs select's tasks first)
-                drawing.start_workers()
-                drawing.import_now(REPORT_PRELOAD)  # nothing when it preloaded them
-                if apart:  # this process, idle while select's tasks run apart, draws too (`_report`)
-                    import_in_background(REPORT_PRELOAD)
+            selecting = policy.select_executor(executor, drawing)
             started = time.perf_counter()
             stats = select(workdir, str(out_dir), params, extract_timings=timings,
-                           executor=drawing if apart else executor, resume=args.resume)
+                           executor=selecting, resume=args.resume)
             _stage_end("select", started, _decided(stats))
-            index = _report(out_dir, None, drawing, here_too=apart)
+            index = _report(out_dir, None, drawing, here_too=policy.here_too)
         _print_summary(stats, args.out)
         print(f"report: {join(args.out, *index.relative_to(out_dir).parts)}")
     return _failed_tasks_exit(stats["failed_tasks"])
-
-
-# Input bytes above which a one-worker `pipeline run` extracts in a process of its own, which ends
-# with the extraction. What an extraction leaves in a process's heap grows with its pages (about 380
-# MB after wcxb-dev's 1,355, 64 MB of input) and stayed under select's peak: 511 MB in all on
-# wcxb-dev. A smaller run extracts in this process and spares a process's start.
-APART_BYTES = 16 * 1024 * 1024
-
-
-def _extracts_apart(args: argparse.Namespace, inputs: list[str], single: bool) -> bool:
-    """Whether a one-worker local run of several extract tasks reads more than `APART_BYTES`
-    (summed until it does)."""
-    if args.executor != "local" or args.workers != 1 or single:
-        return False
-    total = 0
-    for path in inputs:
-        try:
-            total += input_size(path)
-        except OSError:
-            continue  # the extraction reports an unreadable input
-        if total > APART_BYTES:
-            return True
-    return False
-
-
-def _one_task(inputs: list[str], params: Params) -> bool:
-    """Whether extraction is one task (one input file within `extract.task_bytes`), which
-    `LocalExecutor.map` runs in this process."""
-    if len(inputs) != 1:
-        return False
-    try:
-        return input_size(inputs[0]) <= params.extract.task_bytes
-    except OSError:
-        return False
-
-
-def _executor(args: argparse.Namespace, params: Params, preload: tuple[str, ...] = EXTRACT_PRELOAD,
-              apart: bool = False) -> Executor:
-    """`--executor local` (processes on this machine, each importing `preload` as it starts; with
-    `apart`, even at one worker) or `ray` (a local Ray with `--workers` CPUs, or the cluster at
-    `--ray-address`)."""
-    if args.executor != "ray":
-        return LocalExecutor(args.workers, preload=preload, apart=apart, start=apart or None)
-    from pipeline.run.ray_executor import RayExecutor, RayUnavailable
-
-    try:
-        return RayExecutor(args.ray_address, params.executor.max_retries, num_cpus=args.workers)
-    except RayUnavailable as exc:
-        raise UsageError(str(exc)) from None
 
 
 def _failed_tasks_exit(failed: list[dict[str, Any]]) -> int:
@@ -445,26 +360,6 @@ def _url_report(run_dir: str, out: str | None) -> str:
         return join(out, *index.relative_to(staging / target.name).parts)
 
 
-def _report_executor(args: argparse.Namespace, executor: Executor, early: bool = False,
-                     select_too: bool = False) -> contextlib.AbstractContextManager[Any]:
-    """Who draws the report's figures in `pipeline run`: the local workers; with one worker, a
-    process of its own (plotting added about 100 MB on top of the ~400 MB extraction and select
-    left in this process, a one-worker run's peak then ~500 MB), started now when `early` (a
-    short run: it imports matplotlib while the records are read) and else when select starts
-    (its imports overlap select instead of following it; a long run does not keep an idle process
-    through the extraction); on a cluster this process, since the workers may not see this
-    machine's output directory. `select_too`: the process runs select's tasks first (an
-    extraction in a process apart, `_extracts_apart`); it starts now and imports them while the
-    records are read, so that select does not wait for its start."""
-    if args.executor != "local":
-        return contextlib.nullcontext(None)
-    if args.workers > 1:
-        return contextlib.nullcontext(executor)
-    if select_too:
-        return LocalExecutor(1, preload=SELECT_WORKERS_PRELOAD, apart=True, start=True)
-    return LocalExecutor(1, preload=REPORT_PRELOAD, apart=True, start=early)
-
-
 def _report(run_dir: Path, out: Path | None, executor: Executor | None = None, here_too: bool = False) -> Path:
     """Draw the report of `run_dir`; `here_too`: this process draws figures too, beside the
     report's process, rather than wait for it (`LocalExecutor.map_here_too`; a one-worker run
@@ -497,7 +392,8 @@ def _discover(paths: list[str]) -> tuple[list[str], dict[str, str]]:
 
 
 def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: list[str],
-             skipped: dict[str, str], executor: Executor) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+             skipped: dict[str, str], executor: Executor,
+             policy: ProcessPolicy) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Extract every input; returns the wall-clock timing and the file summaries."""
     target = location(workdir)
     if target.exists() and not target.is_dir():
@@ -507,9 +403,7 @@ def _extract(args: argparse.Namespace, params: Params, workdir: str, inputs: lis
         sys.stderr.write(f"pipeline: skipped {len(skipped)} file(s) (first: {first}: {why}); all are listed in "
                          f"stats.json\n")
     started = time.perf_counter()
-    # a record-level bar where the tasks run in this process (a process apart has the map's bar)
-    in_here = args.workers == 1 and not (isinstance(executor, LocalExecutor) and executor.apart)
-    progress = in_here and sys.stderr.isatty() and not PROGRESS.quiet
+    progress = policy.record_bar and sys.stderr.isatty() and not PROGRESS.quiet
     prepare_workdir(workdir)
     mark_output(workdir)  # `run`'s DIR/work: `pipeline extract --out DIR/work --resume` may go on with it
     template = ExtractTask(path="", workdir=workdir, params=params, extract_all=args.extract_all, resume=args.resume,

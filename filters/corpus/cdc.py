@@ -136,17 +136,6 @@ def rabin_boundaries(data: str | bytes) -> np.ndarray:
     return np.asarray(ends, dtype=np.int64)
 
 
-def rabin_chunks(data: str | bytes) -> list[bytes]:
-    """The Rabin chunks of ``data`` (trailing partial chunk included); they concatenate to it."""
-    data = _as_bytes(data)
-    chunks = []
-    start = 0
-    for end in rabin_boundaries(data).tolist():
-        chunks.append(data[start:end])
-        start = end
-    return chunks
-
-
 def fastcdc_boundaries(data: str | bytes, avg_size: int = FASTCDC_MIN_AVG_BYTES) -> np.ndarray:
     """End offsets of fastcdc's gear chunks: min = max(64, avg / 4), avg, max = 8 x avg bytes."""
     data = _as_bytes(data)

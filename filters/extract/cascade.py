@@ -41,7 +41,6 @@ from filters.text.tokens import word_count
 READABILITY_MIN_WORDS = 50
 TRAFILATURA_MIN_WORDS = 30
 _MIN_WORDS = {"readability": READABILITY_MIN_WORDS, "trafilatura": TRAFILATURA_MIN_WORDS}
-DOM_MIN_WORDS = 10
 TRAFILATURA_PREFERENCE = 1.4
 JSONLD_MIN_WORDS = 50
 # Whose articleBody is the page's text: an article, not one post of a thread (see POSTING_TYPES).

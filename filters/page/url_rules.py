@@ -189,18 +189,6 @@ def _path_has_excluded_extension(path: str) -> bool:
     return last_segment.lower().endswith(_EXCLUDED_EXTENSION_SUFFIXES)
 
 
-def is_hard_excluded(url: str) -> bool:
-    """True when the path matches a hard-exclude pattern; False for an unparsable URL."""
-    parts = _split(url)
-    return parts is not None and _path_is_hard_excluded(parts.path)
-
-
-def has_excluded_extension(url: str) -> bool:
-    """True when the last path segment ends in an excluded extension (case-insensitive); False if unparsable."""
-    parts = _split(url)
-    return parts is not None and _path_has_excluded_extension(parts.path)
-
-
 @functools.lru_cache(maxsize=64)
 def compile_patterns(patterns: tuple[str, ...]) -> tuple[Any, ...]:
     """Compile user regexes with RE2 once per distinct tuple; ValueError naming the first pattern RE2 refuses,

@@ -1,27 +1,20 @@
 """A page's repeated units (posts, answers, comments, items) from its structure, and each unit's own text.
 
-Input: a page's `<body>` (lxml, never modified). Output (`units`): `Unit`s in page order. Three
-sources, generic markup only, no site rules:
+Input: a page's `<body>` (lxml, never modified). Output (`units`): `Unit`s in page order, from
+generic markup only, no site rules:
+* **microdata**: elements of a contribution's schema.org `itemtype` (`UNIT_TYPES`) that show their
+  writer or date (`shows_writer`), with unmarked elements of a `close` shape that show theirs.
+* **repeated**: same-shape siblings (`shape`: tag and class words cut at a digit) holding blocks
+  and `MIN_UNIT_CHARS`, together `MIN_SHARE` of the page's text, that are a list of contributions
+  (`is_list_of_posts`); elements of the shape elsewhere join them (`grown`).
+* **marked**: elements the software marks as posts (`post_key`: `comment-12`, `post_3`, a
+  `data-pid`-like attribute, the class `comment`), each lifted to its outermost wrapper
+  (`lifted`), siblings of which are a list of contributions however small: the comments under an
+  article. These groups compete with the repeated ones in `best_group`.
 
-* **microdata**: elements whose schema.org `itemtype` is one person's contribution (`UNIT_TYPES`) and
-  that show their writer or date (`shows_writer`), with the unmarked elements of a `close` shape
-  that show theirs (an opening post left unmarked among `Comment` replies).
-* **repeated**: sibling elements of one shape (`shape`: tag and class words cut at a digit) that each
-  hold blocks and at least `MIN_UNIT_CHARS` characters, together at least `MIN_SHARE` of the page's
-  text, and are a list of contributions (`is_list_of_posts`: they show writers, none holds the page's
-  `<main>` or headline or most of their text); of the groups holding at least half the text the
-  largest holds, the one with the most members. Elements of exactly its shape elsewhere in the page
-  join it (a thread's first post is often set apart from the replies), and so do elements of a like
-  shape (`alike`) under its parent (replies nested in a comment).
-* **marked**: elements that forum and comment software marks as posts (`post_key`: an id such as
-  `comment-12`, `post_3`, `js-post-9`, `Comment_4`, `p123` on a post's class, a `data-pid`-like
-  attribute, or the class `comment`), each lifted to its outermost wrapper holding no other post of
-  its kind (`lifted`), siblings of which are a list of contributions, however small a share of the
-  page: the comments under an article. These groups compete with the repeated ones in `best_group`.
-
-Sizes are characters of whitespace-normalised text counted by libxml2, and only elements holding
-`MIN_SHARE` of the page are walked into. A unit inside another is a unit of its own and left out of
-the other's text (`own_text`: quotes of other posts, signatures, votes, badges and controls left out).
+Sizes are characters of whitespace-normalised text counted by libxml2; only elements holding
+`MIN_SHARE` of the page are walked into. A unit inside another is a unit of its own, left out of
+the other's text (`own_text`: quotes, signatures, votes, badges and controls left out too).
 Measured in docs/benchmarks.md ("Segments").
 """
 

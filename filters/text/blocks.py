@@ -96,8 +96,7 @@ def blocks_from_element(element: Any) -> list[Block]:
     * Code: `<pre>` is one code block with everything inside it; a `<code>` is a code block only when it stands
       alone in a div-, body- or quote-kind container (nothing before it in the run, nothing after it), as
       trafilatura's `<body><code>`; elsewhere it is inline and its characters count in `code_chars`.
-    * Links (`<a>`, `<ref>`) and code overlap: a character inside both is code only, so `link_chars` and
-      `code_chars` never count a character twice.
+    * Links (`<a>`, `<ref>`) and code overlap: a character in both counts in `code_chars` only.
     * Skipped: script, style, template, noscript, comments and processing instructions (their tails, visible
       text, are kept); the root element's own tail lies outside it.
     """

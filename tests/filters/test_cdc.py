@@ -15,7 +15,6 @@ from filters.corpus.cdc import (
     duplicated_fraction,
     mark_seen,
     rabin_boundaries,
-    rabin_chunks,
     window_fingerprints,
 )
 from pages import random_text
@@ -73,6 +72,12 @@ def test_fingerprint_is_the_documented_polynomial():
 def test_mean_chunk_size_is_about_96_bytes(megabyte):
     ends = rabin_boundaries(megabyte)
     assert 86 <= len(megabyte) / len(ends) <= 106
+
+
+def rabin_chunks(data: bytes) -> list[bytes]:
+    """The Rabin chunks of `data`, cut at `rabin_boundaries` (the trailing partial chunk included)."""
+    ends = rabin_boundaries(data).tolist()
+    return [data[start:end] for start, end in zip([0, *ends], ends, strict=False)]
 
 
 def test_chunks_are_at_least_a_window_and_rebuild_the_input(megabyte):

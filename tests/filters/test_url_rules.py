@@ -16,8 +16,6 @@ from filters.page.url_rules import (
     HARD_EXCLUDE_PATTERNS,
     TRACKING_PARAMS,
     compile_patterns,
-    has_excluded_extension,
-    is_hard_excluded,
     matches_any,
     normalize_url,
     url_signals,
@@ -174,6 +172,16 @@ HARD_EXCLUDE_CASES = [
     ("https://example.com/news/story.amp?x=1", "https://example.com/example.ampersand"),
 ]
 
+
+
+def is_hard_excluded(url: str) -> bool:
+    """The `url_hard_excluded` signal of `url` (null, for no web address, is not excluded)."""
+    return bool(url_signals(url)["url_hard_excluded"])
+
+
+def has_excluded_extension(url: str) -> bool:
+    """The `url_excluded_extension` signal of `url`."""
+    return bool(url_signals(url)["url_excluded_extension"])
 
 @pytest.mark.parametrize(("excluded", "near_miss"), HARD_EXCLUDE_CASES)
 def test_hard_exclude_pattern(excluded: str, near_miss: str):

@@ -294,7 +294,7 @@ def test_a_large_one_worker_run_extracts_in_a_process_apart(tmp_path, monkeypatc
     """Above `APART_BYTES` of input a one-worker run extracts in a process of its own, which ends
     with the extraction, and runs select's tasks in the report's process: steps broken in this
     process do not run, and the shards are those of a run in this process."""
-    import pipeline.cli
+    import pipeline.process_policy
     from pipeline.stages import extract, page_types
 
     sample = ROOT / "data" / "sample"
@@ -309,7 +309,7 @@ def test_a_large_one_worker_run_extracts_in_a_process_apart(tmp_path, monkeypatc
     # the patches bite in this process: a small run extracts here and its records fail
     assert cli("run", sample, "--out", tmp_path / "broken") != 0 \
         or shard_bytes(tmp_path / "broken", "*ed/*") != reference
-    monkeypatch.setattr(pipeline.cli, "APART_BYTES", 0)
+    monkeypatch.setattr(pipeline.process_policy, "APART_BYTES", 0)
     assert cli("run", sample, "--out", tmp_path / "apart") == 0
     assert shard_bytes(tmp_path / "apart", "*ed/*") == reference
     assert stats_without_timings(tmp_path / "apart") == stats_without_timings(tmp_path / "here")
