@@ -104,7 +104,8 @@ SEGMENTS_LIMIT = (
 
 
 def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params) -> str:
-    """The text of DIR/README.md for the output described by `stats`."""
+    """The text of DIR/README.md for the output described by `stats`; `params`: the params in force,
+    the page-type model's thresholds read (`Params.effective`), as select decided by them."""
     dataset = stats["dataset"]
     header = _header(stats, params)
     parts = [
@@ -153,12 +154,11 @@ def _text_text(params: Params) -> str:
 
 def _model_text(params: Params) -> str:
     """Which page-type model decided, in which version, with which thresholds (or that none did)."""
-    from filters.page_model.decision import gate_threshold, select_threshold
-
+    gate, page = params.extract.gate, params.select.page
     uses = []
-    if (gate := gate_threshold(params.extract.gate)) is not None:
-        uses.append(("before extraction (`article.page_model`)", params.extract.gate.model, gate))
-    if (select := select_threshold(params.select.page)) is not None:
+    if gate.use_page_model and (threshold := gate.min_page_article_probability) is not None:
+        uses.append(("before extraction (`article.page_model`)", gate.model, threshold))
+    if page.use_page_model and (select := page.min_kept_type_probability) is not None:
         uses.append((f"in select (`page.not_article`, kept types: {', '.join(params.select.page.keep_types)})",
                      params.select.page.model, select))
     if not uses:
@@ -178,7 +178,7 @@ def _model_text(params: Params) -> str:
 
 def params_hash(params: Params) -> str:
     """SHA-256 (16 hex) of the params as JSON with sorted keys."""
-    return hashlib.sha256(json.dumps(params.effective().to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(params.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def size_category(rows: int) -> str:
@@ -367,7 +367,7 @@ def _funnel_table(stats: dict[str, Any]) -> str:
 
 
 def _params_text(params: Params) -> str:
-    flat = _flatten(params.effective().to_dict())
+    flat = _flatten(params.to_dict())
     lines = [f"Params hash `{params_hash(params)}` (SHA-256 of the params as sorted JSON, the page-type model's "
              "thresholds read from its file). `null` is a rule switched off.", "", "| key | value |", "|---|---|"]
     lines += [f"| `{key}` | `{json.dumps(value)}` |" for key, value in flat.items()]
@@ -396,12 +396,11 @@ def _inputs_table(manifest: dict[str, Any]) -> str:
 
 def _how_text(stats: dict[str, Any], params: Params) -> str:
     """The method as the params in force ran it: a sentence per stage, each generated from its keys."""
-    effective = params.effective()
     selection = params.extract.cascade.selection
     steps = [f"corpus-filter {code_version()} read each record of the WARC/ARC/HTML inputs",
-             _gate_text(effective), EXTRACTION_TEXTS.get(selection, f"extracted its main text (`{selection}`)"),
+             _gate_text(params), EXTRACTION_TEXTS.get(selection, f"extracted its main text (`{selection}`)"),
              "measured the text (length, block structure, C4, Gopher, language)",
-             "applied the thresholds above" + _select_model_text(effective),
+             "applied the thresholds above" + _select_model_text(params),
              _dedup_text(params), _dataset_text(params)]
     if params.segment is not None:
         steps.append("split the pages' posts, answers, comments and items into segments judged on their own")

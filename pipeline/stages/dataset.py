@@ -33,10 +33,11 @@ def site_unit(params: Params) -> str:
 
 def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:
     """`frame` with `split`, `era`, `era_date` and `era_date_source` (filters/corpus/dataset.py)."""
+    split = page_split(params).alias("split")
     modified = pl.col("updated") if params.dataset.era_unmodified_since_cutoff else None
     columns = era_columns(era_cutoff(params), page_written(), floor=(pl.col("published"), date_source()),
                           modified=modified)
-    return frame.with_columns(page_split(params).alias("split"), *columns)
+    return frame.with_columns(split, *columns)
 
 
 def page_split(params: Params) -> pl.Expr:

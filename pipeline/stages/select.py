@@ -112,6 +112,10 @@ def _select(workdirs: list[str], out: str, params: Params, extract_timings: dict
         # Not fatal: the stored rows are consistent with themselves. Say it in stats.
         if (why := _written_by_other(found, workdir, params)) is not None:
             found.setdefault("warnings", []).append(why)
+    # Derived once and passed down: the page-type model's null thresholds read from its model file, the
+    # numbers that decide (a retrained model's thresholds are other params), as stats.json and the card
+    # record them.
+    params = params.effective()
     entries = sorted(((summary, workdir) for (_, summaries), workdir in loaded for summary in summaries),
                      key=lambda entry: (entry[0]["path"], entry[1]))
     manifest = merge_manifests([found for (found, _), _ in loaded])
@@ -143,12 +147,17 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     """The two passes over the extract files (local copies of `sources`), then the shards; the
     de-duplication partitions in `root`. Phases: page types, rules (and the keys of the
     de-duplication passes), de-duplication, shards."""
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(out_dir)
+    staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
+    writers = SplitWriters(staging["accepted"], staging["rejected"], OUTPUT_SCHEMA, params)
     timings: dict[str, Any] = {}
     step = time.perf_counter()
     # The candidates depend on every select param and on the extract output, the per-site balance
     # on the dataset params: partitions written for other params or files are rebuilt. The
     # partitions are prepared first: preparing them empties `root`, where the predictions are kept.
-    chosen = params.effective().to_dict()  # a retrained model's thresholds are other params
+    chosen = params.to_dict()
     grouped = units(files)
     types = _PageTypes()
     kind = UnitKind("pages", OUTPUT_SCHEMA, params, SLICE_ROWS, before=types,
@@ -160,17 +169,12 @@ def _decide(files: list[str], sources: list[str], out: str, params: Params, summ
     local = executor if isinstance(executor, LocalExecutor) else None
     types.predicted = [_predictions(root, index, unit, params, local) for index, unit in enumerate(grouped)]
     timings["select.page_types"] = since(step)
-    out_dir = Path(out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    remove_stale_temps(out_dir)
-    staging = {name: out_dir / f".{name}.new" for name in ("accepted", "rejected")}
     segment_rows = None if params.segment is None else \
         SegmentRows(Path(root) / "segment-rows", era_cutoff(params), params.segment.shop_page_types)
     counts = _Counts(params)
     source_of = dict(zip(files, sources, strict=True))
-    warnings = decide(engine, executor, [tuple(source_of[path] for path in unit) for unit in grouped],
-                      SplitWriters(staging["accepted"], staging["rejected"], OUTPUT_SCHEMA, params), counts,
-                      on_frame=_segments_out(segment_rows))
+    warnings = decide(engine, executor, [tuple(source_of[path] for path in unit) for unit in grouped], writers,
+                      counts, on_frame=_segments_out(segment_rows))
     timings.update({f"select.{phase}": spent for phase, spent in engine.timings.items()})
     manifest = {**manifest, "warnings": [*manifest.get("warnings", []), *warnings]}
     segments = _segments(segment_rows, root, out_dir, staging, params, executor, timings)
@@ -309,7 +313,7 @@ class _Counts:
             "warnings": [*manifest.get("warnings", []), *input_warnings(files)],
             "dataset": self.dataset.to_stats(),
             "timings": timings,
-            "params": params.effective().to_dict(),  # the model's thresholds as they decided
+            "params": params.to_dict(),  # the model's thresholds as they decided (`Params.effective`)
         }
 
 

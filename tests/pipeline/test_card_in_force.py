@@ -35,7 +35,7 @@ def _limits(card: str) -> str:
 def _card(run: Path, params: Params) -> str:
     stats = json.loads((run / "stats.json").read_text())
     manifest = json.loads((run / "work" / "manifest.json").read_text())
-    return dataset_card(stats, manifest, params)
+    return dataset_card(stats, manifest, params.effective())  # as select gives it
 
 
 def test_the_known_limits_name_what_ran_under_the_defaults(run):

@@ -453,14 +453,14 @@ def test_the_card_s_method_is_what_the_params_in_force_ran():
     from pipeline.report.dataset_card import _how_text
 
     stats = {"records_in": 3, "accepted": 2, "rejected": 1}
-    default = _how_text(stats, params_from_dict({}))
+    default = _how_text(stats, params_from_dict({}).effective())
     assert "MinHash" in default and "simhash" not in default and "no per-site balance" in default
     assert "page-type model" in default and "best of two" not in default
     changed = _how_text(stats, params_from_dict({
         "select": {"dedup": {"near": {"method": "simhash"}, "exact": False}},
         "dataset": {"host_cap": 40, "cross_split_min_containment": None},
         "extract": {"cascade": {"selection": "seed"}, "gate": {"use_page_model": False, "article_score_min": 35},
-                    "simhash": True}}))
+                    "simhash": True}}).effective())
     assert "simhash within 3 bits" in changed and "MinHash" not in changed and "same text" not in changed
     assert "at most 40 pages per site" in changed and "best of two" in changed
     assert "article score (below 35)" in changed and "page-type model (article" not in changed
