@@ -11,14 +11,14 @@ import polars as pl
 from filters.corpus.dataset import sample_key, site_of
 from pipeline.stages.dataset import site_unit
 from pipeline.stages.dedup.graph import Round
-from pipeline.stages.dedup.ids import IDS
 from pipeline.stages.dedup.ids import NAME as IDS_PASS
+from pipeline.stages.dedup.ids import new_ids
 from pipeline.stages.dedup.partitions import LOSERS, PartitionTask, PassDirectory, in_unit, node, row_of
-from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
+from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass, declared_types
 
 NAME = "sites"
-SITES = {"node": pl.UInt64, "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
-BALANCE = {"row": pl.UInt32, "site_accepted_pages": pl.Int32, "site_sample_rank": pl.Int32}
+SITES = {"node": pl.UInt64, **declared_types(("site_accepted_pages", "site_sample_rank"))}
+BALANCE = {"row": pl.UInt32, **declared_types(("site_accepted_pages", "site_sample_rank"))}
 
 
 def site_rows(batch: KeyBatch) -> pl.DataFrame | None:
@@ -39,10 +39,8 @@ def site_task(task: PartitionTask) -> None:
     rows = task.directory.read_fragments(task.partition, {"site": pl.String, "id": pl.String, "node": pl.UInt64})
     root = Path(task.directory.root)
     losers = pl.read_parquet(root / LOSERS)["node"]
-    ids = PassDirectory(task.directory.root, IDS_PASS, task.directory.partitions).read_results(
-        IDS, pl.col("node").is_in(rows["node"].implode()))
-    kept = rows.filter(~pl.col("node").is_in(losers.implode())).join(ids.select("node", "new_id"), on="node",
-                                                                     how="left")
+    ids = new_ids(task.directory.root, task.directory.partitions, rows["node"])
+    kept = rows.filter(~pl.col("node").is_in(losers.implode())).join(ids, on="node", how="left")
     keys = pl.Series("key", [sample_key(settings.seed, page) for page in
                              kept.select(pl.coalesce("new_id", "id"))["new_id"]], dtype=pl.Binary)
     task.directory.write_result(task.partition, kept.with_columns(keys).select(

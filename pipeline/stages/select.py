@@ -48,12 +48,11 @@ from pipeline.run.timings import merge_timings, since
 from pipeline.stages import page_types
 from pipeline.stages.dataset import DatasetCounts, SplitWriters, with_dataset_columns
 from pipeline.stages.decide import Engine, Tally, UnitKind, decide
-from pipeline.stages.dedup.partitions import write_whole
 from pipeline.stages.segments import SEGMENTS_DIR, SegmentCounts, SegmentRows, decide_segments
 from pipeline.store.schema import OUTPUT_SCHEMA
 from pipeline.store.storage import local_copies, location
 from pipeline.store.workdir import EXTRACT_DIR, FORMAT_VERSION, MANIFEST, fingerprint, outputs_for
-from pipeline.store.writers import publish_directories, remove_stale_temps
+from pipeline.store.writers import publish_directories, remove_stale_temps, write_whole
 
 STATS = "stats.json"
 # What `dvc metrics show` reads: counts and rates only (the params are DVC's params, the timings

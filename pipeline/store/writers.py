@@ -25,6 +25,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -208,6 +209,19 @@ def publish_directories(out_dir: Path, staged: dict[str, Path], marker: str, mar
 def atomic_write_text(path: Path | ObjectPath, text: str) -> None:
     with staged_file(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
+
+
+# Rows per row group of a frame written whole (`write_whole`): the de-duplication results are sorted by
+# node, so the write pass, which reads one extract file's nodes at a time, skips every row group outside
+# that file by its statistics; small groups keep that read proportional to the file.
+WHOLE_ROW_GROUP_ROWS = 16_384
+
+
+def write_whole(frame: Any, path: Path) -> None:
+    """Write a polars `frame` to `path` through a temporary file of this process (`staged_file`): a
+    file that exists under its name is whole, and two attempts of one task never share a temporary."""
+    with staged_file(path) as temporary:
+        frame.write_parquet(temporary, compression="zstd", statistics=True, row_group_size=WHOLE_ROW_GROUP_ROWS)
 
 
 @contextlib.contextmanager

@@ -34,18 +34,18 @@ from pipeline.stages.dedup.partitions import (
     prepare,
     row_of,
     run_partitions,
-    write_whole,
 )
-from pipeline.stages.dedup.spec import KeyBatch
+from pipeline.stages.dedup.spec import KeyBatch, declared_types
 from pipeline.store.storage import readable_copy
+from pipeline.store.writers import write_whole
 
-NEAR = {"node": pl.UInt64, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
-        "near_duplicate_similarity": pl.Float64, "near_duplicate_containment": pl.Float64}
-SIGNALS = {"file": pl.UInt32, "row": pl.UInt32, "cdc_duplicated_fraction": pl.Float64, "exact_duplicate": pl.Boolean,
-           "url_duplicate": pl.Boolean, "near_duplicate": pl.Boolean, "near_duplicate_distance": pl.Int32,
-           "near_duplicate_similarity": pl.Float64, "near_duplicate_containment": pl.Float64,
-           "cross_split_containment": pl.Float64, "cross_split_train_id": pl.String, "new_id": pl.String,
-           "record_duplicate": pl.Boolean}
+NEAR_SIGNALS = ("near_duplicate", "near_duplicate_distance", "near_duplicate_similarity", "near_duplicate_containment")
+NEAR = {"node": pl.UInt64, **declared_types(NEAR_SIGNALS)}
+# the duplication signals of a unit's rows, by row, with the new id of a repeated id
+SIGNALS = {"file": pl.UInt32, "row": pl.UInt32,
+           **declared_types(("cdc_duplicated_fraction", "exact_duplicate", "url_duplicate", *NEAR_SIGNALS,
+                             "cross_split_containment", "cross_split_train_id")),
+           "new_id": pl.String, **declared_types(("record_duplicate",))}
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,11 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.io.records import DOCUMENT_TYPES, synthetic_id
-from pipeline.stages.dedup.partitions import PartitionTask, date_key, node
-from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
+from pipeline.stages.dedup.partitions import PartitionTask, PassDirectory, date_key, node
+from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass, declared_types
 
 NAME = "ids"
-IDS = {"node": pl.UInt64, "new_id": pl.String, "record_duplicate": pl.Boolean, "candidate": pl.Boolean}
+IDS = {"node": pl.UInt64, "new_id": pl.String, **declared_types(("record_duplicate",)), "candidate": pl.Boolean}
 
 
 def id_rows(batch: KeyBatch) -> pl.DataFrame:
@@ -47,3 +47,10 @@ PASS = Pass(NAME, id_repeats_task,
             Feed(id_rows, "key", ("key (id)", "node", "date", "candidate", "record_type", "source_file",
                                   "source_offset")),
             result=tuple(IDS))
+
+
+def new_ids(root: str, partitions: int, nodes: pl.Series) -> pl.DataFrame:
+    """The new ids (node, new_id) this pass gave the repeated ids among `nodes`, from its results
+    under the partitions `root` (the per-site balance samples a page by the id it is written with)."""
+    return PassDirectory(root, NAME, partitions).read_results(IDS, pl.col("node").is_in(nodes.implode())).select(
+        "node", "new_id")

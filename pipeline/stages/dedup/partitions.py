@@ -26,7 +26,7 @@ import polars as pl
 
 from pipeline.run.executors import TaskFailure, TasksFailed
 from pipeline.store.storage import row_groups_with
-from pipeline.store.writers import atomic_write_text, staged_file
+from pipeline.store.writers import atomic_write_text, write_whole
 
 NODE_ROW_BITS = 32
 DATE_UNKNOWN = 2**63 - 1
@@ -121,19 +121,6 @@ class PassDirectory:
             return pl.DataFrame(schema=schema)
         lazy = pl.concat(frames)
         return (lazy.filter(where) if where is not None else lazy).collect()
-
-
-# Rows per row group of a result. Results are sorted by node, so the write pass, which reads one
-# extract file's nodes at a time, skips every row group outside that file by its statistics:
-# small groups keep that read proportional to the file, not to the partition.
-RESULT_ROW_GROUP_ROWS = 16_384
-
-
-def write_whole(frame: pl.DataFrame, path: Path) -> None:
-    """Write `frame` to `path` through a temporary file of this process (`staged_file`): a file
-    that exists under its name is whole, and two attempts of one task never share a temporary."""
-    with staged_file(path) as temporary:
-        frame.write_parquet(temporary, compression="zstd", statistics=True, row_group_size=RESULT_ROW_GROUP_ROWS)
 
 
 def prepare(root: str, partitions: int, identity: dict[str, Any]) -> bool:

@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import polars as pl
+import pyarrow as pa
 
 from filters.corpus.dedup import NearParams
+from filters.rules.signals import SIGNALS_BY_NAME
 from pipeline.params import Params
 from pipeline.stages.dedup.partitions import PartitionTask, date_key, node
 
@@ -56,3 +59,10 @@ class Pass:
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
     result: tuple[str, ...] = ()  # the columns of its result, by node
+
+
+def declared_types(names: tuple[str, ...]) -> dict[str, Any]:
+    """The polars types of signals a pass writes, as `filters.rules.signals` declares them (their
+    one declaration: a pass's result columns are not typed again)."""
+    schema = pa.schema([pa.field(name, SIGNALS_BY_NAME[name].type) for name in names])
+    return dict(pl.from_arrow(schema.empty_table()).schema)  # type: ignore[union-attr]
