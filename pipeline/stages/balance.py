@@ -14,7 +14,7 @@ from pipeline.stages.dedup.graph import Round
 from pipeline.stages.dedup.ids import NAME as IDS_PASS
 from pipeline.stages.dedup.ids import new_ids
 from pipeline.stages.dedup.partitions import LOSERS, PartitionTask, PassDirectory, in_unit, node, row_of
-from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass, declared_types
+from pipeline.stages.dedup.spec import Between, Feed, KeyBatch, Pass, Results, declared_types
 
 NAME = "sites"
 SITES = {"node": pl.UInt64, **declared_types(("site_accepted_pages", "site_sample_rank"))}
@@ -49,7 +49,7 @@ def site_task(task: PartitionTask) -> None:
 
 
 PASS = Pass(NAME, site_task, Feed(site_rows, "site", ("site", "id", "node")),
-            reads=(LOSERS, f"{IDS_PASS} results"), result=tuple(SITES))
+            reads=(Between(LOSERS), Results(IDS_PASS)), result=tuple(SITES))
 ROUND: Round = ((PASS,), None)
 
 

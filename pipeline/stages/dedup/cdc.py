@@ -8,7 +8,7 @@ import polars as pl
 
 from filters.corpus.cdc import chunk_hashes, duplicated_fraction, mark_seen
 from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, read_candidates, texts_of
-from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
+from pipeline.stages.dedup.spec import Between, Feed, KeyBatch, Pass, Texts
 
 NAME = "cdc"
 FRACTIONS = {"node": pl.UInt64, "fraction": pl.Float64}
@@ -41,4 +41,4 @@ def cdc_task(task: PartitionTask) -> None:
 
 
 PASS = Pass(NAME, cdc_task, Feed(host_rows, "host", ("host", "date", "node")),
-            reads=(REPEATS, "the candidates' texts in the extract files"), result=tuple(FRACTIONS))
+            reads=(Between(REPEATS), Texts("the candidates' texts in the extract files")), result=tuple(FRACTIONS))

@@ -20,7 +20,7 @@ from pipeline.run.executors import Executor
 from pipeline.stages.dedup.cdc import FRACTIONS
 from pipeline.stages.dedup.cdc import NAME as CDC_PASS
 from pipeline.stages.dedup.cross_split import cross_split, cross_split_threshold
-from pipeline.stages.dedup.graph import ROUNDS, Round, passes_of
+from pipeline.stages.dedup.graph import ROUNDS, Round, check, passes_of
 from pipeline.stages.dedup.ids import IDS
 from pipeline.stages.dedup.ids import NAME as IDS_PASS
 from pipeline.stages.dedup.near import NEAR_PASS, VERIFY_PASS, uses_minhash
@@ -85,6 +85,7 @@ class Passes:
     def __init__(self, root: str, params: Params, identity: dict[str, Any],
                  rounds: tuple[Round, ...] = ROUNDS) -> None:
         dedup = params.select.dedup
+        check(rounds)  # every pass reads only what is there when its round runs
         self.params = params
         self.rounds = rounds
         self.directories = {one.name: PassDirectory(root, one.name, dedup.partitions) for one in passes_of(rounds)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pipeline.stages.dedup import cdc, groups, ids, near
 from pipeline.stages.dedup.partitions import LOSERS, REPEATS
-from pipeline.stages.dedup.spec import Pass
+from pipeline.stages.dedup.spec import Between, Fragments, Pass, Results, Texts
 
 Round = tuple[tuple[Pass, ...], str | None]  # the passes run together, and the file written after them
 
@@ -26,6 +26,41 @@ BETWEEN = {
     LOSERS: "the near clusters (union-find), one keeper a key or cluster (`filters.corpus.keepers.keep_first`), the "
             "cross-split overlap (`cross_split`); then every candidate an enabled dup.* rule rejects",
 }
+
+
+class GraphError(ValueError):
+    """A pass graph in which a pass reads what no earlier step writes."""
+
+
+def check(rounds: tuple[Round, ...]) -> None:
+    """Raise `GraphError` unless every pass reads only what is there when its round runs: the
+    fragments of a pass with a feed (written before any round) or that a pass of an earlier round
+    writes, the results of a pass of an earlier round, a file the driver writes after an earlier
+    round, or texts of the extract files; and unless every pass name is one pass's."""
+    names = [one.name for one in passes_of(rounds)]
+    if len(set(names)) != len(names):
+        raise GraphError(f"two passes of one name: {sorted(name for name in names if names.count(name) > 1)}")
+    fed = {one.name for one in passes_of(rounds) if one.feed is not None}
+    written: set[str] = set()  # fragments written by earlier rounds' tasks
+    decided: set[str] = set()  # passes whose results earlier rounds wrote
+    files: set[str] = set()  # files the driver wrote after earlier rounds
+    for number, (passes, then) in enumerate(rounds, start=1):
+        for one in passes:
+            for read in one.reads:
+                there = (isinstance(read, Texts)
+                         or (isinstance(read, Fragments) and read.of in fed | written)
+                         or (isinstance(read, Results) and read.of in decided)
+                         or (isinstance(read, Between) and read.name in files))
+                if not there:
+                    raise GraphError(f"pass {one.name} (round {number}) reads {read}, which no earlier round or "
+                                     "feed writes")
+            unknown = [str(out) for out in one.writes if out.of not in names]
+            if unknown:
+                raise GraphError(f"pass {one.name} writes {', '.join(unknown)}: no such pass")
+        written |= {out.of for one in passes for out in one.writes}
+        decided |= {one.name for one in passes if one.task is not None}
+        if then is not None:
+            files.add(then)
 
 
 def passes_of(rounds: tuple[Round, ...]) -> list[Pass]:
@@ -46,11 +81,11 @@ def diagram(rounds: tuple[Round, ...]) -> str:
             if one.feed is not None:
                 lines.append(f"     - fed: {', '.join(one.feed.columns)}; partitioned by `{one.feed.by}`")
             if one.reads:
-                lines.append(f"     - reads: {', '.join(one.reads)}")
+                lines.append(f"     - reads: {', '.join(map(str, one.reads))}")
             if one.result:
                 lines.append(f"     - result: {', '.join(one.result)}")
             if one.writes:
-                lines.append(f"     - writes: {', '.join(one.writes)}")
+                lines.append(f"     - writes: {', '.join(map(str, one.writes))}")
         if then is not None:
             lines.append(f"   - then the driver writes `{then}`: {BETWEEN[then]}")
     return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ import polars as pl
 
 from filters.corpus.keepers import GROUPS
 from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, read_candidates
-from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
+from pipeline.stages.dedup.spec import Between, Feed, KeyBatch, Pass
 
 
 def url_rows(batch: KeyBatch) -> pl.DataFrame | None:
@@ -38,6 +38,6 @@ def groups_task(task: PartitionTask) -> None:
 
 
 URL = Pass("url", groups_task, Feed(url_rows, "key", ("key (normalized URL, canonical URL)", "date", "node")),
-           reads=(REPEATS,), result=tuple(GROUPS))
+           reads=(Between(REPEATS),), result=tuple(GROUPS))
 EXACT = Pass("exact", groups_task, Feed(exact_rows, "key", ("key (content hash)", "date", "node")),
-             reads=(REPEATS,), result=tuple(GROUPS))
+             reads=(Between(REPEATS),), result=tuple(GROUPS))

@@ -35,7 +35,7 @@ from filters.corpus.near import (
 from pipeline.params import Params
 from pipeline.stages.dedup.cross_split import cross_split_threshold
 from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, PassDirectory, node, read_candidates, texts_of
-from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass
+from pipeline.stages.dedup.spec import Between, Feed, Fragments, KeyBatch, Pass, Texts
 
 # pass directories that a task of another pass reads or writes (the sketches have no task of their own)
 NEAR_PASS, PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS = "near", "near-pairs", "near-verify", "sketches"
@@ -169,10 +169,10 @@ def sketch_rows(batch: KeyBatch) -> pl.DataFrame | None:
 
 
 BUCKETS = Pass(NEAR_PASS, near_bucket_task, Feed(bucket_rows, "bucket", ("bucket", "date", "node", "value")),
-               reads=(REPEATS,), writes=(f"{PAIRS_PASS} fragments (MinHash: a pair, the buckets it shares)",),
+               reads=(Between(REPEATS),), writes=(Fragments(PAIRS_PASS, "MinHash: a pair, the buckets it shares"),),
                result=("MinHash: pairs (a count)", "simhash: " + ", ".join(EDGES)))
-PAIRS = Pass(PAIRS_PASS, near_pair_task, reads=(f"{SKETCHES_PASS} fragments",),
-             writes=(f"{VERIFY_PASS} fragments",), result=("candidates (a count)",))
-VERIFY = Pass(VERIFY_PASS, near_verify_task, reads=(f"{SKETCHES_PASS} fragments",
-                                                    "the pairs' texts in the extract files"), result=tuple(EDGES))
+PAIRS = Pass(PAIRS_PASS, near_pair_task, reads=(Fragments(SKETCHES_PASS),),
+             writes=(Fragments(VERIFY_PASS),), result=("candidates (a count)",))
+VERIFY = Pass(VERIFY_PASS, near_verify_task,
+              reads=(Fragments(SKETCHES_PASS), Texts("the pairs' texts in the extract files")), result=tuple(EDGES))
 SKETCHED = Pass(SKETCHES_PASS, None, Feed(sketch_rows, "node", tuple(SKETCHES)))

@@ -48,16 +48,61 @@ class Feed:
 
 
 @dataclass(frozen=True)
+class Fragments:
+    """What a pass reads or writes: the fragments of pass `of` (fed by the driver, or written by
+    another pass's task); `what`, as the docs show it."""
+
+    of: str
+    what: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.of} fragments" + (f" ({self.what})" if self.what else "")
+
+
+@dataclass(frozen=True)
+class Results:
+    """What a pass reads: the results of pass `of`'s task (an earlier round's)."""
+
+    of: str
+
+    def __str__(self) -> str:
+        return f"{self.of} results"
+
+
+@dataclass(frozen=True)
+class Between:
+    """What a pass reads: a file the driver writes between two rounds (`graph.ROUNDS`)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Texts:
+    """What a pass reads: texts in the extract files, which are there before any round."""
+
+    what: str
+
+    def __str__(self) -> str:
+        return self.what
+
+
+Read = Fragments | Results | Between | Texts
+
+
+@dataclass(frozen=True)
 class Pass:
     """One partitioned pass: its directory under the partitions root, the task that decides one
     of its partitions (None: fragments other tasks read), its feed, and what its task reads and
-    writes besides its own fragments (files and other passes' fragments or results)."""
+    writes besides its own fragments, as data the driver checks (`graph.check`)."""
 
     name: str
     task: Callable[[PartitionTask], None] | None
     feed: Feed | None = None
-    reads: tuple[str, ...] = ()
-    writes: tuple[str, ...] = ()
+    reads: tuple[Read, ...] = ()
+    writes: tuple[Fragments, ...] = ()
     result: tuple[str, ...] = ()  # the columns of its result, by node
 
 
