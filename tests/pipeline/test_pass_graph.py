@@ -13,7 +13,7 @@ from pipeline.stages.dataset import split_expr
 from pipeline.stages.dedup import Passes
 from pipeline.stages.dedup.graph import ROUNDS, GraphError, check, diagram
 from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, read_candidates
-from pipeline.stages.dedup.spec import Between, Feed, Fragments, KeyBatch, Pass, Results
+from pipeline.stages.dedup.spec import Between, Feed, Fragments, KeyBatch, Part, Pass, Results
 
 # A toy pass, declared as a pass module declares one: its feed (a candidate's host), its task (how
 # many candidates each host has, by node) and what it reads.
@@ -31,7 +31,10 @@ def toy_task(task: PartitionTask) -> None:
 
 
 TOY = Pass("toy", toy_task, Feed(toy_rows, "host", ("host", "date", "node")), reads=(Between(REPEATS),),
-           result=tuple(TOY_COUNTS))
+           result=tuple(TOY_COUNTS),
+           # its part in the decision: a signal of every candidate it counted (it rejects nothing)
+           part=Part(None, ("host_candidates",), after=lambda view, _losers: view.results("toy", TOY_COUNTS),
+                     types={"host_candidates": pl.UInt32}))
 
 
 def test_the_declared_graphs_pass_their_check():
@@ -47,12 +50,15 @@ def test_a_pass_reading_what_a_later_round_writes_is_refused():
         check((((Pass("orphan", toy_task, reads=(Fragments("nowhere"),)),), None),))
     with pytest.raises(GraphError, match="reads repeats.parquet"):  # the file is written after round 1, not before
         check((((TOY,), REPEATS),))
+    with pytest.raises(GraphError, match="runs after losers.parquet"):  # the decision has ended there
+        check((*ROUNDS, ((TOY,), None)))
     with pytest.raises(GraphError, match="two passes of one name"):
         check((((TOY,), None), ((TOY,), None)))
 
 
 def test_a_new_pass_is_one_module_and_one_line_of_the_pass_order(tmp_path):
-    rounds = (*ROUNDS, ((TOY,), None))  # the one line
+    (first, (second, then), *rest) = ROUNDS
+    rounds = (first, ((*second, TOY), then), *rest)  # the one line: the toy runs beside the second round's
     paths = []
     for index in range(2):
         path = tmp_path / f"extract-{index}.parquet"
@@ -75,7 +81,9 @@ def test_a_new_pass_is_one_module_and_one_line_of_the_pass_order(tmp_path):
                              pl.col("row").cast(pl.Int64).alias("source_offset"))
         passes.add(index, compact, ids)
     passes.run(paths, None, None)
-    counts = passes.directory("toy").read_results(TOY_COUNTS).sort("node")
-    # a.example: both rows of file 0 and the first of file 1; b.example: the second of file 1
-    assert counts["host_candidates"].to_list() == [3, 3, 3, 1]
+    # decided: a.example holds both rows of file 0 and the first of file 1; b.example the second of file 1
+    found = passes.decide()
+    signals = [found.for_file(index) for index in range(2)]
+    assert [frame["host_candidates"].to_list() for frame in signals] == [[3, 3], [3, 1]]
+    assert signals[0]["exact_duplicate"].to_list() == [False, False]  # the other passes decided beside it
     assert f"**toy** (`{toy_task.__module__}`, `toy_task`)" in diagram(rounds)  # docs/scale.md draws it too

@@ -8,7 +8,7 @@ import polars as pl
 
 from filters.corpus.cdc import chunk_hashes, duplicated_fraction, mark_seen
 from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, read_candidates, texts_of
-from pipeline.stages.dedup.spec import Between, Feed, KeyBatch, Pass, Texts
+from pipeline.stages.dedup.spec import Between, Feed, KeyBatch, Part, Pass, Texts, View
 
 NAME = "cdc"
 FRACTIONS = {"node": pl.UInt64, "fraction": pl.Float64}
@@ -40,5 +40,17 @@ def cdc_task(task: PartitionTask) -> None:
         {"node": nodes, "fraction": fractions}, schema=FRACTIONS).sort("node"))
 
 
-PASS = Pass(NAME, cdc_task, Feed(host_rows, "host", ("host", "date", "node")),
+def over_limit(view: View) -> pl.Series:
+    """The candidates whose fraction is over `select.dedup.cdc.max_duplicated_fraction` (none without one)."""
+    limit = view.params.select.dedup.cdc.max_duplicated_fraction
+    if limit is None:
+        return pl.Series([], dtype=pl.UInt64)
+    return view.results(NAME, FRACTIONS, pl.col("fraction") > limit)["node"]
+
+
+# Its part: candidates over the limit keep nothing; its results hold every candidate the passes see.
+PART = Part("dup.cdc", ("cdc_duplicated_fraction",), blocked=over_limit, base=True,
+            unit=lambda view, in_unit: view.results(NAME, FRACTIONS, in_unit).rename(
+                {"fraction": "cdc_duplicated_fraction"}))
+PASS = Pass(NAME, cdc_task, Feed(host_rows, "host", ("host", "date", "node")), part=PART,
             reads=(Between(REPEATS), Texts("the candidates' texts in the extract files")), result=tuple(FRACTIONS))

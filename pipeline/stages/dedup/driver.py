@@ -1,7 +1,7 @@
 """The driver of the de-duplication passes (`pipeline.stages.dedup`): it writes each unit's key
 rows into the partitions of every pass the graph declares (`Passes.add`), runs the graph's rounds
-(`Passes.run`), and decides the keepers and the cross-split overlap from their results
-(`Passes.decide`, `Duplicates`)."""
+(`Passes.run`), and decides from their results by the parts the passes declare (`spec.Part`:
+`Passes.decide`, `Duplicates`), naming no pass."""
 
 from __future__ import annotations
 
@@ -11,22 +11,14 @@ from typing import Any
 
 import polars as pl
 
-from filters.corpus.keepers import GROUPS, NODES, closest_earlier, keep_first, near_clusters
+from filters.corpus.keepers import NODES, keep_first
 from filters.corpus.minhash import SHINGLE_WORDS
-from filters.corpus.near import EDGES, near_edges
-from filters.rules import reasons
 from pipeline.params import CdcParams, NearParams, Params
 from pipeline.run.executors import Executor
-from pipeline.stages.dedup.cdc import FRACTIONS
-from pipeline.stages.dedup.cdc import NAME as CDC_PASS
-from pipeline.stages.dedup.cross_split import cross_split, cross_split_threshold
+from pipeline.stages.dedup.cross_split import cross_split_threshold
 from pipeline.stages.dedup.graph import ROUNDS, Round, check, passes_of
-from pipeline.stages.dedup.ids import IDS
-from pipeline.stages.dedup.ids import NAME as IDS_PASS
-from pipeline.stages.dedup.near import NEAR_PASS, VERIFY_PASS, uses_minhash
+from pipeline.stages.dedup.near import uses_minhash
 from pipeline.stages.dedup.partitions import (
-    LOSERS,
-    REPEATS,
     PassDirectory,
     file_of,
     fragments_complete,
@@ -35,17 +27,9 @@ from pipeline.stages.dedup.partitions import (
     row_of,
     run_partitions,
 )
-from pipeline.stages.dedup.spec import KeyBatch, declared_types
+from pipeline.stages.dedup.spec import KeyBatch, Part, View, declared_types
 from pipeline.store.storage import readable_copy
 from pipeline.store.writers import write_whole
-
-NEAR_SIGNALS = ("near_duplicate", "near_duplicate_distance", "near_duplicate_similarity", "near_duplicate_containment")
-NEAR = {"node": pl.UInt64, **declared_types(NEAR_SIGNALS)}
-# the duplication signals of a unit's rows, by row, with the new id of a repeated id
-SIGNALS = {"file": pl.UInt32, "row": pl.UInt32,
-           **declared_types(("cdc_duplicated_fraction", "exact_duplicate", "url_duplicate", *NEAR_SIGNALS,
-                             "cross_split_containment", "cross_split_train_id")),
-           "new_id": pl.String, **declared_types(("record_duplicate",))}
 
 
 @dataclass(frozen=True)
@@ -135,22 +119,15 @@ class Passes:
         def tasks(fn: Any, todo: list[Any]) -> list[Any]:
             return executor.map(fn, todo, "dedup") if executor is not None else [fn(task) for task in todo]
 
-        between = {REPEATS: self.repeats, LOSERS: self.losers}
         ran = 0
         for passes, then in self.rounds:
             ran += run_partitions([(self.directories[one.name], one.task) for one in passes if one.task is not None],
                                   tasks, settings)
             if then is not None and not (Path(self.root) / then).is_file():
-                write_whole(between[then](), Path(self.root) / then)
+                # a pass of the round writes it from its results (`Part.then`), else it is the losers so far
+                written = next((one.part.then for one in passes if one.part is not None and one.part.then), None)
+                write_whole(written(self.view()) if written is not None else self.losers(), Path(self.root) / then)
         return ran
-
-    def repeats(self) -> pl.DataFrame:
-        """The candidates that are re-read records (dup.record on): the passes after the id pass
-        leave them out."""
-        if "dup.record" not in self.enabled():
-            return pl.DataFrame(schema=NODES)
-        return self.directories[IDS_PASS].read_results(IDS, pl.col("record_duplicate") & pl.col("candidate")).select(
-            "node").sort("node")
 
     def decide(self) -> Duplicates:
         """The duplicates of every pass (rows that lose only), with the near clusters formed (once)."""
@@ -158,73 +135,85 @@ class Passes:
             self._decided = self._decide()
         return self._decided
 
-    def enabled(self) -> set[str]:
-        """The dup.* rules these params turn on."""
-        return {rule.code for rule in reasons.rules_for("dedup") if rule.enabled(self.params)}
+    def view(self) -> View:
+        return View(self.directories, self.params, self.pairing)
+
+    def parts(self) -> list[tuple[str, Part]]:
+        """The passes' parts in the decision (`spec.Part`), in the graph's order."""
+        return [(one.name, one.part) for one in passes_of(self.rounds) if one.part is not None]
 
     def _decide(self) -> Duplicates:
-        dedup = self.params.select.dedup
-        limit = dedup.cdc.max_duplicated_fraction
-        cdc, ids = self.directories[CDC_PASS], self.directories[IDS_PASS]
-        over = pl.Series([], dtype=pl.UInt64) if limit is None else \
-            cdc.read_results(FRACTIONS, pl.col("fraction") > limit)["node"]
-        verified = self.directories[VERIFY_PASS].read_results(EDGES)
-        edges = self.directories[NEAR_PASS].read_results(EDGES) if dedup.near.method == "simhash" else \
-            near_edges(verified, dedup.near)
-        enabled = self.enabled()
-        groups = {"url": self.directories["url"].read_results(GROUPS),
-                  "exact": self.directories["exact"].read_results(GROUPS),
-                  "near": near_clusters(edges) if dedup.near.method else pl.DataFrame(schema=GROUPS)}
-        found = keep_first(groups, over, {kind for kind in groups if f"dup.{kind}" in enabled})
-        near = found["near"].join(closest_earlier(edges), on="node", how="left").select(
-            "node", pl.lit(True).alias("near_duplicate"), "near_duplicate_distance", "near_duplicate_similarity",
-            "near_duplicate_containment")
-        decided = [found[kind]["node"] for kind in groups if f"dup.{kind}" in enabled]
-        losers = pl.concat([*decided, over, pl.Series([], dtype=pl.UInt64)]).unique()
-        return Duplicates(cdc, ids, found["url"]["node"], found["exact"]["node"], over,
-                          near.cast(NEAR), cross_split(verified, losers, self.params))  # type: ignore[arg-type]
+        """One keeper over every part's groups (`keep_first`: a page is kept unless a blocking part
+        rejects it or it shares a group of an enabled part with an earlier kept page), each part's
+        signals of the pages it found, then the parts decided after the keepers, from the losers so far."""
+        view = self.view()
+        parts = self.parts()
+        blocked = pl.concat([pl.Series([], dtype=pl.UInt64),
+                             *(part.blocked(view) for _, part in parts if part.blocked is not None)])
+        groups = {name: part.groups(view) for name, part in parts if part.groups is not None}
+        deciding = {name for name, part in parts if part.groups is not None and view.enabled(part.rule)}
+        found = keep_first(groups, blocked, deciding) if groups else {}
+        decided = {name: part.found_signals(view, found[name]["node"]) for name, part in parts if name in found}
+        losers = pl.concat([*(decided[name]["node"] for name in groups if name in deciding), blocked,
+                            pl.Series([], dtype=pl.UInt64)]).unique()
+        decided.update({name: part.after(view, losers) for name, part in parts if part.after is not None})
+        return Duplicates(view, tuple(parts), decided, blocked)
 
     def losers(self) -> pl.DataFrame:
-        """The candidates an enabled dup.* rule rejects (node), from the passes' results."""
+        """The candidates an enabled rule of a part rejects (node), from the passes' results."""
         found = self.decide()
-        enabled = self.enabled()
-        parts = [found.url if "dup.url" in enabled else None, found.exact if "dup.exact" in enabled else None,
-                 found.near["node"] if "dup.near" in enabled else None,
-                 found.ids.read_results(IDS, pl.col("record_duplicate"))["node"] if "dup.record" in enabled else None,
-                 found.cdc_over if "dup.cdc" in enabled else None,
-                 found.cross["node"] if cross_split_threshold(self.params) is not None else None]
-        nodes = [part for part in parts if part is not None]
+        nodes = [found.losers_of(name, part) for name, part in found.parts if found.view.enabled(part.rule)]
         return pl.DataFrame({"node": pl.concat(nodes).unique().sort() if nodes else pl.Series([], dtype=pl.UInt64)},
                             schema=NODES)
 
 
 @dataclass(frozen=True)
 class Duplicates:
-    """What the passes decided: the nodes that lose each pass and the near duplicates (small: one
-    row a duplicate), and the directories whose results are read one unit at a time (CDC
-    fractions, id repeats)."""
+    """What the parts decided (`Passes.decide`): the signals of the nodes each decided (small: a row
+    a duplicate) and the nodes the blocking parts reject; the parts with a row a candidate on disk
+    (`Part.unit`) are read one unit at a time."""
 
-    cdc: PassDirectory
-    ids: PassDirectory
-    url: pl.Series
-    exact: pl.Series
-    cdc_over: pl.Series  # nodes whose CDC fraction is over the limit (empty without one)
-    near: pl.DataFrame  # node, near_duplicate, near_duplicate_distance, near_duplicate_similarity, containment
-    cross: pl.DataFrame  # node, cross_split_containment, cross_split_train_id (filters.corpus.near.CROSS)
+    view: View
+    parts: tuple[tuple[str, Part], ...]
+    decided: dict[str, pl.DataFrame]  # part's pass name -> node and its signals
+    blocked: pl.Series
+
+    def losers_of(self, name: str, part: Part) -> pl.Series:
+        """The nodes part `name` rejects (its rule on or not)."""
+        if part.losers is not None:
+            return part.losers(self.view)
+        return self.decided[name]["node"] if name in self.decided else part.blocked(self.view) \
+            if part.blocked is not None else pl.Series([], dtype=pl.UInt64)
 
     def for_file(self, file_index: int) -> pl.DataFrame:
-        """The duplication signals of one unit's rows (SIGNALS, one row per candidate or repeated
-        id, by row)."""
+        """The duplication signals of one unit's rows (`columns`, one row per candidate or repeated
+        id, by row): the base part's rows (every candidate), each other part's signals joined to
+        them (its `fill` where it names a candidate not), then the rows the full parts add."""
         in_file = in_unit(file_index)
-        fractions = self.cdc.read_results(FRACTIONS, in_file)
-        candidates = fractions.join(self.near.filter(in_file), on="node", how="left").select(
-            "node", pl.col("fraction").alias("cdc_duplicated_fraction"),
-            pl.col("node").is_in(self.exact.implode()).alias("exact_duplicate"),
-            pl.col("node").is_in(self.url.implode()).alias("url_duplicate"),
-            pl.col("near_duplicate").fill_null(False),
-            "near_duplicate_distance", "near_duplicate_similarity", "near_duplicate_containment") \
-            .join(self.cross.filter(in_file), on="node", how="left")
-        repeats = self.ids.read_results(IDS, in_file).drop("candidate")
-        return candidates.join(repeats, on="node", how="full", coalesce=True).select(
-            file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row"),
-            pl.all().exclude("node")).sort("row").cast(SIGNALS)  # type: ignore[arg-type]  # polars: type classes
+        found = [(part, own) for name, part in self.parts if (own := self._in_unit(name, part, in_file)) is not None]
+        frame = next(own for part, own in found if part.base)
+        for part, own in found:
+            if not part.base and not part.full:
+                frame = frame.join(own, on="node", how="left").with_columns(
+                    *(pl.col(column).fill_null(value) for column, value in part.fill.items()))
+        for part, own in found:
+            if part.full:
+                frame = frame.join(own, on="node", how="full", coalesce=True)
+        columns = self.columns()
+        return frame.with_columns(file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row")) \
+            .select(list(columns)).sort("row").cast(columns)  # type: ignore[arg-type]  # polars: type classes
+
+    def _in_unit(self, name: str, part: Part, in_file: pl.Expr) -> pl.DataFrame | None:
+        """Part `name`'s signals of one unit's nodes: of those it decided, or read from its results."""
+        if name in self.decided:
+            return self.decided[name].filter(in_file)
+        return part.unit(self.view, in_file) if part.unit is not None else None
+
+    def columns(self) -> dict[str, Any]:
+        """The columns of `for_file`: file, row, then the base part's signals, the other parts' and
+        the full parts', each typed by its declaration (`spec.declared_types`, `Part.types`)."""
+        ordered = sorted((part for _, part in self.parts), key=lambda part: (not part.base, part.full))
+        names = tuple(name for part in ordered for name in part.signals)
+        types = {name: kind for part in ordered for name, kind in part.types.items()}
+        declared = declared_types(tuple(name for name in names if name not in types))
+        return {"file": pl.UInt32, "row": pl.UInt32, **{name: types.get(name, declared.get(name)) for name in names}}

@@ -36,7 +36,8 @@ def check(rounds: tuple[Round, ...]) -> None:
     """Raise `GraphError` unless every pass reads only what is there when its round runs: the
     fragments of a pass with a feed (written before any round) or that a pass of an earlier round
     writes, the results of a pass of an earlier round, a file the driver writes after an earlier
-    round, or texts of the extract files; and unless every pass name is one pass's."""
+    round, or texts of the extract files; unless every pass name is one pass's; and unless every
+    pass with a part in the decision (`spec.Part`) runs before `LOSERS`, which ends it, is written."""
     names = [one.name for one in passes_of(rounds)]
     if len(set(names)) != len(names):
         raise GraphError(f"two passes of one name: {sorted(name for name in names if names.count(name) > 1)}")
@@ -57,6 +58,9 @@ def check(rounds: tuple[Round, ...]) -> None:
             unknown = [str(out) for out in one.writes if out.of not in names]
             if unknown:
                 raise GraphError(f"pass {one.name} writes {', '.join(unknown)}: no such pass")
+            if one.part is not None and LOSERS in files:
+                raise GraphError(f"pass {one.name} (round {number}) has a part in the decision, but runs after "
+                                 f"{LOSERS}, the decision's end, is written")
         written |= {out.of for one in passes for out in one.writes}
         decided |= {one.name for one in passes if one.task is not None}
         if then is not None:

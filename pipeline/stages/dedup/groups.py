@@ -8,7 +8,7 @@ import polars as pl
 
 from filters.corpus.keepers import GROUPS
 from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, read_candidates
-from pipeline.stages.dedup.spec import Between, Feed, KeyBatch, Pass
+from pipeline.stages.dedup.spec import Between, Feed, KeyBatch, Part, Pass
 
 
 def url_rows(batch: KeyBatch) -> pl.DataFrame | None:
@@ -37,7 +37,12 @@ def groups_task(task: PartitionTask) -> None:
                                 .sort("node", "group"))
 
 
+def group_part(name: str, rule: str, signal: str) -> Part:
+    """The part of a pass of groups: its groups in the one keeper choice, `signal` on the pages that lose."""
+    return Part(rule, (signal,), groups=lambda view: view.results(name, GROUPS), fill={signal: False})
+
+
 URL = Pass("url", groups_task, Feed(url_rows, "key", ("key (normalized URL, canonical URL)", "date", "node")),
-           reads=(Between(REPEATS),), result=tuple(GROUPS))
+           reads=(Between(REPEATS),), result=tuple(GROUPS), part=group_part("url", "dup.url", "url_duplicate"))
 EXACT = Pass("exact", groups_task, Feed(exact_rows, "key", ("key (content hash)", "date", "node")),
-             reads=(Between(REPEATS),), result=tuple(GROUPS))
+             reads=(Between(REPEATS),), result=tuple(GROUPS), part=group_part("exact", "dup.exact", "exact_duplicate"))

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import polars as pl
 
+from filters.corpus.keepers import NODES
 from pipeline.io.records import DOCUMENT_TYPES, synthetic_id
 from pipeline.stages.dedup.partitions import PartitionTask, PassDirectory, date_key, node
-from pipeline.stages.dedup.spec import Feed, KeyBatch, Pass, declared_types
+from pipeline.stages.dedup.spec import Feed, KeyBatch, Part, Pass, View, declared_types
 
 NAME = "ids"
 IDS = {"node": pl.UInt64, "new_id": pl.String, **declared_types(("record_duplicate",)), "candidate": pl.Boolean}
@@ -43,10 +44,23 @@ def id_repeats_task(task: PartitionTask) -> None:
         .alias("record_duplicate"), "candidate").cast(IDS))  # type: ignore[arg-type]  # polars accepts type classes
 
 
+def repeats(view: View) -> pl.DataFrame:
+    """The candidates that are re-read records (`dup.record` on), which no later pass sees
+    (`partitions.REPEATS`)."""
+    if not view.enabled("dup.record"):
+        return pl.DataFrame(schema=NODES)
+    return view.results(NAME, IDS, pl.col("record_duplicate") & pl.col("candidate")).select("node").sort("node")
+
+
+# Its part: the new ids and `record_duplicate` of the repeated ids, rows of their own beside the candidates.
+PART = Part("dup.record", ("new_id", "record_duplicate"),
+            unit=lambda view, in_unit: view.results(NAME, IDS, in_unit).drop("candidate"), full=True,
+            losers=lambda view: view.results(NAME, IDS, pl.col("record_duplicate"))["node"], then=repeats,
+            types={"new_id": pl.String})
 PASS = Pass(NAME, id_repeats_task,
             Feed(id_rows, "key", ("key (id)", "node", "date", "candidate", "record_type", "source_file",
                                   "source_offset")),
-            result=tuple(IDS))
+            result=tuple(IDS), part=PART)
 
 
 def new_ids(root: str, partitions: int, nodes: pl.Series) -> pl.DataFrame:

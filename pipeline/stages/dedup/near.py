@@ -21,6 +21,7 @@ import numpy as np
 import polars as pl
 
 from filters.corpus.dedup import NearParams, hamming
+from filters.corpus.keepers import GROUPS, NODES, closest_earlier, near_clusters
 from filters.corpus.minhash import shingle_values
 from filters.corpus.near import (
     EDGES,
@@ -29,13 +30,14 @@ from filters.corpus.near import (
     bucket_pairs,
     estimate,
     exact,
+    near_edges,
     near_keys,
     with_sketch,
 )
 from pipeline.params import Params
-from pipeline.stages.dedup.cross_split import cross_split_threshold
+from pipeline.stages.dedup.cross_split import cross_split, cross_split_threshold
 from pipeline.stages.dedup.partitions import REPEATS, PartitionTask, PassDirectory, node, read_candidates, texts_of
-from pipeline.stages.dedup.spec import Between, Feed, Fragments, KeyBatch, Pass, Texts
+from pipeline.stages.dedup.spec import Between, Feed, Fragments, KeyBatch, Part, Pass, Texts, View, declared_types
 
 # pass directories that a task of another pass reads or writes (the sketches have no task of their own)
 NEAR_PASS, PAIRS_PASS, VERIFY_PASS, SKETCHES_PASS = "near", "near-pairs", "near-verify", "sketches"
@@ -168,11 +170,50 @@ def sketch_rows(batch: KeyBatch) -> pl.DataFrame | None:
                        "split", "id")
 
 
+NEAR_SIGNALS = ("near_duplicate", "near_duplicate_distance", "near_duplicate_similarity", "near_duplicate_containment")
+NEAR = {"node": pl.UInt64, **declared_types(NEAR_SIGNALS)}
+
+
+def verified(view: View) -> pl.DataFrame:
+    """The MinHash pairs verified on their texts (`EDGES`), down to the lowest threshold either rule needs."""
+    return view.once("verified", lambda: view.results(VERIFY_PASS, EDGES))
+
+
+def deciding_edges(view: View) -> pl.DataFrame:
+    """The near pairs that decide dup.near: the simhash pass's, or the verified MinHash pairs at its threshold."""
+    near = view.params.select.dedup.near
+    return view.once("edges", lambda: view.results(NEAR_PASS, EDGES) if near.method == "simhash"
+                     else near_edges(verified(view), near))
+
+
+def near_groups(view: View) -> pl.DataFrame:
+    """The near clusters (union-find over the deciding pairs); none where no near method is set."""
+    return near_clusters(deciding_edges(view)) if view.params.select.dedup.near.method else pl.DataFrame(schema=GROUPS)
+
+
+def near_found(view: View, nodes: pl.Series) -> pl.DataFrame:
+    """The near signals of the pages that lose to an earlier kept page of their cluster, measured
+    against the closest earlier page (`closest_earlier`)."""
+    return pl.DataFrame({"node": nodes}, schema=NODES).join(
+        closest_earlier(deciding_edges(view)), on="node", how="left").select(
+        "node", pl.lit(True).alias("near_duplicate"), "near_duplicate_distance", "near_duplicate_similarity",
+        "near_duplicate_containment").cast(NEAR)  # type: ignore[arg-type]  # polars accepts type classes
+
+
+def cross_found(view: View, losers: pl.Series) -> pl.DataFrame:
+    """dataset.cross_split after the keepers: validation or test candidates no dup.* rule rejects
+    that a kept train page contains (`CROSS`)."""
+    return cross_split(verified(view), losers, view.params)
+
+
 BUCKETS = Pass(NEAR_PASS, near_bucket_task, Feed(bucket_rows, "bucket", ("bucket", "date", "node", "value")),
                reads=(Between(REPEATS),), writes=(Fragments(PAIRS_PASS, "MinHash: a pair, the buckets it shares"),),
-               result=("MinHash: pairs (a count)", "simhash: " + ", ".join(EDGES)))
+               result=("MinHash: pairs (a count)", "simhash: " + ", ".join(EDGES)),
+               part=Part("dup.near", NEAR_SIGNALS, groups=near_groups, found=near_found,
+                         fill={"near_duplicate": False}))
 PAIRS = Pass(PAIRS_PASS, near_pair_task, reads=(Fragments(SKETCHES_PASS),),
              writes=(Fragments(VERIFY_PASS),), result=("candidates (a count)",))
 VERIFY = Pass(VERIFY_PASS, near_verify_task,
-              reads=(Fragments(SKETCHES_PASS), Texts("the pairs' texts in the extract files")), result=tuple(EDGES))
+              reads=(Fragments(SKETCHES_PASS), Texts("the pairs' texts in the extract files")), result=tuple(EDGES),
+              part=Part("dataset.cross_split", ("cross_split_containment", "cross_split_train_id"), after=cross_found))
 SKETCHED = Pass(SKETCHES_PASS, None, Feed(sketch_rows, "node", tuple(SKETCHES)))

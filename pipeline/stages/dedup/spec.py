@@ -4,8 +4,8 @@ orders the passes and draws them for docs/scale.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -13,9 +13,10 @@ import polars as pl
 import pyarrow as pa
 
 from filters.corpus.dedup import NearParams
+from filters.rules.reasons import RULES_BY_CODE
 from filters.rules.signals import SIGNALS_BY_NAME
 from pipeline.params import Params
-from pipeline.stages.dedup.partitions import PartitionTask, date_key, node
+from pipeline.stages.dedup.partitions import PartitionTask, PassDirectory, date_key, node
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,71 @@ Read = Fragments | Results | Between | Texts
 
 
 @dataclass(frozen=True)
+class View:
+    """What a pass's part reads when the driver decides (`driver.Passes.decide`): every pass's
+    directory (`PassDirectory`), the params and the near pass's pairing."""
+
+    directories: Mapping[str, PassDirectory]
+    params: Params
+    pairing: NearParams
+    _computed: dict[str, Any] = field(default_factory=dict)
+
+    def once(self, key: str, compute: Callable[[], Any]) -> Any:
+        """`compute()`, computed once per decision (several parts read the verified pairs)."""
+        if key not in self._computed:
+            self._computed[key] = compute()
+        return self._computed[key]
+
+    def results(self, name: str, schema: dict[str, Any], predicate: pl.Expr | None = None) -> pl.DataFrame:
+        return self.directories[name].read_results(schema, predicate)
+
+    def enabled(self, rule: str | None) -> bool:
+        """Whether the params turn rule `rule` on (None: a part that only measures)."""
+        return rule is not None and RULES_BY_CODE[rule].enabled(self.params)
+
+
+def _found(signals: tuple[str, ...]) -> Callable[[View, pl.Series], pl.DataFrame]:
+    def found(_view: View, nodes: pl.Series) -> pl.DataFrame:
+        return pl.DataFrame({"node": nodes}).with_columns(*(pl.lit(True).alias(name) for name in signals))
+    return found
+
+
+@dataclass(frozen=True)
+class Part:
+    """A pass's part in choosing the keepers and the losers, which the driver reads and never names.
+
+    - `groups`: its duplicate groups (`filters.corpus.keepers.GROUPS`): one keeper over every
+      part's groups together (`keep_first`); `found` gives its signals of the nodes that lose to
+      an earlier kept page of one of its groups (default: each of `signals` true).
+    - `blocked`: candidates it rejects, which keep nothing (a CDC fraction over its limit).
+    - `after`: decided after the keepers, from the losers so far (node and its signals).
+    - `unit`: its signals of one unit's nodes read from its results on disk (the parts whose
+      results hold a row a candidate). `base`: those rows are every candidate the passes see, and
+      the other parts' signals are joined to them; `full`: its rows are added (repeated ids).
+    - `losers`: the nodes its rule rejects (default: those it decided, or `blocked`'s).
+    - `then`: the file the driver writes after its round, from its results (`graph.ROUNDS`).
+    Its rule's losers count only where the params turn `rule` on; `fill` gives its signals for a
+    candidate it does not name; `types` the polars types of its columns that are no signal (`new_id`)."""
+
+    rule: str | None  # None: its signals are measured, nothing rejected
+    signals: tuple[str, ...]
+    groups: Callable[[View], pl.DataFrame] | None = None
+    found: Callable[[View, pl.Series], pl.DataFrame] | None = None
+    blocked: Callable[[View], pl.Series] | None = None
+    after: Callable[[View, pl.Series], pl.DataFrame] | None = None
+    unit: Callable[[View, pl.Expr], pl.DataFrame] | None = None
+    base: bool = False
+    full: bool = False
+    losers: Callable[[View], pl.Series] | None = None
+    then: Callable[[View], pl.DataFrame] | None = None
+    fill: Mapping[str, Any] = field(default_factory=dict)
+    types: Mapping[str, Any] = field(default_factory=dict)  # of its columns that are no declared signal
+
+    def found_signals(self, view: View, nodes: pl.Series) -> pl.DataFrame:
+        return (self.found or _found(self.signals))(view, nodes)
+
+
+@dataclass(frozen=True)
 class Pass:
     """One partitioned pass: its directory under the partitions root, the task that decides one
     of its partitions (None: fragments other tasks read), its feed, and what its task reads and
@@ -104,6 +170,7 @@ class Pass:
     reads: tuple[Read, ...] = ()
     writes: tuple[Fragments, ...] = ()
     result: tuple[str, ...] = ()  # the columns of its result, by node
+    part: Part | None = None  # its part in choosing the keepers and the losers
 
 
 def declared_types(names: tuple[str, ...]) -> dict[str, Any]:
