@@ -4,6 +4,8 @@ like the de-duplication passes (`pipeline.stages.dedup.spec.Pass`) and run by th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -57,3 +59,21 @@ def for_unit(directory: PassDirectory, file_index: int) -> pl.DataFrame:
     """The balance signals of one unit's candidates no dup.* rule rejected (`BALANCE`, by row)."""
     return directory.read_results(SITES, in_unit(file_index)).select(
         row_of(pl.col("node")).alias("row"), "site_accepted_pages", "site_sample_rank").cast(BALANCE)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class DatasetStep:
+    """A pass of the dataset step that a unit kind declares it runs after de-duplication
+    (`pipeline.stages.decide.UnitKind.dataset_steps`): its round, and its signals of one unit's rows
+    (by row) from its directory."""
+
+    round: Round
+    for_unit: Callable[[PassDirectory, int], pl.DataFrame]
+
+    @property
+    def name(self) -> str:
+        return self.round[0][0].name
+
+
+# The per-site balance as a step of the dataset.
+STEP = DatasetStep(ROUND, for_unit)

@@ -8,7 +8,8 @@ rules (the page-type columns before them, the dataset columns after de-duplicati
    candidates' keys (`pipeline.stages.dedup.compact_columns`) and every row's id written into the
    de-duplication partitions.
 2. **De-duplication**: the declared pass graph (`pipeline.stages.dedup`) runs over the
-   partitions, then the dataset step's per-site balance (`pipeline.stages.balance`).
+   partitions, then the dataset step's passes the kind declares (`UnitKind.dataset_steps`: the
+   per-site balance, `pipeline.stages.balance`).
 3. **Write**: each unit again, a slice of `slice_rows` rows at a time: rules, duplicates
    (`attach_duplicates`), `after`, the `on_frame` hook, counted (`Tally` and the kind's own
    counters) and written by split (`SplitWriters`, closed at the end).
@@ -86,6 +87,8 @@ class UnitKind:
     before: Callable[[int, pl.LazyFrame], pl.LazyFrame] = lambda _index, frame: frame
     # a slice after de-duplication: the dataset columns for pages (segments have their page's)
     after: Callable[[pl.LazyFrame], pl.LazyFrame] = _unchanged
+    # the dataset step's passes after de-duplication (the per-site balance), their signals joined to the rows
+    dataset_steps: tuple[balance.DatasetStep, ...] = (balance.STEP,)
     # the split a row is written to, as the de-duplication passes read it (`dataset.cross_split`):
     # a page's from its site or content (`page_split`, the write pass's); a segment's is its page's
     split: Callable[[Params], pl.Expr] = page_split
@@ -103,8 +106,9 @@ class Engine:
     timings: dict[str, Any] = field(default_factory=dict)  # phase -> seconds, calls (`timed`)
 
     def __post_init__(self) -> None:
-        # the de-duplication graph, then the dataset step's per-site balance
-        self.passes = Passes(self.root, self.kind.params, self.identity, (*dedup.ROUNDS, balance.ROUND))
+        # the de-duplication graph, then the passes of the dataset step the kind declares
+        self.passes = Passes(self.root, self.kind.params, self.identity,
+                             (*dedup.ROUNDS, *(step.round for step in self.kind.dataset_steps)))
 
     def rules(self) -> None:
         """Pass one: the rules, and the candidates' keys into the partitions."""
@@ -113,7 +117,7 @@ class Engine:
             self.passes.add(index, compact.collect(), id_columns(unit))
 
     def dedup(self, executor: Executor | None, sources: list[Unit] | None) -> list[str]:
-        """The de-duplication and balance passes; returns what stats.json should say about them."""
+        """The de-duplication passes and the kind's dataset steps; returns what stats.json should say about them."""
         self.passes.run(self.units, executor, sources)
         self.passes.decide()
         return self.passes.warnings()
@@ -123,10 +127,11 @@ class Engine:
         """Pass two: every unit a slice at a time, decided, counted and written; `on_frame` sees
         each decided slice first (with its unit index) and returns what is written."""
         found = self.passes.decide()
-        sites = self.passes.directory(balance.NAME)
         for index, unit in enumerate(self.units):
-            duplicates = found.for_file(index).join(balance.for_unit(sites, index), on="row", how="left",
-                                                    maintain_order="left")
+            duplicates = found.for_file(index)
+            for step in self.kind.dataset_steps:
+                duplicates = duplicates.join(step.for_unit(self.passes.directory(step.name), index), on="row",
+                                             how="left", maintain_order="left")
             for start, stop in slices(unit, self.kind.slice_rows):
                 lazy = self._judged(index, _scan(unit).slice(start, stop - start))
                 in_slice = duplicates.filter(pl.col("row").is_between(start, stop, closed="left"))

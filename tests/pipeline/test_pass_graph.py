@@ -87,3 +87,14 @@ def test_a_new_pass_is_one_module_and_one_line_of_the_pass_order(tmp_path):
     assert [frame["host_candidates"].to_list() for frame in signals] == [[3, 3], [3, 1]]
     assert signals[0]["exact_duplicate"].to_list() == [False, False]  # the other passes decided beside it
     assert f"**toy** (`{toy_task.__module__}`, `toy_task`)" in diagram(rounds)  # docs/scale.md draws it too
+
+
+def test_the_balance_runs_where_the_unit_kind_declares_it(tmp_path):
+    from pipeline.stages.decide import Engine, UnitKind
+    from pipeline.stages.dedup.graph import passes_of
+    from pipeline.store.schema import OUTPUT_SCHEMA
+
+    declared = Engine(UnitKind("pages", OUTPUT_SCHEMA, Params(), 10), [], str(tmp_path / "a"), {})
+    assert balance.NAME in [one.name for one in passes_of(declared.passes.rounds)]
+    without = Engine(UnitKind("pages", OUTPUT_SCHEMA, Params(), 10, dataset_steps=()), [], str(tmp_path / "b"), {})
+    assert balance.NAME not in [one.name for one in passes_of(without.passes.rounds)]
