@@ -1,9 +1,10 @@
 """Are two runs' outputs the same? `python benchmarks/same_output.py DIR_A DIR_B`.
 
 For proving a refactor: every file under DIR_A must be in DIR_B with the same bytes, except
-stats.json, compared without its `timings`, and the dataset card (README.md), compared without its
-"commit …" words (a checkout with changes not yet committed is named "-dirty"). Prints each
-difference and their count; exits 1 when there is one.
+stats.json and the work directory's JSON summaries, compared without their `timings`, and the
+dataset card (README.md), compared without its "commit …" words (a checkout with changes not yet
+committed is named "-dirty"). Prints each difference and their count; exits 1 when there is one,
+and refuses a directory that is missing or holds no file (an empty comparison proves nothing).
 """
 
 from __future__ import annotations
@@ -23,8 +24,12 @@ def differences(first: Path, second: Path) -> list[str]:
         other = second / path.relative_to(first)
         if not other.is_file():
             found.append(f"missing in {second}: {path.relative_to(first)}")
-        elif path.name == "stats.json":
+        elif path.suffix == ".json" and not filecmp.cmp(path, other, shallow=False):
+            # stats.json and the work directory's summaries: the same less their `timings`
             ours, theirs = (json.loads(p.read_text(encoding="utf-8")) for p in (path, other))
+            if not (isinstance(ours, dict) and isinstance(theirs, dict)):
+                found.append(f"differs: {path.relative_to(first)}")
+                continue
             ours.pop("timings", None)
             theirs.pop("timings", None)
             if ours != theirs:
@@ -40,7 +45,12 @@ def differences(first: Path, second: Path) -> list[str]:
 def main() -> None:
     if len(sys.argv) != 3:
         raise SystemExit(__doc__.splitlines()[0])
-    found = differences(Path(sys.argv[1]), Path(sys.argv[2]))
+    first, second = Path(sys.argv[1]), Path(sys.argv[2])
+    for directory in (first, second):
+        # a run that wrote nothing is no proof: an empty comparison would find no difference
+        if not directory.is_dir() or not any(path.is_file() for path in directory.rglob("*")):
+            raise SystemExit(f"no output at {directory}: nothing to compare")
+    found = differences(first, second)
     print("\n".join([*found, f"{len(found)} differences"]))
     sys.exit(1 if found else 0)
 
