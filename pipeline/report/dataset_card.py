@@ -46,8 +46,9 @@ def known_limits(params: Params) -> list[str]:
     """The card's "Known limits", each naming only the methods and rules that ran under `params`."""
     ran = rules_that_ran(params)
     return [_era_limit(params), _split_limit(params, ran), _detection_limit(ran),
-            "**Language** is the language identification of the extracted text (py3langid), unreliable on "
-            "short or mixed-language texts.",
+            "**Language** (`text_language`, and the languages listed above) is the language identification of "
+            "the extracted text (py3langid), unreliable on short or mixed-language texts; `language` is what the "
+            "page declares.",
             "**Extraction** keeps the main text of a page; captions, comments and tables may be missing or "
             "partly included."] + ([SEGMENTS_LIMIT] if params.segment is not None else [])
 

@@ -32,12 +32,18 @@ def site_unit(params: Params) -> str:
 
 
 def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:
-    """`frame` with `split`, `era`, `era_date` and `era_date_source` (filters/corpus/dataset.py)."""
+    """`frame` with `split`, `era`, `era_date`, `era_date_source` (filters/corpus/dataset.py) and
+    `text_language`."""
     split = page_split(params).alias("split")
     modified = pl.col("updated") if params.dataset.era_unmodified_since_cutoff else None
     columns = era_columns(era_cutoff(params), page_written(), floor=(pl.col("published"), date_source()),
                           modified=modified)
-    return frame.with_columns(split, *columns)
+    return frame.with_columns(split, *columns, text_language())
+
+
+def text_language() -> pl.Expr:
+    """The `text_language` column: the language identified from the written text (its signal)."""
+    return pl.col("signals").struct.field("text_language").alias("text_language")
 
 
 def page_split(params: Params) -> pl.Expr:
@@ -99,8 +105,8 @@ class DatasetCounts:
         if accepted.is_empty():
             return
         split = accepted["split"].fill_null("none")
-        language = accepted.select(pl.coalesce("language", pl.col("signals").struct.field("text_language"))
-                                   .fill_null("unknown"))
+        # the language a user filters by, the card's and Hugging Face's: the text's (`text_language`)
+        language = accepted.select(pl.col("text_language").fill_null("unknown"))
         self.cells.update(zip(split, accepted["era"], language.to_series(), strict=True))
         sources = accepted["era_date_source"].fill_null("none")
         self.sources.update(zip(split, accepted["era"], sources, strict=True))

@@ -105,6 +105,7 @@ def flat_segments(pages: pl.DataFrame, cutoff: date, shop_page_types: tuple[str,
     index = pl.col("segment_index").cast(pl.String)
     frame = exploded.with_columns(
         pl.concat_str([pl.col("page_id"), pl.lit("#"), index]).alias("id"),
+        pl.col("signals").struct.field("text_language").alias("text_language"),
         pl.concat_str([pl.col("normalized_url"), pl.lit("#"), index]).alias("normalized_url"),
         pl.lit(None, dtype=pl.String).alias("canonical_url"),
         pl.lit([], dtype=pl.List(pl.String)).alias("reasons"),

@@ -82,11 +82,23 @@ DATASET_FIELDS: tuple[pa.Field, ...] = (
     pa.field("era_date", _TS),
     pa.field("era_date_source", pa.string()),
 )
-OUTPUT_SCHEMA = pa.schema([*(field for field in ROW_SCHEMA if field.name != "segments"), *DATASET_FIELDS])
+# The language identified from the written text (ISO 639-1; its confidence is the signal
+# `text_language_confidence`), beside the declared `language`: what a user filters by.
+TEXT_LANGUAGE = pa.field("text_language", pa.string())
+
+
+def _with_text_language(fields: list[pa.Field]) -> list[pa.Field]:
+    """`fields` with `TEXT_LANGUAGE` after `language`."""
+    at = next(index for index, field in enumerate(fields) if field.name == "language") + 1
+    return [*fields[:at], TEXT_LANGUAGE, *fields[at:]]
+
+
+OUTPUT_SCHEMA = pa.schema(_with_text_language([*(field for field in ROW_SCHEMA if field.name != "segments"),
+                                               *DATASET_FIELDS]))
 
 # The segment shards (DIR/segments/): the contract's columns, then `quoted_words`, `segment_source`,
 # the page's `page_type` and its place in the input (`source_file`, `source_offset`).
-SEGMENT_SCHEMA = pa.schema([
+SEGMENT_SCHEMA = pa.schema(_with_text_language([
     pa.field("id", pa.string()),
     pa.field("page_id", pa.string()),
     pa.field("url", pa.string()),
@@ -104,7 +116,7 @@ SEGMENT_SCHEMA = pa.schema([
     pa.field("page_type", pa.string()),
     pa.field("source_file", pa.string()),
     pa.field("source_offset", pa.int64()),
-])
+]))
 
 
 class Row(TypedDict):
