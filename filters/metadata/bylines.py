@@ -30,15 +30,31 @@ DOM_CANDIDATES = 5
 
 
 def author_names(names: Iterable[str]) -> list[str]:
-    """Author values as names: "By" dropped, URLs refused, duplicates (ignoring case) dropped."""
+    """Author values as names (`is_name`): "By" and leading punctuation dropped, values that are no
+    person's name refused, duplicates (ignoring case) dropped."""
     kept: list[str] = []
     for raw in names:
         name = clean_text(_BY_PREFIX.sub("", raw, count=1))
-        # An OG article:author is often a profile URL, twitter:creator a handle: an author, but not a name.
-        if (name and not _URL_LIKE.match(name) and not name.startswith("@")
-                and name.casefold() not in (k.casefold() for k in kept)):
+        name = clean_text(_LEADING_PUNCTUATION.sub("", name)) if name else None  # ", USA TODAY": a broken join
+        if name and is_name(name) and name.casefold() not in (k.casefold() for k in kept):
             kept.append(name)
     return kept
+
+
+def _has_email(value: str) -> bool:
+    """Whether a word of `value` is an e-mail address (`ann@example.org`, `<ann@example.org>`); read
+    word by word, in linear time, not by a regex that backtracks on a run of `@`."""
+    return any(word.find("@") > 0 and "." in word.rsplit("@", 1)[1] for word in value.split())
+
+
+def is_name(value: str) -> bool:
+    """Whether an author value can be a person's name: not a URL or a profile (`@ann`, `/ann`; an OG
+    `article:author` is often a profile URL, `twitter:creator` a handle), not an e-mail address, not
+    a role or placeholder a template puts there (`ROLE_WORDS`: "admin", "Webmaster", "The Author",
+    "undefined"), and not without a letter (an account number)."""
+    if _URL_LIKE.match(value) or value.startswith(("@", "/")) or _has_email(value):
+        return False
+    return value.casefold() not in ROLE_WORDS and any(char.isalpha() for char in value)
 
 
 class Dom:
@@ -229,4 +245,14 @@ _BYLINE_END = re.compile(
 )
 _NAME_JOIN = re.compile(r"(?<!\s)\s+(?:and|und|et|y)\s+|(?:(?<!\s)\s+)?&\s*", re.IGNORECASE)
 _URL_LIKE = re.compile(r"^(?:https?:)?//|^www\.", re.IGNORECASE)
+# a separator before the name: a profile path's `/` is not one (`is_name` refuses it)
+_LEADING_PUNCTUATION = re.compile(r"^[\s,;:|·•—–-]+")
+# Roles and placeholders a template puts where a writer's name goes, in the crawl's common languages.
+ROLE_WORDS = frozenset((
+    "admin", "administrator", "administrador", "administrateur", "staff", "editor", "editors", "the editors",
+    "webmaster", "author", "the author", "authors", "guest", "guest author", "anonymous", "anonym", "anonyme",
+    "anónimo", "unknown", "undefined", "null", "none", "n/a", "redaktion", "die redaktion", "rédaction",
+    "la rédaction", "redacción", "redazione", "redactie", "editorial", "editorial team", "editorial staff",
+    "staff writer", "staff writers", "contributor", "team", "the team", "moderator", "user",
+))
 

@@ -30,7 +30,14 @@ from lxml import etree
 
 from filters.core.declarations import Signal
 from filters.core.vocabulary import ARTICLE_TYPES, DECLARED_DATE_SOURCES, HTMLDATE_SOURCE, WEBPAGE_TYPES
-from filters.metadata.bylines import DOM_CANDIDATES, Dom, author_names, dom_authors, itemprop_dates, tokens
+from filters.metadata.bylines import (
+    DOM_CANDIDATES,
+    Dom,
+    author_names,
+    dom_authors,
+    itemprop_dates,
+    tokens,
+)
 from filters.metadata.dates import (
     SLOW_DATE_PARSES_PER_PAGE,
     as_utc,
@@ -347,6 +354,8 @@ def _author_candidates(page: Page, ld: JsonLd, dom: Dom) -> Iterator[tuple[list[
 
 
 def _author(page: Page, ld: JsonLd, dom: Dom, sources: dict[str, str]) -> str | None:
+    """The first tier's values that can be a person's name (`author_names`): a role, placeholder or
+    e-mail address lets the next tier speak."""
     for names, source in _author_candidates(page, ld, dom):
         kept = author_names(names)
         if kept:

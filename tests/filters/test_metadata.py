@@ -234,6 +234,29 @@ def test_profile_url_counts_for_has_author_but_is_not_a_name():
     assert has_author(only_url)
 
 
+@pytest.mark.parametrize("value", [
+    "admin", "Webmaster", "The Author", "undefined", "Redaktion", "Staff", "Anonymous",  # roles and placeholders
+    "ana.lima@example.org", "Ana Lima <ana@example.org>",  # e-mail addresses
+    "223509017", "/ana-lima",  # an account number, a profile path
+])
+def test_a_value_that_is_no_persons_name_lets_the_next_tier_speak(value):
+    page = make(meta("article:author", value, "property") + meta("author", "Ana Lima"))
+    found = extract_metadata(page)
+    assert (found.author, found.sources["author"]) == ("Ana Lima", "meta")
+    assert extract_metadata(make(meta("author", value))).author is None
+
+
+def test_leading_punctuation_is_no_part_of_a_name():
+    # ", USA TODAY": a byline template joining an empty writer to the paper's name
+    assert extract_metadata(make(meta("author", ", Ana Lima"))).author == "Ana Lima"
+    assert extract_metadata(make(meta("author", "| Ana Lima"))).author == "Ana Lima"
+
+
+@pytest.mark.parametrize("name", ["Ana Lima", "José Núñez", "李明", "Anna-Lena Weber", "Dr. Ana Lima", "Ana"])
+def test_names_stay_names(name):
+    assert extract_metadata(make(meta("author", name))).author == name
+
+
 @pytest.mark.parametrize("head", [
     meta("article:author", "Ana Lima", "property"),
     json_ld({"@graph": [{"@type": "Organization", "name": "O"}, {"@type": "Recipe", "author": "Ana Lima"}]}),
