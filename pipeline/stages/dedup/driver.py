@@ -6,6 +6,7 @@ rows into the partitions of every pass the graph declares (`Passes.add`), runs t
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -148,13 +149,13 @@ class Passes:
         signals of the pages it found, then the parts decided after the keepers, from the losers so far."""
         view = self.view()
         parts = self.parts()
-        blocked = pl.concat([pl.Series([], dtype=pl.UInt64),
-                             *(part.blocked(view) for _, part in parts if part.blocked is not None)])
+        blocked = {name: part.blocked(view) for name, part in parts if part.blocked is not None}
+        every_blocked = pl.concat([pl.Series([], dtype=pl.UInt64), *blocked.values()])
         groups = {name: part.groups(view) for name, part in parts if part.groups is not None}
         deciding = {name for name, part in parts if part.groups is not None and view.enabled(part.rule)}
-        found = keep_first(groups, blocked, deciding) if groups else {}
+        found = keep_first(groups, every_blocked, deciding) if groups else {}
         decided = {name: part.found_signals(view, found[name]["node"]) for name, part in parts if name in found}
-        losers = pl.concat([*(decided[name]["node"] for name in groups if name in deciding), blocked,
+        losers = pl.concat([*(decided[name]["node"] for name in groups if name in deciding), every_blocked,
                             pl.Series([], dtype=pl.UInt64)]).unique()
         decided.update({name: part.after(view, losers) for name, part in parts if part.after is not None})
         return Duplicates(view, tuple(parts), decided, blocked)
@@ -176,14 +177,15 @@ class Duplicates:
     view: View
     parts: tuple[tuple[str, Part], ...]
     decided: dict[str, pl.DataFrame]  # part's pass name -> node and its signals
-    blocked: pl.Series
+    blocked: dict[str, pl.Series]  # part's pass name -> the nodes it blocks (`Part.blocked`)
 
     def losers_of(self, name: str, part: Part) -> pl.Series:
         """The nodes part `name` rejects (its rule on or not)."""
         if part.losers is not None:
             return part.losers(self.view)
-        return self.decided[name]["node"] if name in self.decided else part.blocked(self.view) \
-            if part.blocked is not None else pl.Series([], dtype=pl.UInt64)
+        if name in self.decided:
+            return self.decided[name]["node"]
+        return self.blocked.get(name, pl.Series([], dtype=pl.UInt64))
 
     def for_file(self, file_index: int) -> pl.DataFrame:
         """The duplication signals of one unit's rows (`columns`, one row per candidate or repeated
@@ -199,7 +201,7 @@ class Duplicates:
         for part, own in found:
             if part.full:
                 frame = frame.join(own, on="node", how="full", coalesce=True)
-        columns = self.columns()
+        columns = self.columns
         return frame.with_columns(file_of(pl.col("node")).alias("file"), row_of(pl.col("node")).alias("row")) \
             .select(list(columns)).sort("row").cast(columns)  # type: ignore[arg-type]  # polars: type classes
 
@@ -209,6 +211,7 @@ class Duplicates:
             return self.decided[name].filter(in_file)
         return part.unit(self.view, in_file) if part.unit is not None else None
 
+    @cached_property  # every unit's frame has them: typed once per decision
     def columns(self) -> dict[str, Any]:
         """The columns of `for_file`: file, row, then the base part's signals, the other parts' and
         the full parts', each typed by its declaration (`spec.declared_types`, `Part.types`)."""
