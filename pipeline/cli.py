@@ -254,7 +254,7 @@ def _select(args: argparse.Namespace) -> int:
     refuse_select_overlap(args.out, args.workdir)
     _writable(args.out, lambda: claim_output(args.out))
     index = None
-    policy = ProcessPolicy.of(args, params)
+    policy = ProcessPolicy.for_select(args, params)
     with output_directory(args.out, STATS) as out_dir, policy.executor_for(preload=()) as executor:
         started = time.perf_counter()
         stats = select(args.workdir, str(out_dir), params, executor=executor, resume=args.resume,
@@ -265,7 +265,7 @@ def _select(args: argparse.Namespace) -> int:
             shutil.rmtree(out_dir / "report", ignore_errors=True)
         else:
             with policy.report_executor(executor) as drawing:
-                index = _report(out_dir, None, drawing, here_too=args.workers == 1)
+                index = _report(out_dir, None, drawing, here_too=policy.here_too)
     _print_summary(stats, args.out)
     if index is not None:
         print(f"report: {join(args.out, *index.relative_to(out_dir).parts)}")

@@ -8,6 +8,7 @@ process policy"). Processes change how fast a run is, never what it writes.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,11 +51,20 @@ class ProcessPolicy:
     # of its own that ends with it (its heap is not added to select's peak). The report's process
     # then runs select's tasks before it draws, and this process, idle meanwhile, draws too.
     apart: bool = False
+    # This process draws report figures beside the report's process rather than wait for it
+    # (`LocalExecutor.map_here_too`): after an extraction `apart`, and in `pipeline select` at one
+    # worker (docs/decisions.md, "A one-worker run's driver draws report figures").
+    here_too: bool = False
 
     @classmethod
     def of(cls, args: Any, params: Params) -> ProcessPolicy:
-        """The policy of `pipeline extract` and `pipeline select`: the options alone."""
+        """The policy of `pipeline extract`: the options alone."""
         return cls(args.executor, args.workers, getattr(args, "ray_address", None), params.executor.max_retries)
+
+    @classmethod
+    def for_select(cls, args: Any, params: Params) -> ProcessPolicy:
+        """The policy of `pipeline select`: at one worker this process draws beside the report's."""
+        return dataclasses.replace(cls.of(args, params), here_too=args.workers == 1)
 
     @classmethod
     def for_run(cls, args: Any, params: Params, inputs: Sequence[str]) -> ProcessPolicy:
@@ -62,7 +72,7 @@ class ProcessPolicy:
         base = cls.of(args, params)
         single = _one_task(inputs, params)
         apart = base.local and base.workers == 1 and not single and _larger_than(inputs, APART_BYTES)
-        return cls(base.executor, base.workers, base.ray_address, base.max_retries, single, apart)
+        return dataclasses.replace(base, single=single, apart=apart, here_too=apart)
 
     @property
     def local(self) -> bool:
@@ -122,7 +132,7 @@ class ProcessPolicy:
         """Select's executor, its workers started: renewed ones (`renews`: they import select's
         tasks and matplotlib while select starts), or at one worker the report's process, which
         imports matplotlib while select runs (and runs select's tasks after an extraction `apart`,
-        while this process imports matplotlib to draw beside it, `here_too`)."""
+        while this process imports matplotlib to draw beside it)."""
         if self.renews and isinstance(executor, LocalExecutor):
             executor.renew(SELECT_WORKERS_PRELOAD)
         elif isinstance(drawing, LocalExecutor):
@@ -138,10 +148,6 @@ class ProcessPolicy:
         worker, not `apart` (a process apart, like several workers, shows the map's bar of tasks)."""
         return self.workers == 1 and not self.apart
 
-    @property
-    def here_too(self) -> bool:
-        """Whether this process draws report figures beside the report's process (`apart`)."""
-        return self.apart
 
 
 def _one_task(inputs: Sequence[str], params: Params) -> bool:

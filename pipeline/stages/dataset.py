@@ -42,7 +42,8 @@ def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:
 
 
 def text_language() -> pl.Expr:
-    """The `text_language` column: the language identified from the written text (its signal)."""
+    """The `text_language` column of a page or segment: the language identified from its written
+    text (its signal)."""
     return pl.col("signals").struct.field("text_language").alias("text_language")
 
 

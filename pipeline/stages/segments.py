@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 from filters.corpus.dataset import date_source, era_columns
 from pipeline.params import Params
 from pipeline.run.executors import Executor
-from pipeline.stages.dataset import SplitWriters
+from pipeline.stages.dataset import SplitWriters, text_language
 from pipeline.stages.decide import Engine, Tally, UnitKind, decide
 from pipeline.store.schema import SEGMENT_SCHEMA
 
@@ -105,7 +105,7 @@ def flat_segments(pages: pl.DataFrame, cutoff: date, shop_page_types: tuple[str,
     index = pl.col("segment_index").cast(pl.String)
     frame = exploded.with_columns(
         pl.concat_str([pl.col("page_id"), pl.lit("#"), index]).alias("id"),
-        pl.col("signals").struct.field("text_language").alias("text_language"),
+        text_language(),
         pl.concat_str([pl.col("normalized_url"), pl.lit("#"), index]).alias("normalized_url"),
         pl.lit(None, dtype=pl.String).alias("canonical_url"),
         pl.lit([], dtype=pl.List(pl.String)).alias("reasons"),

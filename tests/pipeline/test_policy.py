@@ -61,3 +61,10 @@ def test_the_executors_follow_the_choices(tmp_path):
     pool = two.executor_for()
     assert two.report_executor(pool).__enter__() is pool  # several workers draw themselves
     assert ProcessPolicy.of(options(1, "ray"), Params()).report_executor(pool).__enter__() is None
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_pipeline_select_draws_in_this_process_too_only_at_one_worker(workers):
+    policy = ProcessPolicy.for_select(options(workers), Params())
+    assert policy.here_too == (workers == 1) and not policy.apart and not policy.single
+    assert not ProcessPolicy.of(options(workers), Params()).here_too  # `pipeline extract` draws nothing
