@@ -119,8 +119,17 @@ def date_source(written: pl.Expr | None = None, source: pl.Expr | None = None) -
             .otherwise(pl.lit("published")))
 
 
+def shown_age() -> tuple[pl.Expr, pl.Expr]:
+    """The earliest and latest day an age a row shows allows ("3 years ago": its signals
+    `age_max_days` and `age_min_days` before its capture, filters/metadata/ages.py); null without one."""
+    signals = pl.col("signals").struct
+    return (pl.col("warc_date") - pl.duration(days=signals.field("age_max_days")),
+            pl.col("warc_date") - pl.duration(days=signals.field("age_min_days")))
+
+
 def era_columns(cutoff: date, written: pl.Expr | None = None, source: pl.Expr | None = None,
-                floor: tuple[pl.Expr, pl.Expr] | None = None, modified: pl.Expr | None = None) -> list[pl.Expr]:
+                floor: tuple[pl.Expr, pl.Expr] | None = None, modified: pl.Expr | None = None,
+                age: tuple[pl.Expr, pl.Expr] | None = None) -> list[pl.Expr]:
     """`era`, `era_date` and `era_date_source` of each row (docs/dataset.md, "Era labels").
 
     `pre_cutoff` when the row's date (`written`) or its capture (`warc_date`) is on or before the
@@ -130,17 +139,21 @@ def era_columns(cutoff: date, written: pl.Expr | None = None, source: pl.Expr | 
     `floor`: a date that bounds the text from below, with its source (a segment's page: a post on a
     page published after the cut-off was written after it), used only for `post_cutoff`. `modified`: a
     date of the text's last change (`updated`, with `dataset.era_unmodified_since_cutoff`); after the
-    cut-off, the row's own date no longer makes it `pre_cutoff`."""
+    cut-off, the row's own date no longer makes it `pre_cutoff`. `age`: the earliest and latest day
+    an age the row shows allows (`shown_age`), which decides, as `relative`, only where the whole
+    interval lies on one side of the cut-off."""
     end = pl.lit(cutoff_end(cutoff))
     written_at = pl.col("published") if written is None else written
     captured = pl.col("warc_date")
     source = date_source(written_at) if source is None else source
-    early = written_at < end
-    if modified is not None:
-        early = early & (modified.is_null() | (modified < end))
-    cases = [(early, "pre_cutoff", written_at, source),
+    unmodified = pl.lit(True) if modified is None else modified.is_null() | (modified < end)
+    cases = [((written_at < end) & unmodified, "pre_cutoff", written_at, source),
              (captured < end, "pre_cutoff", captured, pl.lit("captured")),
              (written_at >= end, "post_cutoff", written_at, source)]
+    if age is not None:
+        earliest, latest = age
+        cases += [((latest < end) & unmodified, "pre_cutoff", latest, pl.lit("relative")),
+                  (earliest >= end, "post_cutoff", earliest, pl.lit("relative"))]
     if floor is not None:
         cases.append((floor[0] >= end, "post_cutoff", floor[0], floor[1]))
     era: Any = pl

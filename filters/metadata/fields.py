@@ -469,6 +469,10 @@ class MetadataParams:
     # htmldate, `era_date_source` inferred), after the gate and only where the date is written: an
     # extracted row, or a gated one with segments. false in presets/seed.yaml: the seed's order alone.
     infer_dates: bool = True
+    # Where a row has no date, an age it shows ("3 years ago") read against the capture (signals
+    # `age_min_days`, `age_max_days`; `era_date_source` relative): a segment's date line, a page's
+    # publication line (filters/metadata/ages.py). false in presets/seed.yaml.
+    read_ages: bool = True
 
 
 # This filter's signals and rules, registered in `filters.rules.signals` and `filters.rules.reasons`.
@@ -477,6 +481,11 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("published_source", pa.string(), "where `published` came from: declared by json-ld, og, meta or "
            "itemprop; inferred by time (a <time datetime>) or htmldate (null: no date; not_inferred: none declared, "
            "and htmldate not asked: a row the gate turned away, without segments)"),
+    Signal("age_min_days", pa.int32(), "the least number of days before the capture that the age the row shows "
+           "(\"3 years ago\", a date line or a publication line) allows; null: no age read (the row has a date, or "
+           "shows none)"),
+    Signal("age_max_days", pa.int32(), "the greatest number of days before the capture that the age the row shows "
+           "allows (`age_min_days`)"),
     Signal("author_source", pa.string(), "where `author` came from: json-ld, og, twitter, meta, itemprop or byline "
            "(null: no author)"),
 )

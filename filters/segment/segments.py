@@ -29,6 +29,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from filters.core.declarations import Rule, Signal
+from filters.metadata.dates import MAX_DATE_CHARS, may_be_full_date
 from filters.segment.jsonld import jsonld_units
 from filters.segment.units import (
     DATED,
@@ -144,6 +145,8 @@ class Segment:
     # words the unit shows that `text` leaves out as the software's (its writer's and date's parts, the
     # fields every unit holds, edit notices, signatures, controls); None where it declares its text
     left_out_words: int | None = None
+    # the full date the date element's tooltip gives (its `title`: "2/21/2024 5:00:00 AM" on "2 years ago")
+    date_title: str | None = None
     body_part: bool | None = None  # whether the extracted text holds it (`in_body`); None: the page was not extracted
     unsigned_part: bool | None = None  # whether its page's units are the unsigned parts of one text; None: likewise
 
@@ -182,7 +185,7 @@ def page_segments(body: HtmlElement, text: str | None = None,
         own, repeated = without_quoted_lines(own, seen)
         if own:
             segments.append(Segment(own, kind or unit_kind(unit, own, inside), name, date, quoted + repeated,
-                                    unit.source, score, left))
+                                    unit.source, score, left, date_title(date_element)))
     if not found and json_ld:
         segments = [Segment(posting.text, posting.kind, posting.author, posting.published, 0, "jsonld", posting.rating)
                     for posting in jsonld_units(json_ld)]
@@ -607,6 +610,19 @@ def date_line(unit: HtmlElement, others: frozenset[HtmlElement]) -> tuple[str | 
                 line = value, element
         seen += len(element.tail or "")
     return line if line is not None else (None, None)
+
+
+def date_title(element: HtmlElement | None) -> str | None:
+    """The full date a unit's date element gives in a tooltip: the first `title` attribute of it or
+    of an element in it that has the numbers of a full date (`may_be_full_date`). Comment and forum
+    software show an age ("2 years ago", "posted 6 years ago") and put the day it stands for there."""
+    if element is None:
+        return None
+    for part in element.iter():
+        title = part.get("title") if isinstance(part.tag, str) else None
+        if title and len(title) <= MAX_DATE_CHARS and may_be_full_date(title):
+            return title.strip()
+    return None
 
 
 def _shows_digits(element: HtmlElement) -> bool:

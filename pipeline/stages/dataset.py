@@ -21,7 +21,16 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
-from filters.corpus.dataset import SPLITS, cutoff_end, date_source, era_columns, page_written, site_of, split_of
+from filters.corpus.dataset import (
+    SPLITS,
+    cutoff_end,
+    date_source,
+    era_columns,
+    page_written,
+    shown_age,
+    site_of,
+    split_of,
+)
 from pipeline.params import Params, era_cutoff
 from pipeline.store.writers import ShardWriter
 
@@ -37,7 +46,7 @@ def with_dataset_columns(frame: pl.LazyFrame, params: Params) -> pl.LazyFrame:
     split = page_split(params).alias("split")
     modified = pl.col("updated") if params.dataset.era_unmodified_since_cutoff else None
     columns = era_columns(era_cutoff(params), page_written(), floor=(pl.col("published"), date_source()),
-                          modified=modified)
+                          modified=modified, age=shown_age())
     return frame.with_columns(split, *columns, text_language())
 
 

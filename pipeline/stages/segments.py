@@ -22,7 +22,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from filters.corpus.dataset import date_source, era_columns
+from filters.corpus.dataset import date_source, era_columns, shown_age
 from pipeline.params import Params
 from pipeline.run.executors import Executor
 from pipeline.stages.dataset import SplitWriters, text_language
@@ -118,7 +118,8 @@ def flat_segments(pages: pl.DataFrame, cutoff: date, shop_page_types: tuple[str,
     own_source = (pl.when(pl.col("segment_source").is_in(["microdata", "jsonld"])).then(pl.lit("published"))
                   .otherwise(pl.lit("inferred")))
     frame = frame.with_columns(era_columns(cutoff, source=pl.when(pl.col("published").is_not_null()).then(own_source),
-                                           floor=(pl.col("page_published"), pl.col("page_date_source"))))
+                                           floor=(pl.col("page_published"), pl.col("page_date_source")),
+                                           age=shown_age()))
     return frame.select(_FILE_SCHEMA.names).to_arrow().cast(_FILE_SCHEMA)
 
 

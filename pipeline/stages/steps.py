@@ -25,6 +25,7 @@ from filters.corpus.dedup import content_hash, simhash64, to_int64
 from filters.corpus.minhash import sketch
 from filters.extract.cascade import CascadeResult, run_cascade
 from filters.extract.cleanup import remove_cookie_overlays
+from filters.metadata.ages import age_days, read_age, shown_age
 from filters.metadata.dates import infer_date, parse_date_line
 from filters.metadata.fields import Metadata, extract_metadata, has_author, has_published_date, reading_time_minutes
 from filters.page.article_score import article_score
@@ -219,9 +220,10 @@ def step_page_model(record: Record) -> None:
 
 
 def step_inferred_date(record: Record) -> None:
-    """htmldate's date of a page that declares none (`extract.metadata.infer_dates`), only for a row
-    whose date can be written: one that is extracted, or one the gate turned away whose segments
-    take their era from it. The gate and the page-type model never read an inferred date
+    """htmldate's date of a page that declares none (`extract.metadata.infer_dates`), else the age
+    its publication line shows (`extract.metadata.read_ages`: `shown_age`), only for a row whose
+    date can be written: one that is extracted, or one the gate turned away whose segments take
+    their era from it. The gate and the page-type model never read an inferred date
     (`has_published`, `has_published_date` count declared ones), so asking after the gate changes
     no page's fate. A row the gate turned away without segments skips it: `published_source`
     `not_inferred`."""
@@ -231,10 +233,14 @@ def step_inferred_date(record: Record) -> None:
     if gated and not record.row.get("segments"):
         record.signals["published_source"] = NOT_INFERRED
         return
-    found = infer_date(record.page.tree, record.page.url, record.raw.warc_date)
+    settings = record.params.extract.metadata
+    found = infer_date(record.page.tree, record.page.url, record.raw.warc_date) if settings.infer_dates else None
     if found is not None:
         record.row["published"] = found
         record.signals["published_source"] = HTMLDATE_SOURCE
+    elif settings.read_ages:
+        age = shown_age(record.page.tree, record.raw.warc_date, record.row["language"])
+        record.signals["age_min_days"], record.signals["age_max_days"] = age_days(age, record.raw.warc_date)
 
 
 # `published_source` of a row that declares no date and that htmldate was not asked about (the gate
@@ -243,7 +249,8 @@ NOT_INFERRED = "not_inferred"
 
 
 def _date_to_infer(record: Record) -> bool:
-    return (record.params.extract.metadata.infer_dates and not record.date_inferred and record.page is not None
+    settings = record.params.extract.metadata
+    return ((settings.infer_dates or settings.read_ages) and not record.date_inferred and record.page is not None
             and record.row["published"] is None)
 
 
@@ -333,8 +340,13 @@ def segment_row(index: int, segment: Segment, record: Record, budget: list[int])
     signals["body_part"] = segment.body_part
     signals["unsigned_part"] = segment.unsigned_part
     signals["left_out_words"] = segment.left_out_words
-    published = parse_date_line(segment.published, record.raw.warc_date, budget, signals.get("text_language")) \
-        if segment.published else None
+    published = None
+    for shown in (segment.date_title, segment.published):
+        if published is None and shown:
+            published = parse_date_line(shown, record.raw.warc_date, budget, signals.get("text_language"))
+    if published is None and record.params.extract.metadata.read_ages:
+        age = read_age(segment.published, record.raw.warc_date, signals.get("text_language"))
+        signals["age_min_days"], signals["age_max_days"] = age_days(age, record.raw.warc_date)
     return {"segment_index": index, "segment_kind": segment.kind, "author": segment.author, "published": published,
             "language": signals.get("text_language"), "text": segment.text, "word_count": word_count(segment.text),
             "quoted_words": segment.quoted_words, "segment_source": segment.source, "signals": signals}

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from conftest import article_html, cli, write_warc
-from filters.corpus.dataset import SPLITS, date_source, era_columns, page_written, site_of, split_of
+from filters.corpus.dataset import SPLITS, date_source, era_columns, page_written, shown_age, site_of, split_of
 from filters.page.domains import registered_domain
 from pipeline.params import ParamsError, params_from_dict
 
@@ -464,3 +464,30 @@ def test_the_card_s_method_is_what_the_params_in_force_ran():
     assert "simhash within 3 bits" in changed and "MinHash" not in changed and "same text" not in changed
     assert "at most 40 pages per site" in changed and "best of two" in changed
     assert "article score (below 35)" in changed and "page-type model (article" not in changed
+
+
+@pytest.mark.parametrize("least, most, era, source, era_date", [
+    (900, 1300, "pre_cutoff", "relative", datetime(2021, 7, 15, tzinfo=UTC)),  # "3 years ago": all before the cut-off
+    (200, 300, "post_cutoff", "relative", datetime(2023, 3, 7, tzinfo=UTC)),  # "8 months ago": all after it
+    (300, 600, "unknown", None, None),  # "a year ago", read in January 2024: the interval holds the cut-off
+    (None, None, "unknown", None, None),  # no age shown
+])
+def test_an_age_decides_an_era_only_where_its_whole_interval_lies_on_one_side(least, most, era, source, era_date):
+    frame = pl.DataFrame({"published": [None], "warc_date": [JAN_2024],
+                          "signals": [{"published_source": None, "age_min_days": least, "age_max_days": most}]},
+                         schema={"published": pl.Datetime("us", "UTC"), "warc_date": pl.Datetime("us", "UTC"),
+                                 "signals": pl.Struct({"published_source": pl.String, "age_min_days": pl.Int32,
+                                                       "age_max_days": pl.Int32})})
+    row = frame.select(era_columns(CUTOFF, age=shown_age())).row(0, named=True)
+    assert (row["era"], row["era_date_source"], row["era_date"]) == (era, source, era_date)
+
+
+def test_a_date_or_an_early_capture_decides_before_an_age():
+    frame = pl.DataFrame({"published": [datetime(2015, 1, 1, tzinfo=UTC), None],
+                          "warc_date": [JAN_2024, datetime(2020, 1, 1, tzinfo=UTC)],
+                          "signals": [{"published_source": "json-ld", "age_min_days": 10, "age_max_days": 20}] * 2},
+                         schema={"published": pl.Datetime("us", "UTC"), "warc_date": pl.Datetime("us", "UTC"),
+                                 "signals": pl.Struct({"published_source": pl.String, "age_min_days": pl.Int32,
+                                                       "age_max_days": pl.Int32})})
+    rows = frame.select(era_columns(CUTOFF, age=shown_age()))
+    assert rows["era_date_source"].to_list() == ["published", "captured"]
