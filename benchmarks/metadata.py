@@ -24,6 +24,10 @@ Measured:
   labelled without one;
 - titles: right (the same text once case and punctuation are set aside);
 - ms a page: median and mean of the method's call on a tree parsed once (parse not timed);
+- per source (`published_source`, `author_source`) of the methods with several: its share of the
+  answers given and how often its answer is right (dates on the pages the date figures count);
+- `shipped` reads, as the pipeline does, the age a page's publication line shows where no date is
+  found (`extract.metadata.read_ages`), which the era then uses (`era_date_source: relative`);
 - with `--run DIR` and the WARC's `.forum-posts.json` beside it: the authors of DIR's segments against
   the hand-read posts.
 """
@@ -49,6 +53,8 @@ sys.path.insert(0, str(ROOT))
 import polars as pl  # noqa: E402
 
 from filters.corpus.dataset import date_source, era_columns, page_written  # noqa: E402
+from filters.corpus.dataset import shown_age as shown_age_interval  # noqa: E402
+from filters.metadata.ages import age_days, shown_age  # noqa: E402
 from filters.metadata.fields import extract_metadata  # noqa: E402
 from filters.parse.html import parse_html_bytes  # noqa: E402
 from filters.parse.parsed import Page  # noqa: E402
@@ -68,6 +74,8 @@ class Found:
     author: str | None
     title: str | None
     seconds: float
+    author_source: str | None = None  # `author_source`: a tier of ours
+    age: tuple[int | None, int | None] = (None, None)  # `shipped`: the publication line's age, in days
 
 
 def main() -> None:
@@ -158,19 +166,22 @@ def _pages(warc: Path, labels: dict[str, Any]) -> list[tuple[str, Any, datetime]
 def _run(name: str, url: str, tree: Any, capture: datetime) -> Found:
     call = _CALLS[name]
     started = time.perf_counter()
-    published, source, updated, author, title = call(url, tree, capture)
-    return Found(published, source, updated, author, title, time.perf_counter() - started)
+    published, source, updated, author, title, extra = call(url, tree, capture)
+    return Found(published, source, updated, author, title, time.perf_counter() - started, **extra)
 
 
-# published, its source, updated, author, title
-Answer = tuple[datetime | None, str | None, datetime | None, str | None, str | None]
+# published, its source, updated, author, title, and Found's other fields where the method gives them
+Answer = tuple[datetime | None, str | None, datetime | None, str | None, str | None, dict[str, Any]]
 
 
 def _ours(infer: bool) -> Callable[[str, Any, datetime], Answer]:
     def call(url: str, tree: Any, capture: datetime) -> Answer:
         metadata = extract_metadata(Page(tree, url), capture, infer_dates=infer)
+        extra: dict[str, Any] = {"author_source": metadata.sources.get("author")}
+        if infer and metadata.published is None:  # as the pipeline does where htmldate finds none
+            extra["age"] = age_days(shown_age(tree, capture, metadata.language), capture)
         return (metadata.published, metadata.sources.get("published"), metadata.updated, metadata.author,
-                metadata.title)
+                metadata.title, extra)
     return call
 
 
@@ -180,7 +191,7 @@ def _htmldate(extensive: bool) -> Callable[[str, Any, datetime], Answer]:
 
         found = htmldate.find_date(tree, extensive_search=extensive, original_date=True, url=url,
                                    max_date=capture.strftime("%Y-%m-%d"))
-        return _day(found), "htmldate", None, None, None
+        return _day(found), "htmldate", None, None, None, {}
     return call
 
 
@@ -189,7 +200,7 @@ def _trafilatura(url: str, tree: Any, capture: datetime) -> Answer:
 
     document = trafilatura.extract_metadata(tree, default_url=url, date_config={
         "extensive_search": False, "original_date": True, "max_date": capture.strftime("%Y-%m-%d")})
-    return _day(document.date), "htmldate", None, document.author, document.title
+    return _day(document.date), "htmldate", None, document.author, document.title, {}
 
 
 def _day(value: str | None) -> datetime | None:
@@ -233,22 +244,51 @@ def _dates(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: d
     print(f"dates: {n} pages dated on or before their capture ({later} after it, apart): found {hits / n:.3f}, "
           f"exact day {exact / n:.3f}, wrong when found {(hits - exact) / max(hits, 1):.3f}; "
           f"{undated_found} of {undated} pages labelled undated get a date")
+    _by_source("dates", [(item.source, _same_day(item.published, labels[url].get("published")))
+                         for (url, _, capture), item in zip(pages, found, strict=True)
+                         if item.published is not None and _dated_by(labels[url].get("published"), capture)])
+
+
+def _dated_by(label: str | None, capture: datetime) -> bool:
+    """Whether a page's label is a date on or before its capture (the pages the date figures count)."""
+    return bool(label) and label <= capture.strftime("%Y-%m-%d")  # type: ignore[operator]
+
+
+def _same_day(found: datetime | None, label: str | None) -> bool:
+    return found is not None and bool(label) and found.strftime("%Y-%m-%d")[:len(label)] == label  # type: ignore[arg-type]
+
+
+def _by_source(what: str, answers: list[tuple[str | None, bool]]) -> None:
+    """Each source's share of the answers given and how often its answer is right."""
+    if len({source for source, _ in answers}) < 2:
+        return  # one source only: the line above says it
+    counts: dict[str, list[int]] = {}
+    for source, right in answers:
+        count = counts.setdefault(source or "none", [0, 0])
+        count[0] += 1
+        count[1] += right
+    cells = [f"{source} {given / len(answers):.3f} ({right / given:.3f} right, {given})"
+             for source, (given, right) in sorted(counts.items(), key=lambda item: -item[1][0])]
+    print(f"  {what} by source (share of answers given, right): " + "; ".join(cells))
 
 
 def _eras(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: dict[str, Any], cutoff: date,
           types: dict[str, str]) -> None:
     rows = [{"published": item.published, "updated": item.updated, "warc_date": capture,
              "label": labels[url].get("published"),
-             "page_type": types.get(url, "article"), "signals": {"published_source": item.source}}
+             "page_type": types.get(url, "article"),
+             "signals": {"published_source": item.source, "age_min_days": item.age[0], "age_max_days": item.age[1]}}
             for (url, _, capture), item in zip(pages, found, strict=True) if labels[url].get("published")]
     frame = pl.DataFrame(rows, schema={"published": pl.Datetime("us", "UTC"), "updated": pl.Datetime("us", "UTC"),
                                        "warc_date": pl.Datetime("us", "UTC"),
                                        "label": pl.String, "page_type": pl.String,
-                                       "signals": pl.Struct({"published_source": pl.String})})
+                                       "signals": pl.Struct({"published_source": pl.String, "age_min_days": pl.Int32,
+                                                             "age_max_days": pl.Int32})})
     cut = cutoff.isoformat()
     for strict in (False, True):
         modified = pl.col("updated") if strict else None
-        era = era_columns(cutoff, page_written(), floor=(pl.col("published"), date_source()), modified=modified)
+        era = era_columns(cutoff, page_written(), floor=(pl.col("published"), date_source()), modified=modified,
+                          age=shown_age_interval())
         if strict and frame["updated"].is_null().all():
             continue  # a method that reads no update date: the same figures
         _era_lines(frame.with_columns(era).with_columns(
@@ -289,6 +329,10 @@ def _authors(pages: list[tuple[str, Any, datetime]], found: list[Found], labels:
             right += _same_names(item.author, label)
     print(f"authors: {n} pages name one: found {hits / n:.3f}, right {right / n:.3f}, right when found "
           f"{right / max(hits, 1):.3f}; {spurious} of {unnamed} pages naming none get one")
+    if any(item.author_source for item in found):
+        _by_source("authors", [(item.author_source, bool(labels[url].get("author"))
+                                and _same_names(item.author, labels[url]["author"]))
+                               for (url, _, _), item in zip(pages, found, strict=True) if item.author])
 
 
 def _same_names(found: str, label: str) -> bool:

@@ -348,16 +348,26 @@ def _declared_authors(page: Page, ld: JsonLd) -> Iterator[tuple[list[str], str]]
         yield names, "json-ld"
 
 
+def is_twitter_username(value: str) -> bool:
+    """Whether a `twitter:creator` value is a username, with or without its "@" ("MozDevNet",
+    "@jane_doe"): 1 to 15 ASCII letters, digits or underscores, as X (Twitter) allows them. Its Cards
+    markup defines the tag as the creator's @username, and sites fill it with their own account's;
+    a handle is not a name (wcxb-dev: 0 of 19 such values were the page's author)."""
+    name = value.strip().removeprefix("@")
+    return 0 < len(name) <= 15 and all(character.isascii() and (character.isalnum() or character == "_")
+                                       for character in name)
+
+
 def _author_candidates(page: Page, ld: JsonLd, dom: Dom) -> Iterator[tuple[list[str], str]]:
     yield from _declared_authors(page, ld)
     yield from dom_authors(dom)
 
 
 def _author(page: Page, ld: JsonLd, dom: Dom, sources: dict[str, str]) -> str | None:
-    """The first tier's values that can be a person's name (`author_names`): a role, placeholder or
-    e-mail address lets the next tier speak."""
+    """The first tier's values that can be a person's name (`author_names`): a role, placeholder,
+    e-mail address or `twitter:creator` username (`is_twitter_username`) lets the next tier speak."""
     for names, source in _author_candidates(page, ld, dom):
-        kept = author_names(names)
+        kept = author_names([name for name in names if source != "twitter" or not is_twitter_username(name)])
         if kept:
             sources["author"] = source
             return ", ".join(kept)

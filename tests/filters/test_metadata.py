@@ -555,6 +555,18 @@ def test_a_twitter_handle_is_not_a_name_and_the_next_tier_speaks():
     assert extract_metadata(make(meta("twitter:creator", "@riverdesk"))).author is None
 
 
+@pytest.mark.parametrize("creator", ["MozDevNet", "@jane_doe", "BSS", "github"])
+def test_a_twitter_username_without_its_at_sign_is_no_author_and_the_next_tier_speaks(creator):
+    assert extract_metadata(make(meta("twitter:creator", creator))).author is None
+    page = make(meta("twitter:creator", creator) + meta("author", "Jane Doe"))
+    assert extract_metadata(page).author == "Jane Doe"
+    assert has_author(make(meta("twitter:creator", creator)))  # the page still declares one (the article score)
+
+
+def test_a_twitter_creator_written_as_a_name_is_read():
+    assert extract_metadata(make(meta("twitter:creator", "Tina Twain"))).author == "Tina Twain"
+
+
 def test_an_organisation_named_as_author_comes_after_a_person_anywhere():
     organisation = {"@type": "NewsArticle", "headline": "H", "author": {"@type": "Organization", "name": "Desk Inc"}}
     page = make(json_ld(organisation) + meta("author", "Jane Doe"))
