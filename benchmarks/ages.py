@@ -31,13 +31,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from score import load_pages  # noqa: E402
+
 from filters.metadata.ages import read_age  # noqa: E402
 from filters.metadata.dates import parse_date_line  # noqa: E402
 from filters.parse.html import parse_html_bytes  # noqa: E402
 from filters.parse.parsed import Page  # noqa: E402
 from filters.segment.segments import page_segments  # noqa: E402
 from filters.text.language_id import text_language  # noqa: E402
-from score import load_pages  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 DEFAULT = ("wcxb-dev", "trafilatura-eval", "threads-extra")
