@@ -101,7 +101,7 @@ SEGMENTS_LIMIT = (
     "ids forum and comment software gives its posts, repeated siblings) or, where the markup gives none, "
     "its JSON-LD, without site rules: posts whose markup neither marks them nor repeats one shape may be "
     "merged or missed, a post's text may keep a line of its header or lose a quoted passage the page did "
-    "not mark as a quote, and a review's date is often shown in a way not read (an age, unmarked text).")
+    "not mark as a quote, and a review's date is often not shown at all, or shown as an age that spans the cut-off.")
 
 
 def dataset_card(stats: dict[str, Any], manifest: dict[str, Any], params: Params) -> str:
@@ -325,13 +325,16 @@ def _language_table(stats: dict[str, Any]) -> str:
 ERA_MEANINGS = (
     ("pre_cutoff", "the text existed on or before the cut-off day: a publication date, or the capture, on or "
                    "before it"),
-    ("post_cutoff", "a publication date after the cut-off day (never a capture date alone)"),
-    ("unknown", "no publication date, and a capture after the cut-off (or none)"),
+    ("post_cutoff", "a publication date after the cut-off day, or an age shown whose whole interval lies after it "
+                    "(never a capture date alone)"),
+    ("unknown", "no publication date, no age on one side of the cut-off, and a capture after the cut-off (or none)"),
 )
 SOURCE_MEANINGS = (
     ("published", "declared in the page's metadata (JSON-LD, Open Graph, `<meta>`, microdata)"),
     ("inferred", "found in the page's markup, text or URL by a reader ({readers})"),
     ("captured", "the WARC-Date: the page existed then"),
+    ("relative", "an age the page or post shows (\"3 years ago\") read against the capture, only where the whole "
+                 "interval it allows lies on one side of the cut-off ({ages})"),
 )
 
 
@@ -343,7 +346,10 @@ def _era_text(dataset: dict[str, Any], params: Params) -> str:
     meanings = "\n".join(f"- `{era}`: {meaning}" for era, meaning in ERA_MEANINGS)
     readers = ("a `<time datetime>`, htmldate" if params.extract.metadata.infer_dates else
                "a `<time datetime>`; htmldate did not run: `extract.metadata.infer_dates: false`")
-    sources = "\n".join(f"- `{source}`: {meaning.format(readers=readers)}" for source, meaning in SOURCE_MEANINGS)
+    ages = ("`extract.metadata.read_ages`" if params.extract.metadata.read_ages else
+            "none was read: `extract.metadata.read_ages: false`")
+    sources = "\n".join(f"- `{source}`: {meaning.format(readers=readers, ages=ages)}"
+                        for source, meaning in SOURCE_MEANINGS)
     keys = sorted({key for split in splits.values() for key in split.get("era_date_source", {})},
                   key=lambda key: (ERAS.index(key.split("/")[0]) if key.split("/")[0] in ERAS else len(ERAS), key))
     rows = ["| era | era_date_source | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]

@@ -27,18 +27,19 @@ def thread() -> bytes:
             f"</h1><p>{body}</p></article><section class='comments'>{comments}</section></body></html>").encode()
 
 
-def dated_by_age(phrase: str) -> bytes:
-    return article_html("The bridge over the river", 10).replace(
+def dated_by_age(phrase: str, title: str) -> bytes:
+    return article_html(title, 10).replace(
         b"<h1>", f"<div class='byline'>By Ann Lee <span>Published</span> <span>{phrase}</span></div><h1>".encode(), 1)
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("ages")
+    captured = {"warc_date": CAPTURE}
     write_warc(base / "in.warc.gz", [
-        ("https://forum.example.org/t/1", thread(), {"warc_date": CAPTURE}),
-        ("https://news.example.net/bridge", dated_by_age("3 years ago"), {"warc_date": CAPTURE}),
-        ("https://blog.example.com/harbour", dated_by_age("2 weeks ago"), {"warc_date": CAPTURE})])
+        ("https://forum.example.org/t/1", thread(), captured),
+        ("https://news.example.net/bridge", dated_by_age("3 years ago", "The bridge over the river"), captured),
+        ("https://blog.example.com/harbour", dated_by_age("2 weeks ago", "A morning at the harbour market"), captured)])
     rules = "select:\n  page:\n    use_page_model: false\n"
     (base / "rules.yaml").write_text("extract:\n  gate:\n    use_page_model: false\n" + rules)
     (base / "off.yaml").write_text("extract:\n  gate:\n    use_page_model: false\n  metadata:\n    read_ages: false\n"
@@ -84,3 +85,10 @@ def test_read_ages_false_reads_no_age_and_keeps_the_tooltips_date(runs):
     assert rows["era"].to_list() == ["unknown", "unknown", "unknown", "pre_cutoff"]
     assert rows["signals"].struct.field("age_min_days").is_null().all()
     assert pages(runs["off"])["signals"].struct.field("age_min_days").is_null().all()
+
+
+def test_the_card_says_what_relative_means_and_whether_ages_were_read(runs):
+    card = (runs["rules"] / "README.md").read_text()
+    assert "- `relative`: an age the page or post shows" in card
+    assert "| post_cutoff | relative |" in card  # the accepted page dated by its publication line, counted
+    assert "none was read: `extract.metadata.read_ages: false`" in (runs["off"] / "README.md").read_text()
