@@ -26,6 +26,8 @@ Measured:
 - ms a page: median and mean of the method's call on a tree parsed once (parse not timed);
 - per source (`published_source`, `author_source`) of the methods with several: its share of the
   answers given and how often its answer is right (dates on the pages the date figures count);
+  and, where a page also declares an update date, whether the label is the publication date found,
+  the update date or neither (by declared or htmldate's date, update on the same day or another);
 - `shipped` reads, as the pipeline does, the age a page's publication line shows where no date is
   found (`extract.metadata.read_ages`), which the era then uses (`era_date_source: relative`);
 - with `--run DIR` and the WARC's `.forum-posts.json` beside it: the authors of DIR's segments against
@@ -247,6 +249,25 @@ def _dates(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: d
     _by_source("dates", [(item.source, _same_day(item.published, labels[url].get("published")))
                          for (url, _, capture), item in zip(pages, found, strict=True)
                          if item.published is not None and _dated_by(labels[url].get("published"), capture)])
+    _update_evidence(pages, found, labels)
+
+
+def _update_evidence(pages: list[tuple[str, Any, datetime]], found: list[Found], labels: dict[str, Any]) -> None:
+    """Which day the label is where a page also declares an update date: the publication date found,
+    the update date, or neither; by whether the date is declared or htmldate's, and whether the update
+    falls on another day or the same one."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for (url, _, capture), item in zip(pages, found, strict=True):
+        label = labels[url].get("published")
+        if item.published is None or item.updated is None or not _dated_by(label, capture):
+            continue
+        same = _same_day(item.updated, item.published.strftime("%Y-%m-%d")[:len(label)])
+        key = ("htmldate" if item.source == "htmldate" else "declared", "same day" if same else "another day")
+        count = counts.setdefault(key, [0, 0, 0])
+        count[0 if _same_day(item.published, label) else 1 if _same_day(item.updated, label) else 2] += 1
+    if counts:
+        print("  label where an update date is declared (publication, update, neither): " + "; ".join(
+            f"{source} date, update on {when} {a}/{b}/{c}" for (source, when), (a, b, c) in sorted(counts.items())))
 
 
 def _dated_by(label: str | None, capture: datetime) -> bool:
