@@ -3,7 +3,7 @@
 
 Comment and review software often shows a post's age instead of its date. An age is not a day: read
 against the capture it is an interval. `read_age` finds the age phrase in a date line with our word
-lists (`AGO_WORDS`, `AGO_PREFIXES`, `DAY_WORDS`, `COMPACT_AGE`), then dateparser (its relative parser,
+lists (`AGO_WORDS`, `AGO_PREFIXES`, `DAY_WORDS`, `COMPACT_UNITS`), then dateparser (its relative parser,
 `RELATIVE_BASE` the capture) reads it in the row's language and English, and the interval is the one
 both ways software rounds an age allow: "3 years" shown for an age of 3 to 4 years (floor, timeago)
 or of 2.5 to 3.5 years (rounding, moment.js), so from 4 years to 2.5 years before the capture.
@@ -18,7 +18,6 @@ relative-time patterns); a line in another language is left undated.
 
 from __future__ import annotations
 
-import contextlib
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -27,8 +26,7 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from filters.core.loads import one_time_load
-from filters.metadata.dates import MAX_DATE_CHARS, as_utc
+from filters.metadata.dates import MAX_DATE_CHARS, as_utc, dateparser_reading
 
 # Words that follow an age ("3 years ago", "3 anni fa", "3 dni temu"), lower-case.
 AGO_WORDS = frozenset({"ago", "fa", "atrás", "geleden", "sedan", "siden", "temu", "назад", "önce", "sitten",
@@ -136,22 +134,13 @@ def _is_compact(text: str) -> bool:
     return 0 < digits <= 3 and text[digits:].strip() in COMPACT_UNITS
 
 
-# The language sets dateparser has read an age in, in this process.
-_LOADED: set[tuple[str, ...]] = set()
-
-
 @lru_cache(maxsize=4096)
 def _read(phrase: str, base: datetime, language: str | None) -> datetime | None:
-    """dateparser's reading of an age `phrase` against `base` (naive UTC), in `language` and English;
-    the first reading in each set of languages loads its tables (`one_time_load`)."""
-    languages = tuple(dict.fromkeys([language, "en"])) if language else ("en",)
-    settings = {**_SETTINGS, "RELATIVE_BASE": base}
+    """dateparser's reading of an age `phrase` against `base` (naive UTC), in `language` and English
+    (`dateparser_reading`, which counts loading a language's tables as a one-time load)."""
+    languages = list(dict.fromkeys([language, "en"])) if language else ["en"]
     try:
-        with one_time_load() if languages not in _LOADED else contextlib.nullcontext():
-            import dateparser
-
-            _LOADED.add(languages)
-            return dateparser.parse(phrase, languages=list(languages), settings=settings)
+        return dateparser_reading(phrase, languages, {**_SETTINGS, "RELATIVE_BASE": base})
     except ValueError as exc:
         if "Unknown language" in str(exc) and language is not None:
             return _read(phrase, base, None)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -150,22 +151,29 @@ def _parse_with_dateparser(text: str, language: str | None = None) -> datetime |
     dateparser knows. Without a language dateparser tries each of its ~200 locales in turn, and
     builds each one's word tables the first time it tries it: about 7 s per process over the first
     few hundred pages of a mixed crawl (profiled on wcxb-dev), for dates that are nearly always
-    written in the page's own language. Its import and the first reading in each set of
-    languages (which loads their tables) are one-time loads (`one_time_load`): not the page's cost."""
+    written in the page's own language. Its loads are one-time loads (`dateparser_reading`)."""
     languages = None if language is None else list(dict.fromkeys([language, "en"]))
-    key = None if languages is None else tuple(languages)
     try:
-        with one_time_load() if key not in _DATEPARSER_LOADED else contextlib.nullcontext():
-            import dateparser  # slow to import and to run: only for what the standard library cannot read
-
-            _DATEPARSER_LOADED.add(key)
-            return dateparser.parse(text, languages=languages, settings=dict(_DATEPARSER_SETTINGS))
+        return dateparser_reading(text, languages, _DATEPARSER_SETTINGS)
     except ValueError as exc:
         if languages is not None and "Unknown language" in str(exc):
             return _parse_with_dateparser(text)  # a language dateparser does not know: let it detect
         return None
     except Exception:  # dateparser raises assorted errors on odd input; a bad date is just no date
         return None
+
+
+def dateparser_reading(text: str, languages: list[str] | None, settings: Mapping[str, Any]) -> datetime | None:
+    """`dateparser.parse(text, languages, settings)`, raising what it raises. Its import and the first
+    reading in each set of languages (which loads their tables) are one-time loads (`one_time_load`):
+    not the page's cost. Every dateparser reading of the pipeline goes through here (dates, and ages:
+    `filters.metadata.ages`), so a set of languages is loaded, and paused for, once per process."""
+    key = None if languages is None else tuple(languages)
+    with one_time_load() if key not in _DATEPARSER_LOADED else contextlib.nullcontext():
+        import dateparser  # slow to import and to run: only for what the standard library cannot read
+
+        _DATEPARSER_LOADED.add(key)
+        return dateparser.parse(text, languages=languages, settings=dict(settings))
 
 
 def wall_clock(value: datetime) -> datetime:
