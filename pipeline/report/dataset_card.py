@@ -324,7 +324,7 @@ def _language_table(stats: dict[str, Any]) -> str:
 
 ERA_MEANINGS = (
     ("pre_cutoff", "the text existed on or before the cut-off day: a publication date, or the capture, on or "
-                   "before it"),
+                   "before it, or an age shown whose whole interval lies before it"),
     ("post_cutoff", "a publication date after the cut-off day, or an age shown whose whole interval lies after it "
                     "(never a capture date alone)"),
     ("unknown", "no publication date, no age on one side of the cut-off, and a capture after the cut-off (or none)"),

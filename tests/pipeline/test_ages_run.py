@@ -90,5 +90,6 @@ def test_read_ages_false_reads_no_age_and_keeps_the_tooltips_date(runs):
 def test_the_card_says_what_relative_means_and_whether_ages_were_read(runs):
     card = (runs["rules"] / "README.md").read_text()
     assert "- `relative`: an age the page or post shows" in card
+    assert "before it, or an age shown whose whole interval lies before it" in card  # pre_cutoff's meaning
     assert "| post_cutoff | relative |" in card  # the accepted page dated by its publication line, counted
     assert "none was read: `extract.metadata.read_ages: false`" in (runs["off"] / "README.md").read_text()
